@@ -1,0 +1,323 @@
+//go:build unix
+
+package pathscope
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Every open below the root goes through openat on an already-open parent
+// with O_NOFOLLOW, so a symlink anywhere (planted before or during the call)
+// makes the call fail rather than lead somewhere else, and ".." never occurs
+// because names are validated first. This is stricter than os.Root, which
+// follows symlinks that stay inside the root: the policy saw "symlink" as a
+// problem, so the I/O must not quietly follow one either.
+
+const (
+	dirOpenFlags  = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	fileReadFlags = unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC | unix.O_NOCTTY
+	tempFileFlags = unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC
+)
+
+// ReadFile returns the contents of the regular, singly-linked file at the
+// canonical path, refusing anything larger than maxBytes.
+func (r *Resolver) ReadFile(canonical string, maxBytes int64) ([]byte, error) {
+	if maxBytes < 0 {
+		return nil, fmt.Errorf("pathscope: negative read limit %d", maxBytes)
+	}
+	f, size, err := r.openRegular(canonical)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if size > maxBytes {
+		return nil, r.pathError("read", canonical, ErrTooLarge)
+	}
+	// Read one byte past the limit: the file may have grown since fstat.
+	data, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	if err != nil {
+		return nil, r.pathError("read", canonical, err)
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, r.pathError("read", canonical, ErrTooLarge)
+	}
+	return data, nil
+}
+
+// HashFile returns "sha256:<hex>" of the regular, singly-linked file at the
+// canonical path, for stale-read checks.
+func (r *Resolver) HashFile(canonical string) (string, error) {
+	f, _, err := r.openRegular(canonical)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", r.pathError("read", canonical, err)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// WriteFileAtomic replaces (or creates) the file at the canonical path with
+// data: a temporary file in the same directory is written, fsynced and
+// renamed over the target, then the directory is fsynced. Readers see the old
+// or the new contents, never a mix. Missing parent directories are created
+// when mkdirParents is set. An existing target keeps its permission bits and
+// must be a regular, singly-linked file; a symlink is never followed, at the
+// target or at any parent.
+func (r *Resolver) WriteFileAtomic(canonical string, data []byte, mkdirParents bool) (err error) {
+	names, err := r.ioNames(canonical)
+	if err != nil {
+		return err
+	}
+	dirfd, err := r.openDirs(names[:len(names)-1], mkdirParents)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dirfd)
+	base := names[len(names)-1]
+
+	// A new file gets 0644 less the umask, like os.WriteFile. A replaced one
+	// keeps its rwx bits exactly, but never setuid/setgid/sticky: content
+	// written for an agent must not inherit privileges.
+	createPerm, keepPerm := uint32(0o644), fs.FileMode(0)
+	var st unix.Stat_t
+	switch statErr := ignoringEINTR(func() error { return unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) }); {
+	case statErr == nil:
+		if err := checkRegular(&st); err != nil {
+			return r.pathError("write", canonical, err)
+		}
+		createPerm, keepPerm = 0o600, fs.FileMode(st.Mode&0o777)
+	case errors.Is(statErr, unix.ENOENT):
+	default:
+		return r.pathError("write", canonical, statErr)
+	}
+
+	tmp, f, err := createTemp(dirfd, createPerm)
+	if err != nil {
+		return r.pathError("write", canonical, err)
+	}
+	defer func() {
+		if err != nil {
+			unix.Unlinkat(dirfd, tmp, 0)
+		}
+	}()
+	if err := writeAndSync(f, data, keepPerm); err != nil {
+		return r.pathError("write", canonical, err)
+	}
+	// renameat replaces the directory entry and never follows a symlink
+	// planted at the target since the Fstatat above; a directory planted
+	// there makes it fail.
+	if err := ignoringEINTR(func() error { return unix.Renameat(dirfd, tmp, dirfd, base) }); err != nil {
+		return r.pathError("write", canonical, err)
+	}
+	if err := unix.Fsync(dirfd); err != nil && !errors.Is(err, unix.EINVAL) {
+		return r.pathError("write", canonical, err)
+	}
+	return nil
+}
+
+// Sub creates (when missing) the directory rel below the root, without
+// following symlinks, and returns a Resolver rooted there. It is used for a
+// work's scratch folder, .ai/tmp/work/{id}/scratch.
+func (r *Resolver) Sub(rel string) (*Resolver, error) {
+	names, err := r.ioNames(rel)
+	if err != nil {
+		return nil, err
+	}
+	fd, err := r.openDirs(names, true)
+	if err != nil {
+		return nil, err
+	}
+	unix.Close(fd)
+	return &Resolver{root: filepath.Join(r.root, filepath.FromSlash(rel))}, nil
+}
+
+// ioNames re-validates a canonical path for I/O and splits it. Only names
+// that Resolve would find free of syntactic problems are accepted, and only
+// in their canonical spelling, so the I/O cannot reach what policy could not
+// have approved.
+func (r *Resolver) ioNames(canonical string) ([]string, error) {
+	syn := analyzeSyntax(canonical)
+	if len(syn.problems) > 0 || syn.canonical != canonical || canonical == "." {
+		return nil, r.pathError("open", canonical, ErrInvalidPath)
+	}
+	if isGitInternal(canonical) {
+		return nil, r.pathError("open", canonical, ErrGitInternal)
+	}
+	return strings.Split(canonical, "/"), nil
+}
+
+// openRegular opens a regular, singly-linked file for reading and returns it
+// with its size. Non-regular files are refused from an lstat before opening
+// (so a FIFO or device is normally never opened at all) and again from fstat
+// after opening (in case one was swapped in between); O_NONBLOCK guarantees
+// that even the swapped-in FIFO cannot block the open.
+func (r *Resolver) openRegular(canonical string) (*os.File, int64, error) {
+	names, err := r.ioNames(canonical)
+	if err != nil {
+		return nil, 0, err
+	}
+	dirfd, err := r.openDirs(names[:len(names)-1], false)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unix.Close(dirfd)
+	base := names[len(names)-1]
+
+	var st unix.Stat_t
+	if err := ignoringEINTR(func() error { return unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
+		return nil, 0, r.pathError("open", canonical, err)
+	}
+	if err := checkRegular(&st); err != nil {
+		return nil, 0, r.pathError("open", canonical, err)
+	}
+	fd, err := ignoringEINTRValue(func() (int, error) { return unix.Openat(dirfd, base, fileReadFlags, 0) })
+	if err != nil {
+		return nil, 0, r.pathError("open", canonical, classifyOpenError(dirfd, base, err))
+	}
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, 0, r.pathError("open", canonical, err)
+	}
+	if err := checkRegular(&st); err != nil {
+		unix.Close(fd)
+		return nil, 0, r.pathError("open", canonical, err)
+	}
+	// Back to blocking mode so os.File does plain reads (a regular file never
+	// blocks anyway).
+	if err := unix.SetNonblock(fd, false); err != nil {
+		unix.Close(fd)
+		return nil, 0, r.pathError("open", canonical, err)
+	}
+	return os.NewFile(uintptr(fd), filepath.Join(r.root, canonical)), st.Size, nil
+}
+
+// openDirs opens the directory reached by following dirs from the root, one
+// component at a time with O_NOFOLLOW, creating missing ones when create is
+// set. The caller closes the returned descriptor.
+func (r *Resolver) openDirs(dirs []string, create bool) (int, error) {
+	// The root itself was resolved by New; O_NOFOLLOW refuses it if it has
+	// since been replaced by a symlink.
+	fd, err := ignoringEINTRValue(func() (int, error) { return unix.Open(r.root, dirOpenFlags, 0) })
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: r.root, Err: err}
+	}
+	for i, name := range dirs {
+		next, err := ignoringEINTRValue(func() (int, error) { return unix.Openat(fd, name, dirOpenFlags, 0) })
+		if errors.Is(err, unix.ENOENT) && create {
+			// EEXIST means someone else created it first; open decides what it is.
+			if mkErr := unix.Mkdirat(fd, name, 0o755); mkErr != nil && !errors.Is(mkErr, unix.EEXIST) {
+				unix.Close(fd)
+				return -1, r.pathError("mkdir", strings.Join(dirs[:i+1], "/"), mkErr)
+			}
+			next, err = ignoringEINTRValue(func() (int, error) { return unix.Openat(fd, name, dirOpenFlags, 0) })
+		}
+		if err != nil {
+			err = classifyOpenError(fd, name, err)
+			unix.Close(fd)
+			return -1, r.pathError("open", strings.Join(dirs[:i+1], "/"), err)
+		}
+		unix.Close(fd)
+		fd = next
+	}
+	return fd, nil
+}
+
+// classifyOpenError turns the errno of a refused O_NOFOLLOW open into
+// ErrSymlink when the entry is a symlink: Linux says ELOOP, the BSDs EMLINK,
+// and with O_DIRECTORY some systems say ENOTDIR.
+func classifyOpenError(dirfd int, name string, err error) error {
+	if !errors.Is(err, unix.ELOOP) && !errors.Is(err, unix.EMLINK) && !errors.Is(err, unix.ENOTDIR) {
+		return err
+	}
+	var st unix.Stat_t
+	if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+		return ErrSymlink
+	}
+	return err
+}
+
+// checkRegular refuses anything but a regular file with a single link.
+func checkRegular(st *unix.Stat_t) error {
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+	case unix.S_IFLNK:
+		return ErrSymlink
+	default:
+		return ErrNotRegular
+	}
+	if uint64(st.Nlink) > 1 {
+		return ErrHardLinked
+	}
+	return nil
+}
+
+// createTemp creates a fresh, uniquely named file in dirfd. The name is
+// fixed-length so that it fits NAME_MAX whatever the target's name is.
+func createTemp(dirfd int, perm uint32) (string, *os.File, error) {
+	for range 10 {
+		var rnd [8]byte
+		rand.Read(rnd[:])
+		name := ".mcpc-write-" + hex.EncodeToString(rnd[:]) + ".tmp"
+		fd, err := ignoringEINTRValue(func() (int, error) { return unix.Openat(dirfd, name, tempFileFlags, perm) })
+		if errors.Is(err, unix.EEXIST) {
+			continue
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		return name, os.NewFile(uintptr(fd), name), nil
+	}
+	return "", nil, fmt.Errorf("no unused temporary name")
+}
+
+// writeAndSync writes data, sets the mode of a replaced file (keepPerm, 0
+// for a new file; fchmod is not subject to the umask) and makes the contents
+// durable before the rename publishes them.
+func writeAndSync(f *os.File, data []byte, keepPerm fs.FileMode) error {
+	_, err := f.Write(data)
+	if err == nil && keepPerm != 0 {
+		err = f.Chmod(keepPerm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	return err
+}
+
+func (r *Resolver) pathError(op, canonical string, err error) error {
+	return &fs.PathError{Op: op, Path: canonical, Err: err}
+}
+
+func ignoringEINTR(f func() error) error {
+	for {
+		if err := f(); !errors.Is(err, unix.EINTR) {
+			return err
+		}
+	}
+}
+
+func ignoringEINTRValue[T any](f func() (T, error)) (T, error) {
+	for {
+		v, err := f()
+		if !errors.Is(err, unix.EINTR) {
+			return v, err
+		}
+	}
+}
