@@ -1,0 +1,175 @@
+// Package config loads mcpc's layered configuration: .ai/config/base.json,
+// then repo.json, then env.local.json (each merged over the last), then
+// MCPC_* environment variables, validated against schemas/config.schema.json.
+// A file that is missing is skipped; a file that is malformed is an error.
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/mcpc/mcpc/schemas"
+)
+
+// Command is a validation command run_targeted_validation may run.
+type Command struct {
+	Argv       []string `json:"argv"`
+	TimeoutSec int      `json:"timeoutSec,omitempty"`
+	Dir        string   `json:"dir,omitempty"`
+}
+
+// Config is the merged configuration. Zero fields take the defaults below.
+type Config struct {
+	Budget struct {
+		MaxTokens        int     `json:"maxTokens"`        // default 100000
+		ThresholdPercent float64 `json:"thresholdPercent"` // default 0.6
+	} `json:"budget"`
+	Pack struct {
+		MaxFiles         int   `json:"maxFiles"`         // default 40
+		MaxBytes         int64 `json:"maxBytes"`         // default 2 MiB
+		EscalateMaxFiles int   `json:"escalateMaxFiles"` // default 10
+	} `json:"pack"`
+	Index struct {
+		Exclude      []string `json:"exclude"`
+		MaxFileBytes int64    `json:"maxFileBytes"` // default 1 MiB
+	} `json:"index"`
+	Scratch struct {
+		MaxBytes int64 `json:"maxBytes"` // default 1 MiB
+	} `json:"scratch"`
+	Request struct {
+		MaxBytes int `json:"maxBytes"` // default 4 MiB
+	} `json:"request"`
+	EvidencePolicy map[string]any `json:"evidencePolicy,omitempty"`
+	Validation     struct {
+		Commands map[string]Command `json:"commands"`
+	} `json:"validation"`
+}
+
+// Files are the layers, in merge order.
+var Files = []string{"base.json", "repo.json", "env.local.json"}
+
+// Load reads the layers under workspace/.ai/config and the environment.
+func Load(workspace string) (*Config, error) {
+	merged := map[string]any{}
+	for _, name := range Files {
+		p := filepath.Join(workspace, ".ai", "config", name)
+		raw, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("config %s: %w", p, err)
+		}
+		var layer map[string]any
+		if err := json.Unmarshal(raw, &layer); err != nil {
+			return nil, fmt.Errorf("config %s: %w", p, err)
+		}
+		merge(merged, layer)
+	}
+	if err := applyEnv(merged); err != nil {
+		return nil, err
+	}
+	sch, err := schemas.Compile("config.schema.json")
+	if err != nil {
+		return nil, err
+	}
+	if probs := schemas.Check(sch, merged); len(probs) > 0 {
+		return nil, fmt.Errorf("config: %s: %s", probs[0].Path, probs[0].Message)
+	}
+	raw, _ := json.Marshal(merged)
+	c := &Config{}
+	if err := json.Unmarshal(raw, c); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	c.defaults()
+	return c, nil
+}
+
+func (c *Config) defaults() {
+	setInt(&c.Budget.MaxTokens, 100000)
+	if c.Budget.ThresholdPercent == 0 {
+		c.Budget.ThresholdPercent = 0.6
+	}
+	setInt(&c.Pack.MaxFiles, 40)
+	setInt64(&c.Pack.MaxBytes, 2<<20)
+	setInt(&c.Pack.EscalateMaxFiles, 10)
+	setInt64(&c.Index.MaxFileBytes, 1<<20)
+	setInt64(&c.Scratch.MaxBytes, 1<<20)
+	setInt(&c.Request.MaxBytes, 4<<20)
+	for id, cmd := range c.Validation.Commands {
+		if cmd.TimeoutSec == 0 {
+			cmd.TimeoutSec = 120
+			c.Validation.Commands[id] = cmd
+		}
+	}
+}
+
+// ThresholdTokens is the per-agent token count past which the agent is
+// BLOCKED_BUDGET.
+func (c *Config) ThresholdTokens() int {
+	return int(float64(c.Budget.MaxTokens) * c.Budget.ThresholdPercent)
+}
+
+func setInt(p *int, d int) {
+	if *p == 0 {
+		*p = d
+	}
+}
+
+func setInt64(p *int64, d int64) {
+	if *p == 0 {
+		*p = d
+	}
+}
+
+// merge deep-merges src over dst: objects merge, everything else replaces.
+func merge(dst, src map[string]any) {
+	for k, v := range src {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
+				merge(dm, sm)
+				continue
+			}
+		}
+		dst[k] = v
+	}
+}
+
+// envVars maps the supported MCPC_* variables to config paths.
+var envVars = map[string][]string{
+	"MCPC_BUDGET_MAX_TOKENS":        {"budget", "maxTokens"},
+	"MCPC_BUDGET_THRESHOLD_PERCENT": {"budget", "thresholdPercent"},
+	"MCPC_PACK_MAX_FILES":           {"pack", "maxFiles"},
+	"MCPC_PACK_MAX_BYTES":           {"pack", "maxBytes"},
+	"MCPC_SCRATCH_MAX_BYTES":        {"scratch", "maxBytes"},
+	"MCPC_REQUEST_MAX_BYTES":        {"request", "maxBytes"},
+}
+
+func applyEnv(m map[string]any) error {
+	for name, path := range envVars {
+		v, ok := os.LookupEnv(name)
+		if !ok || v == "" {
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return fmt.Errorf("config: %s=%q is not a number", name, v)
+		}
+		cur := m
+		for _, p := range path[:len(path)-1] {
+			next, ok := cur[p].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				cur[p] = next
+			}
+			cur = next
+		}
+		cur[path[len(path)-1]] = f
+	}
+	return nil
+}

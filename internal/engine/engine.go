@@ -1,0 +1,193 @@
+// Package engine owns mcpc's embedded OPA: it loads the policy bundle (the
+// defaults compiled into the binary, or a bundle from disk), prepares the one
+// decision query once, and evaluates it per turn against a pre-parsed input.
+// It fails closed: any error, an undefined result or a malformed decision is
+// returned as an error, which callers turn into a POLICY_ERROR denial. No OPA
+// type leaves this package.
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/bundle"
+	"github.com/open-policy-agent/opa/v1/loader"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+
+	"github.com/mcpc/mcpc/policies"
+)
+
+// DecisionQuery is the single entrypoint every turn evaluates.
+const DecisionQuery = "data.mcpc.main.decision"
+
+// Options configures New.
+type Options struct {
+	// BundlePath is an OPA bundle (a .tar.gz built by `mcpc policy build` or
+	// `opa build`, or a directory laid out like policies/). Default: the
+	// policies embedded in the binary.
+	BundlePath string
+	// Query overrides the decision query. Default: DecisionQuery.
+	Query string
+}
+
+// Engine evaluates decisions with a prepared query. It is safe for
+// concurrent use.
+type Engine struct {
+	query   rego.PreparedEvalQuery
+	version string
+	source  string
+	data    map[string]any
+}
+
+// New compiles the policies and prepares the decision query.
+func New(ctx context.Context, opts Options) (*Engine, error) {
+	q := opts.Query
+	if q == "" {
+		q = DecisionQuery
+	}
+	var (
+		b   *bundle.Bundle
+		err error
+	)
+	source := "embedded"
+	if opts.BundlePath != "" {
+		source = opts.BundlePath
+		b, err = loader.NewFileLoader().WithSkipBundleVerification(true).AsBundle(opts.BundlePath)
+	} else {
+		b, err = loadFS(policies.FS)
+	}
+	if err != nil {
+		return nil, &Error{Code: "bundle_load", Location: source, Message: err.Error()}
+	}
+	if len(b.Modules) == 0 {
+		return nil, &Error{Code: "bundle_empty", Location: source, Message: "the bundle holds no Rego modules"}
+	}
+	e := &Engine{source: source, version: bundleVersion(b), data: b.Data}
+	pq, err := rego.New(
+		rego.Query(q),
+		rego.ParsedBundle("mcpc", b),
+		rego.Store(inmem.NewFromObject(map[string]any{})),
+	).PrepareForEval(ctx)
+	if err != nil {
+		return nil, &Error{Code: "compile", Location: source, Message: err.Error()}
+	}
+	e.query = pq
+	return e, nil
+}
+
+// loadFS reads the embedded policies as a bundle rooted where `opa test
+// policies/` is rooted, so data paths are the same in tests and at run time.
+// Test files are left out: they are for `opa test`, not for deciding.
+func loadFS(fsys fs.FS) (*bundle.Bundle, error) {
+	res, err := loader.NewFileLoader().WithFS(fsys).WithProcessAnnotation(true).
+		Filtered([]string{"."}, func(abspath string, info fs.FileInfo, _ int) bool {
+			return !info.IsDir() && strings.HasSuffix(info.Name(), "_test.rego")
+		})
+	if err != nil {
+		return nil, err
+	}
+	b := &bundle.Bundle{Data: res.Documents}
+	names := make([]string, 0, len(res.Modules))
+	for name := range res.Modules {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		m := res.Modules[name]
+		b.Modules = append(b.Modules, bundle.ModuleFile{
+			URL: m.Name, Path: m.Name, Raw: m.Raw, Parsed: m.Parsed,
+		})
+	}
+	return b, nil
+}
+
+// bundleVersion is a content hash of the modules and data: the
+// policyVersionSet value a plan must carry.
+func bundleVersion(b *bundle.Bundle) string {
+	h := sha256.New()
+	mods := make([]bundle.ModuleFile, len(b.Modules))
+	copy(mods, b.Modules)
+	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
+	for _, m := range mods {
+		h.Write([]byte(m.Path))
+		h.Write(m.Raw)
+	}
+	data, _ := json.Marshal(b.Data) // map keys marshal sorted
+	h.Write(data)
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Version identifies the loaded policies (a content hash).
+func (e *Engine) Version() string { return e.version }
+
+// Source says where the policies came from ("embedded" or a path).
+func (e *Engine) Source() string { return e.source }
+
+// Data returns a document from the bundle's data by its path, e.g.
+// Data("data", "mcpc", "verbs"); nil when absent.
+func (e *Engine) Data(path ...string) any {
+	var cur any = e.data
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[p]
+	}
+	return cur
+}
+
+// Input is a decision input, parsed once so that it can be evaluated and
+// saved without converting it twice.
+type Input struct {
+	JSON  []byte
+	value ast.Value
+}
+
+// ParseInput marshals doc to JSON and to OPA's value form once.
+func ParseInput(doc any) (*Input, error) {
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return nil, &Error{Code: "input", Message: err.Error()}
+	}
+	v, err := ast.ValueFromReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, &Error{Code: "input", Message: err.Error()}
+	}
+	return &Input{JSON: raw, value: v}, nil
+}
+
+// Eval evaluates the decision query and decodes the result into out (a
+// pointer to a struct or map). Undefined or non-object results are errors.
+func (e *Engine) Eval(ctx context.Context, in *Input, out any) (json.RawMessage, error) {
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(in.value))
+	if err != nil {
+		return nil, &Error{Code: "eval", Message: err.Error()}
+	}
+	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
+		return nil, &Error{Code: "undefined", Message: "the decision is undefined"}
+	}
+	val := rs[0].Expressions[0].Value
+	if _, ok := val.(map[string]any); !ok {
+		return nil, &Error{Code: "malformed", Message: fmt.Sprintf("the decision is %T, not an object", val)}
+	}
+	raw, err := json.Marshal(val)
+	if err != nil {
+		return nil, &Error{Code: "malformed", Message: err.Error()}
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			return raw, &Error{Code: "malformed", Message: err.Error()}
+		}
+	}
+	return raw, nil
+}

@@ -1,0 +1,18 @@
+package engine
+
+import "fmt"
+
+// Error is the one error type of the engine: what failed (Code), where
+// (Location: a bundle path, a module) and the detail (Message).
+type Error struct {
+	Code     string `json:"code"`
+	Location string `json:"location,omitempty"`
+	Message  string `json:"message"`
+}
+
+func (e *Error) Error() string {
+	if e.Location != "" {
+		return fmt.Sprintf("policy %s at %s: %s", e.Code, e.Location, e.Message)
+	}
+	return fmt.Sprintf("policy %s: %s", e.Code, e.Message)
+}

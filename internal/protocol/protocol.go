@@ -1,0 +1,114 @@
+// Package protocol holds mcpc's wire types: the TurnRequest an agent sends
+// through controller_turn and the TurnResponse it always gets back, denied or
+// not. The JSON Schemas in schemas/ describe the same shapes for clients.
+package protocol
+
+import "encoding/json"
+
+// SchemaVersion is the TurnResponse and PlanGraph schema version.
+const SchemaVersion = "2.0.0"
+
+// TurnRequest is the controller_turn tool's input.
+type TurnRequest struct {
+	Verb           string          `json:"verb"`
+	RunSessionID   string          `json:"runSessionId,omitempty"`
+	WorkID         string          `json:"workId,omitempty"`
+	AgentID        string          `json:"agentId,omitempty"`
+	OriginalPrompt string          `json:"originalPrompt,omitempty"`
+	Args           json.RawMessage `json:"args,omitempty"`
+	TraceMeta      json.RawMessage `json:"traceMeta,omitempty"`
+}
+
+// Denial is one structured reason a turn was refused.
+type Denial struct {
+	Code        string `json:"code"`
+	Rule        string `json:"rule"`
+	Message     string `json:"message"`
+	Path        string `json:"path"`
+	Remediation string `json:"remediation"`
+	Severity    string `json:"severity"`
+}
+
+// SuggestedAction tells a denied agent what to call instead.
+type SuggestedAction struct {
+	Verb   string         `json:"verb"`
+	Reason string         `json:"reason"`
+	Args   map[string]any `json:"args,omitempty"`
+}
+
+// Progress is the plan's completion as every response reports it.
+type Progress struct {
+	TotalNodes         int                 `json:"totalNodes"`
+	CompletedNodes     int                 `json:"completedNodes"`
+	RemainingNodes     int                 `json:"remainingNodes"`
+	PendingValidations []PendingValidation `json:"pendingValidations"`
+}
+
+// PendingValidation is a validate node that has not passed yet.
+type PendingValidation struct {
+	NodeID string `json:"nodeId"`
+	Status string `json:"status"`
+}
+
+// BudgetStatus is the calling agent's token budget.
+type BudgetStatus struct {
+	MaxTokens       int  `json:"maxTokens"`
+	UsedTokens      int  `json:"usedTokens"`
+	ThresholdTokens int  `json:"thresholdTokens"`
+	Blocked         bool `json:"blocked"`
+}
+
+// Scope names the roots the agent's work is confined to.
+type Scope struct {
+	WorktreeRoot string `json:"worktreeRoot"`
+	ScratchRoot  string `json:"scratchRoot"`
+}
+
+// KnowledgeStrategy is the strategy in force for the work.
+type KnowledgeStrategy struct {
+	StrategyID       string         `json:"strategyId"`
+	ContextSignature map[string]any `json:"contextSignature,omitempty"`
+	Reasons          []string       `json:"reasons"`
+}
+
+// SubAgentHints recommends splitting the work.
+type SubAgentHints struct {
+	Recommended     bool     `json:"recommended"`
+	SuggestedSplits []string `json:"suggestedSplits"`
+}
+
+// VerbDescription documents one verb for the agent.
+type VerbDescription struct {
+	Description  string   `json:"description"`
+	WhenToUse    string   `json:"whenToUse"`
+	RequiredArgs []string `json:"requiredArgs"`
+	OptionalArgs []string `json:"optionalArgs"`
+}
+
+// TurnResponse is every controller_turn result.
+type TurnResponse struct {
+	RunSessionID      string                     `json:"runSessionId"`
+	WorkID            string                     `json:"workId"`
+	AgentID           string                     `json:"agentId"`
+	State             string                     `json:"state"`
+	Outcome           string                     `json:"outcome,omitempty"`
+	Capabilities      []string                   `json:"capabilities"`
+	VerbDescriptions  map[string]VerbDescription `json:"verbDescriptions"`
+	Scope             Scope                      `json:"scope"`
+	Result            map[string]any             `json:"result"`
+	DenyReasons       []string                   `json:"denyReasons"`
+	Denials           []Denial                   `json:"denials"`
+	Advisories        []Denial                   `json:"advisories,omitempty"`
+	SuggestedAction   *SuggestedAction           `json:"suggestedAction,omitempty"`
+	KnowledgeStrategy KnowledgeStrategy          `json:"knowledgeStrategy"`
+	BudgetStatus      BudgetStatus               `json:"budgetStatus"`
+	Progress          Progress                   `json:"progress"`
+	OriginalPrompt    string                     `json:"originalPrompt"`
+	TraceRef          string                     `json:"traceRef"`
+	SchemaVersion     string                     `json:"schemaVersion"`
+	SubAgentHints     SubAgentHints              `json:"subAgentHints"`
+	ContextPack       map[string]any             `json:"contextPack,omitempty"`
+	PlanGraphSchema   map[string]any             `json:"planGraphSchema,omitempty"`
+	Strategy          map[string]any             `json:"strategy,omitempty"`
+	PackInsufficiency map[string]any             `json:"packInsufficiency,omitempty"`
+}

@@ -1,0 +1,100 @@
+// Package store owns mcpc's runtime state: one SQLite database (WAL) under
+// .ai/tmp/ that several mcpc processes share, because every stdio MCP client
+// starts its own process and sub-agents of one work meet only here. Each turn
+// runs in one immediate write transaction, so turns on the same workspace are
+// serialised across processes and never see half of another turn.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
+)
+
+// Store is the shared runtime database.
+type Store struct {
+	db *sql.DB
+}
+
+// Open opens (creating if needed) the database at path.
+func Open(path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(15000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(4)
+	s := &Store{db: db}
+	if err := s.migrate(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// DB exposes the database to packages that keep their own tables in it (the
+// code index).
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+const schema = `
+CREATE TABLE IF NOT EXISTS works (
+  id TEXT PRIMARY KEY,
+  run_session_id TEXT NOT NULL,
+  state TEXT NOT NULL,
+  prompt TEXT NOT NULL,
+  lexemes TEXT NOT NULL,
+  pack TEXT NOT NULL,
+  plan TEXT NOT NULL DEFAULT '',
+  strategy TEXT NOT NULL,
+  repo_snapshot TEXT NOT NULL,
+  decision_seq INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS agents (
+  work_id TEXT NOT NULL REFERENCES works(id),
+  id TEXT NOT NULL,
+  used_tokens INTEGER NOT NULL DEFAULT 0,
+  turns INTEGER NOT NULL DEFAULT 0,
+  denials INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (work_id, id)
+);
+CREATE TABLE IF NOT EXISTS nodes (
+  work_id TEXT NOT NULL REFERENCES works(id),
+  node_id TEXT NOT NULL,
+  ord INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  target_file TEXT NOT NULL DEFAULT '',
+  body TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (work_id, node_id)
+);
+CREATE TABLE IF NOT EXISTS reads (
+  work_id TEXT NOT NULL REFERENCES works(id),
+  file TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  PRIMARY KEY (work_id, file)
+);
+`
+
+func (s *Store) migrate(ctx context.Context) error {
+	_, err := s.db.ExecContext(ctx, schema)
+	return err
+}

@@ -1,0 +1,213 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned when a work or agent does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Work is one piece of work: its state, pack and plan, shared by its agents.
+type Work struct {
+	ID             string
+	RunSessionID   string
+	State          string
+	Prompt         string
+	Lexemes        []string
+	Pack           json.RawMessage // the context-pack document as written to disk
+	Plan           json.RawMessage // the accepted PlanGraph; empty before acceptance
+	Strategy       json.RawMessage // the strategy decided at initialize_work
+	RepoSnapshotID string
+	DecisionSeq    int
+}
+
+// Agent is one agent's tracking entry under a work.
+type Agent struct {
+	WorkID     string
+	ID         string
+	UsedTokens int
+	Turns      int
+	Denials    int
+}
+
+// Node is the execution status of one accepted plan node.
+type Node struct {
+	NodeID     string
+	Ord        int
+	Kind       string
+	Status     string
+	TargetFile string
+	Body       json.RawMessage
+}
+
+// Tx is one turn's transaction.
+type Tx struct {
+	tx *sql.Tx
+}
+
+// Update runs fn in an immediate write transaction, committing when fn
+// returns nil.
+func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(&Tx{tx: tx}); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+
+// Work loads a work by id.
+func (t *Tx) Work(ctx context.Context, id string) (*Work, error) {
+	w := &Work{}
+	var lex, pack, plan, strategy string
+	err := t.tx.QueryRowContext(ctx, `SELECT id, run_session_id, state, prompt, lexemes, pack, plan, strategy, repo_snapshot, decision_seq FROM works WHERE id = ?`, id).
+		Scan(&w.ID, &w.RunSessionID, &w.State, &w.Prompt, &lex, &pack, &plan, &strategy, &w.RepoSnapshotID, &w.DecisionSeq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	_ = json.Unmarshal([]byte(lex), &w.Lexemes)
+	w.Pack, w.Plan, w.Strategy = json.RawMessage(pack), json.RawMessage(plan), json.RawMessage(strategy)
+	return w, nil
+}
+
+// PutWork inserts or replaces a work.
+func (t *Tx) PutWork(ctx context.Context, w *Work) error {
+	lex, _ := json.Marshal(w.Lexemes)
+	ts := now()
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO works (id, run_session_id, state, prompt, lexemes, pack, plan, strategy, repo_snapshot, decision_seq, created_at, updated_at)
+VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+ON CONFLICT(id) DO UPDATE SET state=excluded.state, pack=excluded.pack, plan=excluded.plan, strategy=excluded.strategy,
+  decision_seq=excluded.decision_seq, updated_at=excluded.updated_at`,
+		w.ID, w.RunSessionID, w.State, w.Prompt, string(lex), string(w.Pack), string(w.Plan), string(w.Strategy), w.RepoSnapshotID, w.DecisionSeq, ts, ts)
+	return err
+}
+
+// NextDecision reserves the work's next decision number.
+func (t *Tx) NextDecision(ctx context.Context, workID string) (int, error) {
+	var n int
+	err := t.tx.QueryRowContext(ctx, `UPDATE works SET decision_seq = decision_seq + 1 WHERE id = ? RETURNING decision_seq`, workID).Scan(&n)
+	return n, err
+}
+
+// Agent loads an agent of a work.
+func (t *Tx) Agent(ctx context.Context, workID, id string) (*Agent, error) {
+	a := &Agent{WorkID: workID, ID: id}
+	err := t.tx.QueryRowContext(ctx, `SELECT used_tokens, turns, denials FROM agents WHERE work_id = ? AND id = ?`, workID, id).
+		Scan(&a.UsedTokens, &a.Turns, &a.Denials)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	return a, err
+}
+
+// PutAgent inserts or updates an agent's counters.
+func (t *Tx) PutAgent(ctx context.Context, a *Agent) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO agents (work_id, id, used_tokens, turns, denials, created_at) VALUES (?,?,?,?,?,?)
+ON CONFLICT(work_id, id) DO UPDATE SET used_tokens=excluded.used_tokens, turns=excluded.turns, denials=excluded.denials`,
+		a.WorkID, a.ID, a.UsedTokens, a.Turns, a.Denials, now())
+	return err
+}
+
+// Agents lists a work's agents.
+func (t *Tx) Agents(ctx context.Context, workID string) ([]Agent, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT id, used_tokens, turns, denials FROM agents WHERE work_id = ? ORDER BY created_at, id`, workID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Agent
+	for rows.Next() {
+		a := Agent{WorkID: workID}
+		if err := rows.Scan(&a.ID, &a.UsedTokens, &a.Turns, &a.Denials); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// Nodes lists the accepted plan's nodes in plan order.
+func (t *Tx) Nodes(ctx context.Context, workID string) ([]Node, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT node_id, ord, kind, status, target_file, body FROM nodes WHERE work_id = ? ORDER BY ord`, workID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Node
+	for rows.Next() {
+		var n Node
+		var body string
+		if err := rows.Scan(&n.NodeID, &n.Ord, &n.Kind, &n.Status, &n.TargetFile, &body); err != nil {
+			return nil, err
+		}
+		n.Body = json.RawMessage(body)
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// ReplaceNodes swaps in a newly accepted plan's nodes.
+func (t *Tx) ReplaceNodes(ctx context.Context, workID string, nodes []Node) error {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM nodes WHERE work_id = ?`, workID); err != nil {
+		return err
+	}
+	ts := now()
+	for _, n := range nodes {
+		if _, err := t.tx.ExecContext(ctx, `INSERT INTO nodes (work_id, node_id, ord, kind, status, target_file, body, updated_at) VALUES (?,?,?,?,?,?,?,?)`,
+			workID, n.NodeID, n.Ord, n.Kind, n.Status, n.TargetFile, string(n.Body), ts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetNodeStatus records a node's new execution status.
+func (t *Tx) SetNodeStatus(ctx context.Context, workID, nodeID, status string) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE nodes SET status = ?, updated_at = ? WHERE work_id = ? AND node_id = ?`, status, now(), workID, nodeID)
+	return err
+}
+
+// Reads returns the content hashes this work last read of files.
+func (t *Tx) Reads(ctx context.Context, workID string, files ...string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, f := range files {
+		var h string
+		err := t.tx.QueryRowContext(ctx, `SELECT hash FROM reads WHERE work_id = ? AND file = ?`, workID, f).Scan(&h)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[f] = h
+	}
+	return out, nil
+}
+
+// RecordRead remembers the hash of a file as the work read (or wrote) it.
+func (t *Tx) RecordRead(ctx context.Context, workID, file, hash string) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO reads (work_id, file, hash) VALUES (?,?,?) ON CONFLICT(work_id, file) DO UPDATE SET hash=excluded.hash`, workID, file, hash)
+	return err
+}
+
+// View runs fn in a read-only transaction-like scope (used by CLI readers).
+func (s *Store) View(ctx context.Context, fn func(*Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(&Tx{tx: tx})
+}
