@@ -25,7 +25,7 @@ const (
 	ProblemNotFound        = "not_found"        // nothing exists there (or it cannot be reached)
 	ProblemNotRegular      = "not_regular"      // exists but is a directory, FIFO, socket or device
 	ProblemHardLinked      = "hard_linked"      // a non-directory with more than one link
-	ProblemTooLong         = "too_long"         // > 4096 bytes, or a component > 255 bytes
+	ProblemTooLong         = "too_long"         // > 4096 bytes, a component > 255, or past PATH_MAX below the root
 	ProblemInvalidUTF8     = "invalid_utf8"     // not valid UTF-8 (overlong forms included)
 	ProblemUnicodeFormat   = "unicode_format"   // invisible format characters: bidi, zero-width, BOM
 )

@@ -67,8 +67,12 @@ type Facts struct {
 // (a symlink to /etc/shadow yields escapes_worktree, not its size).
 func (r *Resolver) Resolve(raw string) Facts {
 	syn := analyzeSyntax(raw)
-	facts := Facts{Raw: raw, Canonical: syn.canonical}
 	problems := syn.problems
+	if syn.canonical != "" && r.tooLongBelowRoot(syn.canonical) {
+		problems = append(problems, ProblemTooLong)
+		syn.canonical = ""
+	}
+	facts := Facts{Raw: raw, Canonical: syn.canonical}
 
 	if syn.canonical != "" {
 		if isGitInternal(syn.canonical) {
@@ -122,6 +126,13 @@ func (r *Resolver) statFacts(canonical string, facts *Facts) []string {
 		problems = append(problems, ProblemHardLinked)
 	}
 	return problems
+}
+
+// tooLongBelowRoot reports a canonical path that fits PATH_MAX on its own
+// but not once joined to this root: no absolute path can name it, so the
+// facts could not be gathered and the I/O refuses it too.
+func (r *Resolver) tooLongBelowRoot(canonical string) bool {
+	return len(r.root)+1+len(canonical) > maxPathBytes-1 // PATH_MAX counts the NUL
 }
 
 // walkResult is where a canonical path leads on disk.

@@ -151,7 +151,7 @@ func (r *Resolver) Sub(rel string) (*Resolver, error) {
 // have approved.
 func (r *Resolver) ioNames(canonical string) ([]string, error) {
 	syn := analyzeSyntax(canonical)
-	if len(syn.problems) > 0 || syn.canonical != canonical || canonical == "." {
+	if len(syn.problems) > 0 || syn.canonical != canonical || canonical == "." || r.tooLongBelowRoot(canonical) {
 		return nil, r.pathError("open", canonical, ErrInvalidPath)
 	}
 	if isGitInternal(canonical) {
