@@ -1,0 +1,87 @@
+# METADATA
+# title: Context pack selection
+# description: |
+#   On initialize_work and escalate, which of retrieval's ranked candidates
+#   enter the context pack: every candidate in rank order, first occurrence
+#   only, minus those matching an exclusion glob of policies/data/pack.json
+#   (git internals, mcpc state, secrets). escalate grows the pack monotonically:
+#   the current pack files come first. A kept candidate whose template failed to
+#   parse makes the pack insufficient (seed 000 gotcha 7): the work starts, but
+#   submit_execution_plan stays blocked until an escalation resolves it.
+package mcpc.lib.pack
+
+import data.mcpc.lib.tables
+
+_matches(file) := [rule.reason |
+	some rule in tables.packpolicy.exclusions
+	glob.match(rule.glob, ["/"], file)
+]
+
+_previous := [file | some file in input.pack.files] if input.verb == "escalate"
+
+_previous := [] if input.verb != "escalate"
+
+_previous_set := {file | some file in _previous}
+
+_kept := [candidate |
+	some i, candidate in input.candidates
+	not _seen_before(i, candidate.file)
+	count(_matches(candidate.file)) == 0
+]
+
+_seen_before(i, file) if {
+	some j, other in input.candidates
+	j < i
+	other.file == file
+}
+
+# METADATA
+# description: files excluded from the pack and why
+excluded := [{"file": candidate.file, "reason": reasons[0]} |
+	some i, candidate in input.candidates
+	not _seen_before(i, candidate.file)
+	reasons := _matches(candidate.file)
+	count(reasons) > 0
+]
+
+# METADATA
+# description: the pack's files in rank order
+files := array.concat(_previous, [candidate.file |
+	some candidate in _kept
+	not candidate.file in _previous_set
+])
+
+# METADATA
+# description: the pack decision
+pack := {"files": files, "excluded": excluded}
+
+_unparsed := [candidate.file | some candidate in _kept; candidate.parseError == true]
+
+# METADATA
+# description: ok, or pack_insufficient when a kept template could not be parsed
+default outcome := "ok"
+
+outcome := "pack_insufficient" if count(_unparsed) > 0
+
+# METADATA
+# description: seed 002's pack insufficiency report
+insufficiency := {
+	"missingAnchors": [{
+		"anchorType": "template",
+		"requiredBy": file,
+		"whyRequired": sprintf("%s could not be parsed, so its component usages are unknown", [file]),
+		"attemptedSources": ["template_ast"],
+		"confidence": 0,
+	} |
+		some file in _unparsed
+	],
+	"escalationPlan": [{
+		"action": "escalate",
+		"type": "artifact_fetch",
+		"target": file,
+		"detail": sprintf("provide a parseable %s or confirm its component usages", [file]),
+	} |
+		some file in _unparsed
+	],
+	"blockedCommands": ["submit_execution_plan"],
+}

@@ -1,0 +1,152 @@
+# METADATA
+# title: Strategy selection
+# description: |
+#   Seed 000 section 13 in its fixed order: a base ContextSignature from the
+#   prompt and lexemes, then the override layer (input.strategySignals, from
+#   strategy_signal memories and graph policy signals, later entries winning),
+#   then the decision table of policies/data/strategies.json applied to the
+#   overridden signature.
+package mcpc.lib.strategy
+
+import data.mcpc.lib.tables
+
+_signals := tables.strategies.signals
+
+_lexemes := [lower(lexeme) | some lexeme in input.lexemes]
+
+_text := lower(concat(" ", array.concat([input.prompt], input.lexemes)))
+
+_words := {word | some word in regex.split(`[^a-z0-9_-]+`, _text)}
+
+_adp_lexemes := [lexeme | some lexeme in _lexemes; startswith(lexeme, "adp-")]
+
+_adp_prompt if regex.match(`(^|[^a-z0-9])adp-[a-z0-9]`, lower(input.prompt))
+
+_adp if count(_adp_lexemes) > 0
+
+_adp if _adp_prompt
+
+_debug_words := [word | some word in _signals.debugWords; word in _words]
+
+_swagger_words := array.concat(
+	[word | some word in _signals.swaggerWords; word in _words],
+	[phrase | some phrase in _signals.swaggerPhrases; contains(_text, phrase)],
+)
+
+_ag_grid_words := [word | some word in _signals.agGridWords; contains(_text, word)]
+
+_jira_keys := regex.find_n(_signals.jiraPattern, concat(" ", array.concat([input.prompt], input.lexemes)), -1)
+
+_task_type := "migration" if _adp
+
+_task_type := "debug" if {
+	not _adp
+	count(_debug_words) > 0
+}
+
+_task_type := "api_contract" if {
+	not _adp
+	count(_debug_words) == 0
+	"api" in _words
+	"contract" in _words
+}
+
+_task_type := "feature" if {
+	not _adp
+	count(_debug_words) == 0
+	not _api_contract_words
+}
+
+_api_contract_words if {
+	"api" in _words
+	"contract" in _words
+}
+
+# METADATA
+# description: the ContextSignature computed from prompt and lexemes alone
+base_signature := {
+	"migrationAdpDetected": _adp,
+	"taskTypeGuess": _task_type,
+	"hasSwagger": count(_swagger_words) > 0,
+	"mentionsAgGrid": count(_ag_grid_words) > 0,
+	"hasJira": count(_jira_keys) > 0,
+}
+
+# seed spellings of the features, mapped to the signature's keys
+_aliases := {
+	"migration_adp_present": "migrationAdpDetected",
+	"migration_adp_detected": "migrationAdpDetected",
+	"task_type_guess": "taskTypeGuess",
+	"has_swagger": "hasSwagger",
+	"mentions_ag_grid": "mentionsAgGrid",
+	"has_jira": "hasJira",
+}
+
+_feature(flag) := object.get(_aliases, flag, flag)
+
+_override_flags := {_feature(signal.featureFlag) | some signal in input.strategySignals}
+
+# the last signal for a feature wins
+_overrides := {flag: values[count(values) - 1] |
+	some flag in _override_flags
+	values := [signal.value | some signal in input.strategySignals; _feature(signal.featureFlag) == flag]
+}
+
+# METADATA
+# description: the ContextSignature after the override layer
+signature := object.union(base_signature, _overrides)
+
+_candidates contains "migration_adp_to_sdf" if signature.migrationAdpDetected == true
+
+_candidates contains "debug_symptom_trace" if signature.taskTypeGuess == "debug"
+
+_candidates contains "api_contract_feature" if signature.hasSwagger == true
+
+_candidates contains "api_contract_feature" if signature.taskTypeGuess == "api_contract"
+
+_candidates contains "ui_aggrid_feature"
+
+# METADATA
+# description: the first strategy of the fixed priority order whose condition holds
+strategy_id := [id | some id in tables.strategies.order; id in _candidates][0]
+
+_reasons contains {"reason": sprintf("migrationAdpDetected: lexeme %s", [lexeme]), "evidenceRefs": [sprintf("lexeme:%s", [lexeme])]} if {
+	some lexeme in _adp_lexemes
+}
+
+_reasons contains {"reason": "migrationAdpDetected: the prompt names an adp-* component", "evidenceRefs": ["prompt"]} if {
+	_adp_prompt
+}
+
+_reasons contains {"reason": sprintf("taskTypeGuess debug: the prompt says %q", [word]), "evidenceRefs": ["prompt"]} if {
+	some word in _debug_words
+}
+
+_reasons contains {"reason": sprintf("hasSwagger: %q", [word]), "evidenceRefs": ["prompt"]} if {
+	some word in _swagger_words
+}
+
+_reasons contains {"reason": sprintf("mentionsAgGrid: %q", [word]), "evidenceRefs": ["prompt"]} if {
+	some word in _ag_grid_words
+}
+
+_reasons contains {"reason": sprintf("hasJira: ticket %s", [key]), "evidenceRefs": [sprintf("jira:%s", [key])]} if {
+	some key in _jira_keys
+}
+
+_reasons contains {"reason": sprintf("override: %s set to %v", [flag, value]), "evidenceRefs": [sprintf("strategySignal:%s", [flag])]} if {
+	some flag, value in _overrides
+}
+
+_reasons contains {"reason": "default: no migration, debug or API signal", "evidenceRefs": []} if {
+	strategy_id == "ui_aggrid_feature"
+	count(_ag_grid_words) == 0
+}
+
+# METADATA
+# description: the strategy object of the decision
+strategy := object.union(tables.strategies.table[strategy_id], {
+	"strategyId": strategy_id,
+	"contextSignature": signature,
+	"reasons": sort([reason | some reason in _reasons]),
+})

@@ -1,0 +1,58 @@
+# METADATA
+# title: Turn facts
+# description: |
+#   Facts about this turn that several rule categories and mcpc.main share:
+#   whether the verb is known, the agent's budget position and the effective
+#   state (BLOCKED_BUDGET for an agent over its threshold, unless the work is
+#   COMPLETED or FAILED).
+package mcpc.lib.turn
+
+import data.mcpc.lib.tables
+
+# METADATA
+# description: the verb is in the verb catalogue
+known_verb if tables.verbs[input.verb]
+
+# METADATA
+# description: the work is COMPLETED or FAILED
+terminal if input.state in tables.terminal_states
+
+# METADATA
+# description: this turn takes the agent past its budget threshold
+over_budget if input.agent.usedTokens + input.request.tokens > input.budget.thresholdTokens
+
+# METADATA
+# description: the agent sees BLOCKED_BUDGET
+budget_blocked if {
+	over_budget
+	not terminal
+}
+
+# METADATA
+# description: the state this agent is in for this turn
+state := "BLOCKED_BUDGET" if budget_blocked
+
+state := input.state if not budget_blocked
+
+# METADATA
+# description: the verbs offered in the effective state
+offered := object.get(tables.states, state, [])
+
+# METADATA
+# description: the verb is offered in the effective state
+verb_offered if input.verb in offered
+
+# METADATA
+# description: the request named a work that does not exist
+work_missing if {
+	input.work.given
+	not input.work.found
+}
+
+# METADATA
+# description: the plan node named by args.planNodeId in the accepted plan
+plan_node := input.plan.nodes[input.args.planNodeId] if input.plan.accepted
+
+# METADATA
+# description: the context pack's files as a set
+pack_files := {file | some file in input.pack.files}

@@ -1,0 +1,143 @@
+# METADATA
+# title: mcpc decision
+# description: |
+#   The one query Go evaluates per turn (docs/policy-input.md). Rules run in two
+#   stages: request and gate for every turn; the categories the verb names in
+#   policies/data/states.json (verbPolicy) only when the first stage found no
+#   error, so a read turn never evaluates plan rules.
+package mcpc.main
+
+import data.mcpc.lib.pack
+import data.mcpc.lib.strategy
+import data.mcpc.lib.tables
+import data.mcpc.lib.turn
+
+_first_stage contains violation if {
+	some category in ["request", "gate"]
+	some violation in data.mcpc.rules[category][_].report
+}
+
+_first_stage_blocks if {
+	some violation in _first_stage
+	violation.severity == "error"
+}
+
+_second_stage contains violation if {
+	not _first_stage_blocks
+	some category in tables.verb_policy[input.verb].categories
+	some violation in data.mcpc.rules[category][_].report
+}
+
+# codes that explain a denied turn best come first; then request and gate, then the verb's own rules
+_priority := {"UNKNOWN_VERB": 0, "WORK_NOT_FOUND": 1, "BUDGET_EXCEEDED": 2, "VERB_NOT_AVAILABLE": 3}
+
+_rank(v, stage) := object.get(_priority, v.code, stage)
+
+# [rank, code, path, message, rule, violation]: a deterministic order
+_ordered := sort(array.concat(
+	[[_rank(v, 4), v.code, v.path, v.message, v.rule, v] | some v in _first_stage],
+	[[5, v.code, v.path, v.message, v.rule, v] | some v in _second_stage],
+))
+
+_public(v) := object.remove(v, ["suggestedVerb"])
+
+_errors := [entry[5] | some entry in _ordered; entry[5].severity == "error"]
+
+# METADATA
+# description: the structured denials of this turn, in a deterministic order
+denials := [_public(v) | some v in _errors]
+
+# METADATA
+# description: warnings; they never block
+advisories := [_public(entry[5]) | some entry in _ordered; entry[5].severity != "error"]
+
+# METADATA
+# description: the turn is allowed when no rule denies it
+default allow := false
+
+allow if count(_errors) == 0
+
+_transition := tables.transitions[input.verb]
+
+_moves if {
+	allow
+	_transition
+	not turn.terminal
+}
+
+# METADATA
+# description: |
+#   the state the agent is in after this turn: the transition when allowed,
+#   otherwise the effective state (BLOCKED_BUDGET for an agent over budget)
+next_state := _transition if _moves
+
+next_state := turn.state if not _moves
+
+# METADATA
+# description: |
+#   the work's stored state after this turn; BLOCKED_BUDGET is per agent and is
+#   never a work's state
+work_state := _transition if _moves
+
+work_state := input.state if not _moves
+
+# METADATA
+# description: the verbs offered in nextState
+capabilities := object.get(tables.states, next_state, [])
+
+_default_verb := input.verb if {
+	turn.known_verb
+	input.verb in capabilities
+}
+
+_default_verb := capabilities[0] if {
+	not input.verb in capabilities
+	count(capabilities) > 0
+}
+
+# METADATA
+# description: on deny, the verb to call instead and why (the first denial decides)
+suggested_action := {"verb": _errors[0].suggestedVerb, "reason": _errors[0].message} if _errors[0].suggestedVerb
+
+suggested_action := {"verb": _default_verb, "reason": _errors[0].message} if not _errors[0].suggestedVerb
+
+_search_scoped if tables.verb_policy[input.verb].searchScoped
+
+# METADATA
+# description: what Go must honour while executing an allowed decision
+obligations := {"searchScope": input.pack.files} if _search_scoped
+
+obligations := {} if not _search_scoped
+
+_pack_verb if input.verb in {"initialize_work", "escalate"}
+
+_extras["suggestedAction"] := suggested_action if not allow
+
+_extras["strategy"] := strategy.strategy if _pack_verb
+
+_extras["pack"] := pack.pack if _pack_verb
+
+_extras["outcome"] := pack.outcome if _pack_verb
+
+_extras["packInsufficiency"] := pack.insufficiency if {
+	_pack_verb
+	pack.outcome == "pack_insufficient"
+}
+
+# METADATA
+# title: decision
+# description: the decision object of docs/policy-input.md
+# entrypoint: true
+decision := object.union(
+	{
+		"allow": allow,
+		"state": turn.state,
+		"nextState": next_state,
+		"workState": work_state,
+		"capabilities": capabilities,
+		"denials": denials,
+		"advisories": advisories,
+		"obligations": obligations,
+	},
+	_extras,
+)

@@ -1,0 +1,45 @@
+# METADATA
+# title: Rule result helper
+# description: |
+#   Turns a rule's METADATA chain and the details it found into the structured
+#   denial of the contract: {code, rule, message, path, remediation, severity}.
+#   Every rule under mcpc.rules reports through fail/2 so codes and
+#   remediations live only in METADATA. A suggestedVerb (from details, else from
+#   custom.suggestedVerb) rides along for mcpc.main and is stripped there.
+package mcpc.result
+
+# METADATA
+# description: |
+#   The violation for a rule package whose METADATA carries custom.code,
+#   custom.remediation and custom.severity; details carries message and path.
+fail(chain, details) := violation if {
+	some link in chain
+	link.annotations.scope == "package"
+	count(link.path) == 4
+	link.path[0] == "mcpc"
+	link.path[1] == "rules"
+	custom := link.annotations.custom
+	violation := object.union(
+		{
+			"code": custom.code,
+			"rule": sprintf("mcpc.rules.%s[%q]", [link.path[2], link.path[3]]),
+			"message": details.message,
+			"path": details.path,
+			"remediation": custom.remediation,
+			"severity": object.get(custom, "severity", "error"),
+		},
+		_suggestion(custom, details),
+	)
+}
+
+_suggestion(_, details) := {"suggestedVerb": details.suggestedVerb} if details.suggestedVerb != ""
+
+_suggestion(custom, details) := {"suggestedVerb": custom.suggestedVerb} if {
+	object.get(details, "suggestedVerb", "") == ""
+	custom.suggestedVerb != ""
+}
+
+_suggestion(custom, details) := {} if {
+	object.get(details, "suggestedVerb", "") == ""
+	object.get(custom, "suggestedVerb", "") == ""
+}

@@ -1,0 +1,66 @@
+# METADATA
+# title: Pack scope
+# description: |
+#   read_file_lines and apply_code_patch act only on a valid path whose
+#   canonical form is in the context pack; lookup_symbol_definition,
+#   trace_symbol_graph and search_codebase_text given an explicit file
+#   (args.targetFile, args.files) deny when it is outside the pack (without one
+#   they answer from obligations.searchScope). args.files entries are compared
+#   verbatim, so a non-canonical spelling is outside the pack.
+# custom:
+#   code: PACK_SCOPE_VIOLATION
+#   remediation: Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.
+#   severity: error
+#   suggestedVerb: escalate
+package mcpc.rules.scope["pack-scope"]
+
+import data.mcpc.lib.paths
+import data.mcpc.lib.turn
+import data.mcpc.result
+
+_target_verbs := {
+	"read_file_lines",
+	"apply_code_patch",
+	"lookup_symbol_definition",
+	"trace_symbol_graph",
+	"search_codebase_text",
+}
+
+report contains violation if {
+	input.verb in _target_verbs
+	some problem in input.paths.targetFile.problems
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%q %s", [input.paths.targetFile.raw, paths.reason(problem)]),
+		"path": "args.targetFile",
+	})
+}
+
+report contains violation if {
+	input.verb in _target_verbs
+	target := input.paths.targetFile
+	count(target.problems) == 0
+	not target.canonical in turn.pack_files
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%s is not in the context pack", [target.canonical]),
+		"path": "args.targetFile",
+	})
+}
+
+report contains violation if {
+	input.verb in {"read_file_lines", "apply_code_patch"}
+	not input.paths.targetFile
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%s has no resolvable targetFile", [input.verb]),
+		"path": "args.targetFile",
+	})
+}
+
+report contains violation if {
+	input.verb in _target_verbs
+	some i, file in input.args.files
+	not file in turn.pack_files
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%q is not in the context pack", [file]),
+		"path": sprintf("args.files[%d]", [i]),
+	})
+}
