@@ -3,7 +3,7 @@
 # description: The request's verb is not in the verb catalogue (policies/data/verbs.json).
 # custom:
 #   code: UNKNOWN_VERB
-#   remediation: Call one of the verbs listed in capabilities; verbDescriptions says what each does.
+#   remediation: "Call one of the verbs listed in capabilities; verbDescriptions says what each does."
 #   severity: error
 package mcpc.rules.request["unknown-verb"]
 

@@ -3,7 +3,7 @@
 # description: The request names a workId the store does not know; nothing is created for it.
 # custom:
 #   code: WORK_NOT_FOUND
-#   remediation: Pass the workId returned by initialize_work, or call initialize_work to start a new work.
+#   remediation: "Pass the workId returned by initialize_work, or call initialize_work to start a new work."
 #   severity: error
 #   suggestedVerb: initialize_work
 package mcpc.rules.request["work-not-found"]

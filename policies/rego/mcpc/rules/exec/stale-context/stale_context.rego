@@ -1,0 +1,24 @@
+# METADATA
+# title: Stale context
+# description: |
+#   A write is based on what the agent read: when this work read the target
+#   file, the sha256 it read must equal the file's current sha256 (seed 004).
+# custom:
+#   code: STALE_CONTEXT
+#   remediation: "Read the file again (read_file_lines) and rebuild the edits against its current content."
+#   severity: error
+#   suggestedVerb: read_file_lines
+package mcpc.rules.exec["stale-context"]
+
+import data.mcpc.result
+
+report contains violation if {
+	input.verb == "apply_code_patch"
+	target := input.paths.targetFile
+	read := input.reads[target.canonical]
+	read != target.hash
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%s changed since it was read (read %s, now %s)", [target.canonical, read, target.hash]),
+		"path": "args.targetFile",
+	})
+}
