@@ -1,0 +1,61 @@
+package eval
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/mcpc/mcpc/internal/indexer"
+	"github.com/mcpc/mcpc/internal/retrieval"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// RankInit returns an InitFunc that stands in for initialize_work in
+// measurements: it keeps an index database at dbPath (outside the
+// workspace, so it survives re-materialisation and refreshes incrementally),
+// refreshes it and ranks with retrieval.Rank.
+func RankInit(dbPath string, limit int) (InitFunc, func() error, error) {
+	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
+		return nil, nil, err
+	}
+	db, err := OpenDB(dbPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	var mu sync.Mutex
+	indexes := map[string]*indexer.Index{}
+	init := func(ctx context.Context, workspace, prompt string) ([]string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		ix := indexes[workspace]
+		if ix == nil {
+			abs, err := filepath.Abs(workspace)
+			if err != nil {
+				return nil, err
+			}
+			if ix, err = indexer.Open(db, indexer.Options{Root: abs}); err != nil {
+				return nil, err
+			}
+			indexes[workspace] = ix
+		}
+		if _, err := ix.Refresh(ctx, nil); err != nil {
+			return nil, err
+		}
+		var files []string
+		for _, r := range retrieval.Rank(ix, retrieval.Query{Prompt: prompt, Limit: limit}) {
+			files = append(files, r.File)
+		}
+		return files, nil
+	}
+	return init, db.Close, nil
+}
+
+// OpenDB opens a SQLite database the way mcpc's store does: WAL, a busy
+// timeout, normal synchronous mode.
+func OpenDB(path string) (*sql.DB, error) {
+	dsn := fmt.Sprintf("file:%s?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)", path)
+	return sql.Open("sqlite", dsn)
+}

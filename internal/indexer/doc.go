@@ -1,0 +1,14 @@
+// Package indexer owns mcpc's persistent code index: which files a workspace
+// has, the symbol headers they define (classes, interfaces, types, enums,
+// functions, methods, exported constants), the import/reference edges between
+// them, Angular and ag-Grid and Module Federation facts, template
+// custom-element usages, and the identifier-aware term statistics that the
+// lexical retrieval lane ranks with.
+//
+// The index lives in tables prefixed idx_ inside the SQLite database mcpc
+// keeps under .ai/tmp/. It is incremental: Refresh re-parses only files whose
+// content hash changed and drops deleted ones, writing each file's facts in the
+// same transaction as its file row so an interrupted run leaves a consistent
+// index. Parsing uses tree-sitter with the official grammars; only stable
+// headers are persisted, never whole syntax trees.
+package indexer

@@ -1,0 +1,98 @@
+package indexer
+
+import (
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// goExtractor reads Go: functions, methods (with their receiver type as
+// container), types, exported constants and variables, and imports.
+type goExtractor struct{ syntax }
+
+func (x *goExtractor) run(root *sitter.Node) {
+	for _, n := range namedChildren(root) {
+		switch n.Kind() {
+		case "import_declaration":
+			x.imports(&n)
+		case "function_declaration":
+			name := x.text(n.ChildByFieldName("name"))
+			x.addSymbol(name, "function", &n, goExported(name), "")
+		case "method_declaration":
+			name := x.text(n.ChildByFieldName("name"))
+			x.addSymbol(name, "method", &n, goExported(name), x.receiver(n.ChildByFieldName("receiver")))
+		case "type_declaration":
+			for _, s := range namedChildren(&n) {
+				if s.Kind() != "type_spec" && s.Kind() != "type_alias" {
+					continue
+				}
+				name := x.text(s.ChildByFieldName("name"))
+				kind := "type"
+				if t := s.ChildByFieldName("type"); t != nil {
+					switch t.Kind() {
+					case "struct_type":
+						kind = "struct"
+					case "interface_type":
+						kind = "interface"
+					}
+				}
+				x.addSymbol(name, kind, &s, goExported(name), "")
+			}
+		case "const_declaration", "var_declaration":
+			x.values(&n)
+		}
+	}
+}
+
+func (x *goExtractor) imports(n *sitter.Node) {
+	for _, c := range namedChildren(n) {
+		switch c.Kind() {
+		case "import_spec":
+			x.addRef("import", "gopkg", unquote(x.text(c.ChildByFieldName("path"))), "")
+		case "import_spec_list":
+			x.imports(&c)
+		}
+	}
+}
+
+// values records exported package-level constants and variables.
+func (x *goExtractor) values(n *sitter.Node) {
+	kind := "const"
+	if n.Kind() == "var_declaration" {
+		kind = "var"
+	}
+	var visit func(n *sitter.Node)
+	visit = func(n *sitter.Node) {
+		for _, s := range namedChildren(n) {
+			switch s.Kind() {
+			case "const_spec", "var_spec":
+				for _, id := range namedChildren(&s) {
+					if id.Kind() == "identifier" && goExported(x.text(&id)) {
+						x.addSymbol(x.text(&id), kind, &s, true, "")
+					}
+				}
+			case "var_spec_list":
+				visit(&s)
+			}
+		}
+	}
+	visit(n)
+}
+
+func (x *goExtractor) receiver(params *sitter.Node) string {
+	for _, p := range namedChildren(params) {
+		t := p.ChildByFieldName("type")
+		for t != nil {
+			switch t.Kind() {
+			case "pointer_type":
+				t = t.NamedChild(0)
+				continue
+			case "generic_type":
+				t = t.ChildByFieldName("type")
+				continue
+			}
+			return x.text(t)
+		}
+	}
+	return ""
+}
+
+func goExported(name string) bool { return name != "" && isUpper(name[0]) }

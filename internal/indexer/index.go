@@ -1,0 +1,155 @@
+package indexer
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Index is the in-memory view of the persistent code index of one
+// workspace. It is safe for concurrent use; Refresh brings it and the
+// database up to date with the files on disk.
+type Index struct {
+	db   *sql.DB
+	opts Options
+
+	refreshMu sync.Mutex // one Refresh at a time per Index
+
+	mu       sync.RWMutex
+	files    map[string]*fileFacts
+	problems map[string]Problem // walk problems of the last refresh
+	view     *view              // derived lookups, rebuilt lazily after changes
+}
+
+// Open creates the idx_ tables in db if absent and loads the index.
+func Open(db *sql.DB, opts Options) (*Index, error) {
+	if opts.Root == "" || !filepath.IsAbs(opts.Root) {
+		return nil, errors.New("indexer: Options.Root must be an absolute path")
+	}
+	if opts.MaxFileBytes <= 0 {
+		opts.MaxFileBytes = DefaultMaxFileBytes
+	}
+	ctx := context.Background()
+	if err := createSchema(ctx, db); err != nil {
+		return nil, err
+	}
+	files, problems, err := loadAll(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	return &Index{db: db, opts: opts, files: files, problems: problems}, nil
+}
+
+// Root is the workspace root the index covers.
+func (ix *Index) Root() string { return ix.opts.Root }
+
+// Files lists the indexed files, repository-relative and sorted.
+func (ix *Index) Files() []string { return ix.current().files }
+
+// HasFile reports whether file is indexed.
+func (ix *Index) HasFile(file string) bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.files[file] != nil
+}
+
+// Symbols returns definitions named name; if there are none it falls back to
+// a case-insensitive match.
+func (ix *Index) Symbols(name string) []Symbol {
+	v := ix.current()
+	if s := v.byName[name]; len(s) > 0 {
+		return append([]Symbol(nil), s...)
+	}
+	return append([]Symbol(nil), v.byLowerName[strings.ToLower(name)]...)
+}
+
+// AllSymbols returns every symbol of the index. The slice is shared: do not
+// modify it.
+func (ix *Index) AllSymbols() []Symbol { return ix.current().symbols }
+
+// FileSymbols returns the definitions of one file in line order.
+func (ix *Index) FileSymbols(file string) []Symbol {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if f := ix.files[file]; f != nil {
+		return append([]Symbol(nil), f.Symbols...)
+	}
+	return nil
+}
+
+// Neighbors returns the resolved edges into and out of file.
+func (ix *Index) Neighbors(file string) []Edge {
+	v := ix.current()
+	var out []Edge
+	for _, i := range v.edgesOf[file] {
+		out = append(out, v.edges[i])
+	}
+	return out
+}
+
+// Edges returns every resolved edge. The slice is shared: do not modify it.
+func (ix *Index) Edges() []Edge { return ix.current().edges }
+
+// Usages returns template custom-element usages whose tag starts with
+// tagPrefix ("" for all), in file and line order.
+func (ix *Index) Usages(tagPrefix string) []Usage {
+	var out []Usage
+	for _, u := range ix.current().usages {
+		if strings.HasPrefix(u.Tag, tagPrefix) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// ParseFailures returns the parse failures among files, and walk problems
+// (unreadable, binary, too large, ...) recorded for them.
+func (ix *Index) ParseFailures(files []string) []Problem {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out []Problem
+	for _, file := range files {
+		if f := ix.files[file]; f != nil && f.ParseError != "" {
+			out = append(out, Problem{File: file, Kind: ProblemParseError, Message: f.ParseError})
+		} else if p, ok := ix.problems[file]; ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Problems returns every problem known to the index: walk problems and parse
+// failures, sorted by file.
+func (ix *Index) Problems() []Problem {
+	ix.mu.RLock()
+	var out []Problem
+	for _, p := range ix.problems {
+		out = append(out, p)
+	}
+	for _, f := range ix.files {
+		if f.ParseError != "" {
+			out = append(out, Problem{File: f.Path, Kind: ProblemParseError, Message: f.ParseError})
+		}
+	}
+	ix.mu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out
+}
+
+// Lang returns the grammar a file was parsed with ("" for text-only files).
+func (ix *Index) Lang(file string) string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if f := ix.files[file]; f != nil {
+		return f.Lang
+	}
+	return ""
+}
+
+// Anchor returns the domain anchor of a file: its folder path up to three
+// levels.
+func Anchor(file string) string { return anchorOf(file) }

@@ -1,0 +1,256 @@
+package indexer
+
+import (
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tshtml "github.com/tree-sitter/tree-sitter-html/bindings/go"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+)
+
+// Language names stored with each file.
+const (
+	langTypeScript = "typescript"
+	langTSX        = "tsx"
+	langJavaScript = "javascript"
+	langHTML       = "html"
+	langGo         = "go"
+	langPython     = "python"
+	langJava       = "java"
+)
+
+// grammars are created once: a Language is immutable and shared by parsers.
+var grammars = map[string]*sitter.Language{
+	langTypeScript: sitter.NewLanguage(tsts.LanguageTypescript()),
+	langTSX:        sitter.NewLanguage(tsts.LanguageTSX()),
+	langJavaScript: sitter.NewLanguage(tsjs.Language()),
+	langHTML:       sitter.NewLanguage(tshtml.Language()),
+	langGo:         sitter.NewLanguage(tsgo.Language()),
+	langPython:     sitter.NewLanguage(tspython.Language()),
+	langJava:       sitter.NewLanguage(tsjava.Language()),
+}
+
+// languageOf maps a path to the grammar that parses it, "" for files that
+// are indexed for their text only.
+func languageOf(rel string) string {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".ts", ".mts", ".cts":
+		return langTypeScript
+	case ".tsx":
+		return langTSX
+	case ".js", ".jsx", ".mjs", ".cjs":
+		return langJavaScript
+	case ".html", ".htm":
+		return langHTML
+	case ".go":
+		return langGo
+	case ".py", ".pyi":
+		return langPython
+	case ".java":
+		return langJava
+	}
+	return ""
+}
+
+// parserSet holds one parser per language for one worker goroutine: a
+// tree-sitter parser is not safe for concurrent use.
+type parserSet struct {
+	byLang map[string]*sitter.Parser
+}
+
+func newParserSet() *parserSet { return &parserSet{byLang: map[string]*sitter.Parser{}} }
+
+func (ps *parserSet) parse(lang string, src []byte) *sitter.Tree {
+	p := ps.byLang[lang]
+	if p == nil {
+		p = sitter.NewParser()
+		if err := p.SetLanguage(grammars[lang]); err != nil {
+			return nil
+		}
+		ps.byLang[lang] = p
+	}
+	return p.Parse(src, nil)
+}
+
+func (ps *parserSet) close() {
+	for _, p := range ps.byLang {
+		p.Close()
+	}
+}
+
+// extract fills f's symbols, references, usages and parse error from src.
+func extract(ps *parserSet, f *fileFacts, src []byte) {
+	if f.Lang == "" {
+		return
+	}
+	tree := ps.parse(f.Lang, src)
+	if tree == nil {
+		f.ParseError = "parser unavailable"
+		return
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	sx := syntax{src: src, file: f}
+	switch f.Lang {
+	case langTypeScript, langTSX, langJavaScript:
+		(&scriptExtractor{syntax: sx, parsers: ps}).run(root)
+	case langHTML:
+		(&templateExtractor{syntax: sx}).run(root, 0)
+	case langGo:
+		(&goExtractor{syntax: sx}).run(root)
+	case langPython:
+		(&pythonExtractor{syntax: sx}).run(root)
+	case langJava:
+		(&javaExtractor{syntax: sx}).run(root)
+	}
+	if root.HasError() {
+		// A lone MISSING token is a recovery the grammar made (the pinned
+		// TypeScript grammar inserts one in generic tagged templates such
+		// as styled.div<Props>`...`); the facts are complete, so only real
+		// ERROR nodes, and any template error, count as parse failures.
+		if msg, hard := describeError(root); hard || f.Lang == langHTML {
+			f.ParseError = msg
+		}
+	}
+	f.Refs = dedupeRefs(f.Refs)
+	// Facts gathered from maps come out in random order; keep stored
+	// output deterministic.
+	sort.SliceStable(f.Symbols, func(i, j int) bool {
+		a, b := f.Symbols[i], f.Symbols[j]
+		if a.StartLine != b.StartLine {
+			return a.StartLine < b.StartLine
+		}
+		return a.Name < b.Name
+	})
+	sort.SliceStable(f.Refs, func(i, j int) bool {
+		a, b := f.Refs[i], f.Refs[j]
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Target < b.Target
+	})
+}
+
+// syntax bundles the source and the facts being filled, with small helpers
+// every extractor uses.
+type syntax struct {
+	src  []byte
+	file *fileFacts
+}
+
+func (s syntax) text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return n.Utf8Text(s.src)
+}
+
+func startLine(n *sitter.Node) int { return int(n.StartPosition().Row) + 1 }
+func endLine(n *sitter.Node) int   { return int(n.EndPosition().Row) + 1 }
+
+func (s syntax) addSymbol(name, kind string, n *sitter.Node, exported bool, container string) {
+	if name == "" {
+		return
+	}
+	s.file.Symbols = append(s.file.Symbols, Symbol{
+		Name: name, Kind: kind, File: s.file.Path,
+		StartLine: startLine(n), EndLine: endLine(n),
+		Exported: exported, Container: container,
+	})
+}
+
+func (s syntax) addRef(kind, by, target, symbol string) {
+	if target == "" {
+		return
+	}
+	s.file.Refs = append(s.file.Refs, rawRef{Kind: kind, By: by, Target: target, Symbol: symbol})
+}
+
+// namedChildren returns n's named children. Walking with a cursor keeps the
+// number of cgo calls per child low.
+func namedChildren(n *sitter.Node) []sitter.Node {
+	if n == nil {
+		return nil
+	}
+	c := n.Walk()
+	defer c.Close()
+	return n.NamedChildren(c)
+}
+
+// unquote strips the quotes of a string or template-string literal.
+func unquote(s string) string {
+	if len(s) >= 2 {
+		switch s[0] {
+		case '"', '\'', '`':
+			if s[len(s)-1] == s[0] {
+				return s[1 : len(s)-1]
+			}
+		}
+	}
+	return s
+}
+
+// describeError locates the first syntax error for the Problem message.
+func describeError(root *sitter.Node) (string, bool) {
+	var found, missing *sitter.Node
+	var visit func(n *sitter.Node, depth int)
+	visit = func(n *sitter.Node, depth int) {
+		if found != nil || depth > 64 {
+			return
+		}
+		if n.IsError() {
+			found = n
+			return
+		}
+		if n.IsMissing() && missing == nil {
+			missing = n
+		}
+		if !n.HasError() {
+			return
+		}
+		for i := uint(0); i < n.ChildCount(); i++ {
+			visit(n.Child(i), depth+1)
+		}
+	}
+	visit(root, 0)
+	if found != nil {
+		return "syntax error at line " + strconv.Itoa(startLine(found)), true
+	}
+	if missing != nil {
+		return "missing " + missing.Kind() + " at line " + strconv.Itoa(startLine(missing)), false
+	}
+	return "syntax error", true
+}
+
+func dedupeRefs(refs []rawRef) []rawRef {
+	seen := make(map[rawRef]bool, len(refs))
+	out := refs[:0]
+	for _, r := range refs {
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		out = append(out, r)
+	}
+	return out
+}
+
+// anchorOf is a file's domain anchor: its folder path up to three levels.
+func anchorOf(rel string) string {
+	dir := path.Dir(rel)
+	if dir == "." {
+		return ""
+	}
+	parts := strings.Split(dir, "/")
+	if len(parts) > 3 {
+		parts = parts[:3]
+	}
+	return strings.Join(parts, "/")
+}

@@ -1,0 +1,274 @@
+package indexer
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+)
+
+// batchSize is how many changed files one transaction writes: large enough
+// to amortise commits, small enough that an interrupted run loses little.
+const batchSize = 256
+
+// job is one file the refresh must look at; result is what a worker made of it.
+type job struct {
+	cand     candidate
+	prev     *fileFacts
+	maxBytes int64
+}
+
+type result struct {
+	facts   *fileFacts // new facts, or prev with new size/mtime when only touched
+	touched bool       // content unchanged: only size/mtime moved
+	problem *Problem
+	rel     string
+}
+
+// Refresh brings the index up to date with the workspace: it re-parses files
+// whose content hash changed, drops files that are gone or now skipped, and
+// records problems. progress, if not nil, is called with files done and total.
+// If ctx is cancelled the batches already committed stay, and the next
+// Refresh continues from them.
+func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (Summary, error) {
+	ix.refreshMu.Lock()
+	defer ix.refreshMu.Unlock()
+	started := time.Now()
+	var sum Summary
+
+	w := &walker{root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}
+	if err := w.walk(ctx, ix.opts.Exclude); err != nil {
+		return sum, err
+	}
+	ix.mu.RLock()
+	var jobs []job
+	present := make(map[string]bool, len(w.files))
+	for _, c := range w.files {
+		present[c.Rel] = true
+		prev := ix.files[c.Rel]
+		if prev != nil && prev.Size == c.Size && prev.ModTime == c.ModTime {
+			continue
+		}
+		jobs = append(jobs, job{cand: c, prev: prev, maxBytes: ix.opts.MaxFileBytes})
+	}
+	var removed []string
+	for p := range ix.files {
+		if !present[p] {
+			removed = append(removed, p)
+		}
+	}
+	ix.mu.RUnlock()
+	sort.Strings(removed)
+
+	total := len(w.files)
+	done := total - len(jobs)
+	if progress != nil {
+		progress(done, total)
+	}
+	problems := append(make([]Problem, 0, len(w.problems)), w.problems...)
+	sum.Skipped = w.skipped
+
+	results := ix.process(ctx, jobs)
+	var batch []result
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := ix.apply(ctx, batch, nil, nil); err != nil {
+			return err
+		}
+		done += len(batch)
+		if progress != nil {
+			progress(done, total)
+		}
+		batch = batch[:0]
+		return nil
+	}
+	var err error
+	for res := range results {
+		if err != nil {
+			continue // drain the workers
+		}
+		if res.problem != nil {
+			problems = append(problems, *res.problem)
+			sum.Skipped++
+			removed = append(removed, res.rel) // no longer indexable
+			done++
+			continue
+		}
+		if !res.touched {
+			sum.Reparsed++
+		}
+		batch = append(batch, res)
+		if len(batch) >= batchSize {
+			err = flush()
+		}
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err == nil {
+		err = flush()
+	}
+	if err != nil {
+		sum.Seconds = time.Since(started).Seconds()
+		return sum, err
+	}
+	sort.Slice(problems, func(i, j int) bool { return problems[i].File < problems[j].File })
+	if err := ix.apply(ctx, nil, removed, problems); err != nil {
+		return sum, err
+	}
+	for _, p := range removed {
+		if !present[p] {
+			sum.Removed++
+		}
+	}
+
+	v := ix.current()
+	sum.Files = len(v.files)
+	sum.Symbols = len(v.symbols)
+	sum.Edges = len(v.edges)
+	sum.Usages = len(v.usages)
+	for _, p := range ix.Problems() {
+		if p.Kind == ProblemParseError {
+			sum.ParseErrors++
+		}
+	}
+	sum.Problems = ix.Problems()
+	sum.Seconds = time.Since(started).Seconds()
+	return sum, nil
+}
+
+// process reads, hashes and parses jobs on a pool of workers.
+func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
+	workers := ix.opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	in := make(chan job)
+	out := make(chan result, workers*4)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ps := newParserSet()
+			defer ps.close()
+			for j := range in {
+				out <- processFile(ps, j)
+			}
+		}()
+	}
+	go func() {
+		defer close(in)
+		for _, j := range jobs {
+			select {
+			case in <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+	return out
+}
+
+func processFile(ps *parserSet, j job) result {
+	c := j.cand
+	src, err := os.ReadFile(c.Abs)
+	if err != nil {
+		kind := ProblemUnreadable
+		if errors.Is(err, fs.ErrNotExist) {
+			kind = ProblemVanished
+		}
+		return result{rel: c.Rel, problem: &Problem{File: c.Rel, Kind: kind, Message: err.Error()}}
+	}
+	if int64(len(src)) > j.maxBytes {
+		return result{rel: c.Rel, problem: &Problem{File: c.Rel, Kind: ProblemTooLarge, Message: "grew past the size limit while indexing"}}
+	}
+	head := src
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return result{rel: c.Rel, problem: &Problem{File: c.Rel, Kind: ProblemBinary, Message: "contains NUL bytes"}}
+	}
+	if !validUTF8(src) {
+		return result{rel: c.Rel, problem: &Problem{File: c.Rel, Kind: ProblemNotUTF8, Message: "not valid UTF-8"}}
+	}
+	sum := sha256.Sum256(src)
+	hash := hex.EncodeToString(sum[:])
+	if j.prev != nil && j.prev.Hash == hash {
+		touched := *j.prev
+		touched.Size, touched.ModTime = int64(len(src)), c.ModTime
+		return result{rel: c.Rel, facts: &touched, touched: true}
+	}
+	f := &fileFacts{Path: c.Rel, Hash: hash, Size: int64(len(src)), ModTime: c.ModTime, Lang: languageOf(c.Rel)}
+	f.Terms, f.Length = countTerms(src)
+	extract(ps, f, src)
+	return result{rel: c.Rel, facts: f}
+}
+
+// apply writes one batch in a transaction, then updates memory.
+func (ix *Index) apply(ctx context.Context, batch []result, removed []string, problems []Problem) error {
+	w, err := beginWriter(ctx, ix.db)
+	if err != nil {
+		return err
+	}
+	for _, r := range batch {
+		if r.touched {
+			err = w.touch(r.facts)
+		} else {
+			err = w.put(r.facts)
+		}
+		if err != nil {
+			w.rollback()
+			return err
+		}
+	}
+	for _, p := range removed {
+		if err := w.remove(p); err != nil {
+			w.rollback()
+			return err
+		}
+	}
+	if problems != nil {
+		if err := w.setProblems(problems); err != nil {
+			w.rollback()
+			return err
+		}
+	}
+	if err := w.commit(); err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	changed := len(removed) > 0
+	for _, r := range batch {
+		ix.files[r.facts.Path] = r.facts
+		changed = changed || !r.touched
+	}
+	for _, p := range removed {
+		delete(ix.files, p)
+	}
+	if problems != nil {
+		ix.problems = map[string]Problem{}
+		for _, p := range problems {
+			ix.problems[p.File] = p
+		}
+	}
+	if changed {
+		ix.invalidate()
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+package indexer
+
+import (
+	"sort"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// templateExtractor reads HTML and Angular templates with the HTML grammar.
+// Angular's @if/@for blocks are plain text to that grammar, and its error
+// recovery keeps the elements and bindings inside them, which is all the
+// usage facts need.
+type templateExtractor struct {
+	syntax
+	lineOffset int // for inline templates: the line their string starts on, minus one
+}
+
+// maxAttrSummary bounds the compressed attribute summary of a usage.
+const maxAttrSummary = 160
+
+func (t *templateExtractor) run(root *sitter.Node, lineOffset int) {
+	t.lineOffset = lineOffset
+	t.visit(root, 0)
+}
+
+func (t *templateExtractor) visit(n *sitter.Node, depth int) {
+	if depth > 256 {
+		return
+	}
+	for _, c := range namedChildren(n) {
+		switch c.Kind() {
+		case "element":
+			t.element(&c)
+			t.visit(&c, depth+1)
+		case "start_tag", "end_tag", "text", "comment", "doctype", "script_element", "style_element":
+		default:
+			t.visit(&c, depth+1)
+		}
+	}
+}
+
+func (t *templateExtractor) element(el *sitter.Node) {
+	var tag *sitter.Node
+	for _, c := range namedChildren(el) {
+		if c.Kind() == "start_tag" || c.Kind() == "self_closing_tag" {
+			tag = &c
+			break
+		}
+	}
+	if tag == nil {
+		return
+	}
+	var name string
+	var attrs []string
+	for _, c := range namedChildren(tag) {
+		switch c.Kind() {
+		case "tag_name":
+			name = strings.ToLower(t.text(&c))
+		case "attribute":
+			for _, a := range namedChildren(&c) {
+				if a.Kind() == "attribute_name" {
+					attrs = append(attrs, t.text(&a))
+				}
+			}
+		}
+	}
+	if !strings.Contains(name, "-") {
+		return // only custom elements are usage facts
+	}
+	t.file.Usages = append(t.file.Usages, Usage{
+		Tag:       name,
+		File:      t.file.Path,
+		StartLine: startLine(el) + t.lineOffset,
+		EndLine:   endLine(el) + t.lineOffset,
+		Attrs:     summariseAttrs(attrs),
+		Anchor:    anchorOf(t.file.Path),
+	})
+	t.addRef("template", "selector", name, name)
+}
+
+// summariseAttrs keeps each attribute or binding name once, sorted, within
+// maxAttrSummary bytes: enough to see which inputs and outputs a usage sets.
+func summariseAttrs(attrs []string) string {
+	sort.Strings(attrs)
+	var b strings.Builder
+	prev := ""
+	for _, a := range attrs {
+		if a == prev {
+			continue
+		}
+		prev = a
+		if b.Len()+len(a)+1 > maxAttrSummary {
+			b.WriteString(" …")
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a)
+	}
+	return b.String()
+}

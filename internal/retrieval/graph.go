@@ -1,0 +1,97 @@
+package retrieval
+
+import (
+	"github.com/mcpc/mcpc/internal/indexer"
+)
+
+// graph runs a personalised PageRank over the file graph, restarting at the
+// seeds in proportion to their first-stage score, as Aider's repo map ranks
+// files by references from the files in the chat. Edges are followed both
+// ways: a strong hit's imports explain it, and its importers use it.
+func (d *derived) graph(ix *indexer.Index, seeds []docScore) map[int32]float64 {
+	if len(seeds) == 0 {
+		return map[int32]float64{}
+	}
+	adj := d.adjacency(ix)
+	restart := map[int32]float64{}
+	var sum float64
+	for _, s := range seeds {
+		sum += s.total
+	}
+	for _, s := range seeds {
+		restart[s.doc] = s.total / sum
+	}
+	const damping = 0.5
+	rank := map[int32]float64{}
+	for k, v := range restart {
+		rank[k] = v
+	}
+	for iter := 0; iter < 6; iter++ {
+		next := map[int32]float64{}
+		for k, v := range restart {
+			next[k] = (1 - damping) * v
+		}
+		for doc, r := range rank {
+			out := adj[doc]
+			if len(out) == 0 {
+				continue
+			}
+			share := damping * r / float64(len(out))
+			for _, to := range out {
+				next[to] += share
+			}
+		}
+		rank = next
+	}
+	// The seeds already rank on their own; the lane is for what they lead to.
+	for _, s := range seeds {
+		delete(rank, s.doc)
+	}
+	return rank
+}
+
+// adjacency is the undirected file graph, cached per corpus.
+func (d *derived) adjacency(ix *indexer.Index) map[int32][]int32 {
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if d.adj != nil {
+		return d.adj
+	}
+	adj := map[int32][]int32{}
+	for _, e := range ix.Edges() {
+		from, ok1 := d.corpus.Doc(e.From)
+		to, ok2 := d.corpus.Doc(e.To)
+		if !ok1 || !ok2 {
+			continue
+		}
+		adj[from] = append(adj[from], to)
+		adj[to] = append(adj[to], from)
+	}
+	d.adj = adj
+	return adj
+}
+
+// anchor gives files that share a domain anchor with the seeds a small lift,
+// so local patterns come before global look-alikes.
+func (d *derived) anchor(seeds []docScore) map[int32]float64 {
+	weight := map[string]float64{}
+	for i, s := range seeds {
+		if a := d.anchors[s.doc]; a != "" {
+			weight[a] += 1 / float64(i+1)
+		}
+	}
+	top := 0.0
+	for _, w := range weight {
+		top = max(top, w)
+	}
+	out := map[int32]float64{}
+	if top == 0 {
+		return out
+	}
+	for doc, a := range d.anchors {
+		if w := weight[a]; w > 0 {
+			out[int32(doc)] = w / top
+		}
+	}
+	return out
+}

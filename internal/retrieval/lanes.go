@@ -1,0 +1,173 @@
+package retrieval
+
+import (
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/mcpc/mcpc/internal/indexer"
+)
+
+// BM25 parameters, the usual defaults.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// derived holds per-corpus lookups the lanes need, built once per index
+// state and reused while it does not change.
+type derived struct {
+	corpus    *indexer.Corpus
+	pathTerms map[string][]int32 // path term -> documents
+	baseTerms []map[string]bool  // per document: terms of the file name itself
+	symTerms  map[string][]int32 // name term -> symbols
+	symbols   []symInfo
+	anchors   []string
+	adj       map[int32][]int32 // built on first use by the graph lane
+}
+
+type symInfo struct {
+	doc   int32
+	parts int // number of distinct terms in the symbol's name
+}
+
+var (
+	cacheMu sync.Mutex
+	cache   *derived
+)
+
+func derive(ix *indexer.Index) *derived {
+	c := ix.Corpus()
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if cache != nil && cache.corpus == c {
+		return cache
+	}
+	d := &derived{
+		corpus:    c,
+		pathTerms: map[string][]int32{},
+		baseTerms: make([]map[string]bool, len(c.Files)),
+		symTerms:  map[string][]int32{},
+		anchors:   make([]string, len(c.Files)),
+	}
+	for i, f := range c.Files {
+		seen := map[string]bool{}
+		for _, t := range indexer.PathTerms(f) {
+			if !seen[t] {
+				seen[t] = true
+				d.pathTerms[t] = append(d.pathTerms[t], int32(i))
+			}
+		}
+		base := f[strings.LastIndexByte(f, '/')+1:]
+		d.baseTerms[i] = map[string]bool{}
+		for _, t := range indexer.PathTerms(base) {
+			d.baseTerms[i][t] = true
+		}
+		d.anchors[i] = indexer.Anchor(f)
+	}
+	for _, s := range ix.AllSymbols() {
+		doc, ok := c.Doc(s.File)
+		if !ok || s.Kind == "route" || s.Kind == "grid_column" {
+			continue
+		}
+		terms := uniqueTerms(s.Name)
+		id := int32(len(d.symbols))
+		d.symbols = append(d.symbols, symInfo{doc: doc, parts: len(terms)})
+		for _, t := range terms {
+			d.symTerms[t] = append(d.symTerms[t], id)
+		}
+	}
+	cache = d
+	return d
+}
+
+func uniqueTerms(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range indexer.Tokenize(s) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// idf is BM25's inverse document frequency, floored at a small positive
+// value so very common terms never subtract.
+func idf(n, df int) float64 {
+	v := math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+	return math.Max(v, 0.01)
+}
+
+// lexical scores documents by BM25 over their content terms.
+func (d *derived) lexical(terms []queryTerm) map[int32]float64 {
+	c := d.corpus
+	n := len(c.Files)
+	scores := map[int32]float64{}
+	for _, qt := range terms {
+		ps := c.Postings(qt.term)
+		if len(ps) == 0 {
+			continue
+		}
+		w := idf(n, len(ps)) * qt.weight
+		for _, p := range ps {
+			tf := float64(p.TF)
+			norm := bm25K1 * (1 - bm25B + bm25B*float64(c.Lens[p.Doc])/math.Max(c.AvgLen, 1))
+			scores[p.Doc] += w * tf * (bm25K1 + 1) / (tf + norm)
+		}
+	}
+	return scores
+}
+
+// path scores documents whose path holds query terms; a term in the file
+// name counts twice, as names are chosen to say what a file is.
+func (d *derived) path(terms []queryTerm) map[int32]float64 {
+	n := len(d.corpus.Files)
+	scores := map[int32]float64{}
+	for _, qt := range terms {
+		docs := d.pathTerms[qt.term]
+		if len(docs) == 0 {
+			continue
+		}
+		w := idf(n, len(docs)) * qt.weight
+		for _, doc := range docs {
+			if d.baseTerms[doc][qt.term] {
+				scores[doc] += 2 * w
+			} else {
+				scores[doc] += w
+			}
+		}
+	}
+	return scores
+}
+
+// symbol scores documents by their best-matching definition: the idf mass
+// of query terms in the symbol's name, scaled by how much of the name the
+// query covers, so "PasteHandler" beats "handlePasteOfManyThings".
+func (d *derived) symbol(terms []queryTerm) map[int32]float64 {
+	n := len(d.corpus.Files)
+	acc := map[int32]float64{}
+	hits := map[int32]int{}
+	for _, qt := range terms {
+		ids := d.symTerms[qt.term]
+		if len(ids) == 0 {
+			continue
+		}
+		w := idf(n, len(d.corpus.Postings(qt.term))+1) * qt.weight
+		for _, id := range ids {
+			acc[id] += w
+			hits[id]++
+		}
+	}
+	scores := map[int32]float64{}
+	for id, v := range acc {
+		sym := d.symbols[id]
+		coverage := math.Min(1, float64(hits[id])/float64(max(sym.parts, 1)))
+		s := v * coverage * coverage
+		if s > scores[sym.doc] {
+			scores[sym.doc] = s
+		}
+	}
+	return scores
+}

@@ -1,0 +1,111 @@
+package retrieval
+
+import (
+	"strings"
+
+	"github.com/mcpc/mcpc/internal/indexer"
+)
+
+// Query is what a pack is built for.
+type Query struct {
+	Prompt  string
+	Lexemes []string
+	// Limit is the most files returned. Default 40.
+	Limit int
+	// MaxBytes bounds the summed size of the returned files. Default 2 MiB.
+	MaxBytes int64
+	// Boost adds externally found files (policy, artifact or memory lanes):
+	// lane name -> file -> weight in [0, 1].
+	Boost map[string]map[string]float64
+}
+
+// Ranked is one file of the result with the lanes that put it there.
+type Ranked struct {
+	File  string   `json:"file"`
+	Score float64  `json:"score"`
+	Lanes []string `json:"lanes"`
+}
+
+// Defaults for Query.
+const (
+	DefaultLimit    = 40
+	DefaultMaxBytes = 2 << 20
+)
+
+// stopwords are prose and commit-message words that say nothing about
+// where code lives.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an the and or but if then else when while of in on at to for from by
+		with without into onto over under up down out off is are was were be been being it its this that
+		these those there here not no nor so too very can could should would will shall may might must
+		do does did done have has had having i we you he she they them our your their my me us
+		fix fixes fixed feat feature chore refactor perf docs doc test tests style build ci revert wip
+		add adds added allow allows make makes made use used using via per also some any all more less
+		now new old get set sometimes always never issue issues bug bugs error errors incorrect correctly
+		correct properly proper missing should instead than cannot can't don't doesn't isn't when which
+		what who how why where after before during again just only still improve improved improvement
+		support supports handle handling change changes changed update updates updated remove removed
+		ensure prevent prevents unnecessary unneccessary`) {
+		stopwords[w] = true
+		for _, t := range indexer.Tokenize(w) {
+			stopwords[t] = true
+		}
+	}
+}
+
+// queryTerm is a query term with its weight in the query.
+type queryTerm struct {
+	term   string
+	weight float64
+}
+
+// queryTerms tokenises prompt and lexemes like the index tokenises code,
+// dropping stopwords. Lexemes weigh more: the caller chose them.
+func queryTerms(q Query) []queryTerm {
+	weights := map[string]float64{}
+	var order []string
+	add := func(text string, w float64) {
+		for _, t := range indexer.Tokenize(text) {
+			if stopwords[t] || len(t) < 2 {
+				continue
+			}
+			if _, ok := weights[t]; !ok {
+				order = append(order, t)
+			}
+			weights[t] += w
+		}
+	}
+	add(stripConventionalPrefix(q.Prompt), 1)
+	for _, l := range q.Lexemes {
+		add(l, 1.5)
+	}
+	out := make([]queryTerm, 0, len(order))
+	for _, t := range order {
+		w := weights[t]
+		if w > 2 {
+			w = 2 // a word repeated in the prompt is not twice as important
+		}
+		out = append(out, queryTerm{term: t, weight: w})
+	}
+	return out
+}
+
+// stripConventionalPrefix removes a "type(scope):" commit prefix but keeps
+// the scope, which often names the area.
+func stripConventionalPrefix(p string) string {
+	i := strings.Index(p, ":")
+	if i <= 0 || i > 30 {
+		return p
+	}
+	head := p[:i]
+	if strings.ContainsAny(head, " \t") {
+		return p
+	}
+	scope := ""
+	if a, b := strings.Index(head, "("), strings.Index(head, ")"); a >= 0 && b > a {
+		scope = head[a+1 : b]
+	}
+	return scope + " " + p[i+1:]
+}

@@ -1,0 +1,179 @@
+package retrieval
+
+import (
+	"math"
+	"sort"
+
+	"github.com/mcpc/mcpc/internal/indexer"
+)
+
+// laneWeights fuse the lanes after each is normalised to [0, 1].
+var laneWeights = map[string]float64{
+	"lexical": 1.0,
+	"path":    0.6,
+	"symbol":  0.6,
+	"graph":   0.35,
+	"anchor":  0.1,
+}
+
+// seedCount is how many of the best first-stage files seed the graph walk.
+const seedCount = 10
+
+// Rank orders workspace files for q, best first, within q.Limit files and
+// q.MaxBytes bytes.
+func Rank(ix *indexer.Index, q Query) []Ranked {
+	if q.Limit <= 0 {
+		q.Limit = DefaultLimit
+	}
+	if q.MaxBytes <= 0 {
+		q.MaxBytes = DefaultMaxBytes
+	}
+	scored := score(ix, q)
+	d := derive(ix)
+	var out []Ranked
+	var bytes int64
+	for _, s := range scored {
+		if len(out) >= q.Limit {
+			break
+		}
+		size := d.corpus.Sizes[s.doc]
+		if bytes+size > q.MaxBytes {
+			continue // a smaller file further down may still fit
+		}
+		bytes += size
+		out = append(out, Ranked{File: d.corpus.Files[s.doc], Score: round(s.total), Lanes: s.lanes})
+	}
+	return out
+}
+
+// Search finds files for a free-text need, leaving out files in exclude
+// (those already in the pack). It serves `escalate`.
+func Search(ix *indexer.Index, need string, exclude map[string]bool, limit int) []Ranked {
+	if limit <= 0 {
+		limit = 10
+	}
+	d := derive(ix)
+	var out []Ranked
+	for _, s := range score(ix, Query{Prompt: need}) {
+		if len(out) >= limit {
+			break
+		}
+		f := d.corpus.Files[s.doc]
+		if exclude[f] {
+			continue
+		}
+		out = append(out, Ranked{File: f, Score: round(s.total), Lanes: s.lanes})
+	}
+	return out
+}
+
+type docScore struct {
+	doc   int32
+	total float64
+	lanes []string
+}
+
+// score runs the lanes and fuses them; only documents some lane found are
+// returned, best first, ties broken by path for stable packs.
+func score(ix *indexer.Index, q Query) []docScore {
+	d := derive(ix)
+	terms := queryTerms(q)
+	lanes := map[string]map[int32]float64{
+		"lexical": normalise(d.lexical(terms)),
+		"path":    normalise(d.path(terms)),
+		"symbol":  normalise(d.symbol(terms)),
+	}
+	for lane, files := range q.Boost {
+		m := map[int32]float64{}
+		for f, w := range files {
+			if doc, ok := d.corpus.Doc(f); ok {
+				m[doc] = math.Max(0, math.Min(1, w))
+			}
+		}
+		lanes[lane] = m
+	}
+	first := fuse(lanes, nil)
+	seeds := first
+	if len(seeds) > seedCount {
+		seeds = seeds[:seedCount]
+	}
+	lanes["graph"] = normalise(d.graph(ix, seeds))
+	// Anchors only reorder files another lane found; on their own they
+	// would pour whole folders into the pack.
+	anchor := d.anchor(seeds)
+	found := map[int32]bool{}
+	for _, s := range first {
+		found[s.doc] = true
+	}
+	for doc := range lanes["graph"] {
+		found[doc] = true
+	}
+	for doc := range anchor {
+		if !found[doc] {
+			delete(anchor, doc)
+		}
+	}
+	lanes["anchor"] = anchor
+	return fuse(lanes, first)
+}
+
+// fuse sums weighted lane scores per document. A lane joins a document's
+// lane list when it contributed meaningfully.
+func fuse(lanes map[string]map[int32]float64, _ []docScore) []docScore {
+	totals := map[int32]*docScore{}
+	names := make([]string, 0, len(lanes))
+	for name := range lanes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		w, ok := laneWeights[name]
+		if !ok {
+			w = 0.5 // caller-supplied lanes (policy, artifact, memory)
+		}
+		for doc, v := range lanes[name] {
+			if v <= 0 {
+				continue
+			}
+			ds := totals[doc]
+			if ds == nil {
+				ds = &docScore{doc: doc}
+				totals[doc] = ds
+			}
+			ds.total += w * v
+			if w*v >= 0.05 {
+				ds.lanes = append(ds.lanes, name)
+			}
+		}
+	}
+	out := make([]docScore, 0, len(totals))
+	for _, ds := range totals {
+		if len(ds.lanes) == 0 {
+			continue // only faint signals: not worth a pack slot
+		}
+		out = append(out, *ds)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].total != out[j].total {
+			return out[i].total > out[j].total
+		}
+		return out[i].doc < out[j].doc
+	})
+	return out
+}
+
+func normalise(m map[int32]float64) map[int32]float64 {
+	top := 0.0
+	for _, v := range m {
+		top = math.Max(top, v)
+	}
+	if top <= 0 {
+		return m
+	}
+	for k, v := range m {
+		m[k] = v / top
+	}
+	return m
+}
+
+func round(v float64) float64 { return math.Round(v*1000) / 1000 }
