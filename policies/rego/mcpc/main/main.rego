@@ -12,8 +12,14 @@ import data.mcpc.lib.strategy
 import data.mcpc.lib.tables
 import data.mcpc.lib.turn
 
+# category is bound before the walk over data.mcpc.rules[category], so only the
+# categories that apply to this verb are evaluated (a read turn never touches
+# plan rules); Regal's mixed-iteration rule cannot express that, hence the
+# ignore directives below.
 _first_stage contains violation if {
 	some category in ["request", "gate"]
+
+	# regal ignore:mixed-iteration
 	some violation in data.mcpc.rules[category][_].report
 }
 
@@ -25,6 +31,8 @@ _first_stage_blocks if {
 _second_stage contains violation if {
 	not _first_stage_blocks
 	some category in tables.verb_policy[input.verb].categories
+
+	# regal ignore:mixed-iteration
 	some violation in data.mcpc.rules[category][_].report
 }
 
@@ -52,6 +60,7 @@ denials := [_public(v) | some v in _errors]
 advisories := [_public(entry[5]) | some entry in _ordered; entry[5].severity != "error"]
 
 # METADATA
+# scope: document
 # description: the turn is allowed when no rule denies it
 default allow := false
 
@@ -66,6 +75,7 @@ _moves if {
 }
 
 # METADATA
+# scope: document
 # description: |
 #   the state the agent is in after this turn: the transition when allowed,
 #   otherwise the effective state (BLOCKED_BUDGET for an agent over budget)
@@ -74,6 +84,7 @@ next_state := _transition if _moves
 next_state := turn.state if not _moves
 
 # METADATA
+# scope: document
 # description: |
 #   the work's stored state after this turn; BLOCKED_BUDGET is per agent and is
 #   never a work's state
@@ -96,6 +107,7 @@ _default_verb := capabilities[0] if {
 }
 
 # METADATA
+# scope: document
 # description: on deny, the verb to call instead and why (the first denial decides)
 suggested_action := {"verb": _errors[0].suggestedVerb, "reason": _errors[0].message} if _errors[0].suggestedVerb
 
@@ -104,6 +116,7 @@ suggested_action := {"verb": _default_verb, "reason": _errors[0].message} if not
 _search_scoped if tables.verb_policy[input.verb].searchScoped
 
 # METADATA
+# scope: document
 # description: what Go must honour while executing an allowed decision
 obligations := {"searchScope": input.pack.files} if _search_scoped
 
@@ -111,15 +124,24 @@ obligations := {} if not _search_scoped
 
 _pack_verb if input.verb in {"initialize_work", "escalate"}
 
-_extras["suggestedAction"] := suggested_action if not allow
+_suggestion_part := {"suggestedAction": suggested_action} if not allow
 
-_extras["strategy"] := strategy.strategy if _pack_verb
+_suggestion_part := {} if allow
 
-_extras["pack"] := pack.pack if _pack_verb
+_pack_part := part if {
+	_pack_verb
+	part := {
+		"strategy": strategy.selected,
+		"pack": pack.selection,
+		"outcome": pack.outcome,
+	}
+}
 
-_extras["outcome"] := pack.outcome if _pack_verb
+_pack_part := {} if not _pack_verb
 
-_extras["packInsufficiency"] := pack.insufficiency if {
+default _insufficiency_part := {}
+
+_insufficiency_part := {"packInsufficiency": pack.insufficiency} if {
 	_pack_verb
 	pack.outcome == "pack_insufficient"
 }
@@ -128,7 +150,7 @@ _extras["packInsufficiency"] := pack.insufficiency if {
 # title: decision
 # description: the decision object of docs/policy-input.md
 # entrypoint: true
-decision := object.union(
+decision := object.union_n([
 	{
 		"allow": allow,
 		"state": turn.state,
@@ -139,5 +161,7 @@ decision := object.union(
 		"advisories": advisories,
 		"obligations": obligations,
 	},
-	_extras,
-)
+	_suggestion_part,
+	_pack_part,
+	_insufficiency_part,
+])

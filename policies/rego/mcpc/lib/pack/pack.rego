@@ -53,11 +53,12 @@ files := array.concat(_previous, [candidate.file |
 
 # METADATA
 # description: the pack decision
-pack := {"files": files, "excluded": excluded}
+selection := {"files": files, "excluded": excluded}
 
 _unparsed := [candidate.file | some candidate in _kept; candidate.parseError == true]
 
 # METADATA
+# scope: document
 # description: ok, or pack_insufficient when a kept template could not be parsed
 default outcome := "ok"
 

@@ -26,6 +26,7 @@ reasons := {
 }
 
 # METADATA
+# scope: document
 # description: the phrase for a problem code (unknown codes still deny)
 reason(problem) := reasons[problem]
 

@@ -9,6 +9,7 @@ package mcpc.lib.plan
 import data.mcpc.lib.tables
 
 # METADATA
+# scope: document
 # description: the submitted nodes (empty unless nodes is an array)
 nodes := input.submission.nodes if is_array(input.submission.nodes)
 
@@ -18,11 +19,15 @@ _id_list := [node.nodeId | some node in nodes; is_string(node.nodeId)]
 
 # METADATA
 # description: every nodeId of the submission
-ids := {id | some id in _id_list}
+ids contains id if some id in _id_list
 
 # METADATA
 # description: the nodeIds of change nodes
-change_ids := {node.nodeId | some node in nodes; node.kind == "change"; is_string(node.nodeId)}
+change_ids contains node.nodeId if {
+	some node in nodes
+	node.kind == "change"
+	is_string(node.nodeId)
+}
 
 # METADATA
 # description: the path of a node in the request
@@ -33,6 +38,7 @@ _deps(node) := {dep | some dep in node.dependsOn; dep in ids} if is_array(node.d
 _deps(node) := set() if not is_array(node.dependsOn)
 
 # METADATA
+# scope: document
 # description: nodeId to the nodeIds it depends on (resolving ones only)
 dependency_graph := {node.nodeId: _deps(node) | some node in nodes; is_string(node.nodeId)} if {
 	count(_id_list) == count(ids)

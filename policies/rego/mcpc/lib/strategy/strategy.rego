@@ -84,10 +84,10 @@ _aliases := {
 
 _feature(flag) := object.get(_aliases, flag, flag)
 
-_override_flags := {_feature(signal.featureFlag) | some signal in input.strategySignals}
+_override_flags contains _feature(signal.featureFlag) if some signal in input.strategySignals
 
 # the last signal for a feature wins
-_overrides := {flag: values[count(values) - 1] |
+_overrides[flag] := values[count(values) - 1] if {
 	some flag in _override_flags
 	values := [signal.value | some signal in input.strategySignals; _feature(signal.featureFlag) == flag]
 }
@@ -108,18 +108,22 @@ _candidates contains "ui_aggrid_feature"
 
 # METADATA
 # description: the first strategy of the fixed priority order whose condition holds
-strategy_id := [id | some id in tables.strategies.order; id in _candidates][0]
+chosen_id := [id | some id in tables.strategies.order; id in _candidates][0]
 
-_reasons contains {"reason": sprintf("migrationAdpDetected: lexeme %s", [lexeme]), "evidenceRefs": [sprintf("lexeme:%s", [lexeme])]} if {
+_reasons contains reason if {
 	some lexeme in _adp_lexemes
+	text := sprintf("migrationAdpDetected: lexeme %s", [lexeme])
+	reason := {"reason": text, "evidenceRefs": [sprintf("lexeme:%s", [lexeme])]}
 }
 
-_reasons contains {"reason": "migrationAdpDetected: the prompt names an adp-* component", "evidenceRefs": ["prompt"]} if {
+_reasons contains reason if {
 	_adp_prompt
+	reason := {"reason": "migrationAdpDetected: the prompt names an adp-* component", "evidenceRefs": ["prompt"]}
 }
 
-_reasons contains {"reason": sprintf("taskTypeGuess debug: the prompt says %q", [word]), "evidenceRefs": ["prompt"]} if {
+_reasons contains reason if {
 	some word in _debug_words
+	reason := {"reason": sprintf("taskTypeGuess debug: the prompt says %q", [word]), "evidenceRefs": ["prompt"]}
 }
 
 _reasons contains {"reason": sprintf("hasSwagger: %q", [word]), "evidenceRefs": ["prompt"]} if {
@@ -130,23 +134,26 @@ _reasons contains {"reason": sprintf("mentionsAgGrid: %q", [word]), "evidenceRef
 	some word in _ag_grid_words
 }
 
-_reasons contains {"reason": sprintf("hasJira: ticket %s", [key]), "evidenceRefs": [sprintf("jira:%s", [key])]} if {
+_reasons contains reason if {
 	some key in _jira_keys
+	reason := {"reason": sprintf("hasJira: ticket %s", [key]), "evidenceRefs": [sprintf("jira:%s", [key])]}
 }
 
-_reasons contains {"reason": sprintf("override: %s set to %v", [flag, value]), "evidenceRefs": [sprintf("strategySignal:%s", [flag])]} if {
+_reasons contains reason if {
 	some flag, value in _overrides
+	text := sprintf("override: %s set to %v", [flag, value])
+	reason := {"reason": text, "evidenceRefs": [sprintf("strategySignal:%s", [flag])]}
 }
 
 _reasons contains {"reason": "default: no migration, debug or API signal", "evidenceRefs": []} if {
-	strategy_id == "ui_aggrid_feature"
+	chosen_id == "ui_aggrid_feature"
 	count(_ag_grid_words) == 0
 }
 
 # METADATA
 # description: the strategy object of the decision
-strategy := object.union(tables.strategies.table[strategy_id], {
-	"strategyId": strategy_id,
+selected := object.union(tables.strategies.table[chosen_id], {
+	"strategyId": chosen_id,
 	"contextSignature": signature,
 	"reasons": sort([reason | some reason in _reasons]),
 })

@@ -29,6 +29,7 @@ budget_blocked if {
 }
 
 # METADATA
+# scope: document
 # description: the state this agent is in for this turn
 state := "BLOCKED_BUDGET" if budget_blocked
 

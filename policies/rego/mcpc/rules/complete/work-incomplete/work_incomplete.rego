@@ -6,7 +6,9 @@
 #   allowed and the state stays.
 # custom:
 #   code: WORK_INCOMPLETE
-#   remediation: "Finish the remaining plan nodes (patch change nodes, pass their validations, execute side effects, resolve escalations) before signalling completion; progress lists what remains."
+#   remediation: >-
+#     Finish the remaining plan nodes (patch change nodes, pass their validations, execute side effects,
+#     resolve escalations) before signalling completion; progress lists what remains.
 #   severity: error
 package mcpc.rules.complete["work-incomplete"]
 

@@ -5,7 +5,9 @@
 #   bucket .ai/tmp/work/<workId>/ with no traversal segment.
 # custom:
 #   code: PLAN_SCOPE_VIOLATION
-#   remediation: "Pass the artifactBundleRef and diffSummaryRef returned by apply_code_patch for this work, or omit them."
+#   remediation: >-
+#     Pass the artifactBundleRef and diffSummaryRef returned by apply_code_patch for this work, or omit
+#     them.
 #   severity: error
 #   suggestedVerb: run_automation_recipe
 package mcpc.rules.exec["artifact-refs"]

@@ -5,7 +5,9 @@
 #   equal to the node's targetFile).
 # custom:
 #   code: PLAN_SCOPE_VIOLATION
-#   remediation: "Patch the targetFile of the change node named by planNodeId, or submit a plan with a change node for this file."
+#   remediation: >-
+#     Patch the targetFile of the change node named by planNodeId, or submit a plan with a change node for
+#     this file.
 #   severity: error
 #   suggestedVerb: apply_code_patch
 package mcpc.rules.exec["patch-target"]

@@ -10,7 +10,6 @@
 #   code: INVALID_ARGS
 #   remediation: "Pass the nodeId of an accepted plan node of the right kind; progress and the accepted plan list them."
 #   severity: error
-
 package mcpc.rules.exec["plan-node"]
 
 import data.mcpc.lib.tables
@@ -36,7 +35,10 @@ report contains violation if {
 	_applies
 	not input.plan.accepted
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("planNodeId %v: no plan has been accepted for this work", [object.get(input.args, "planNodeId", null)]),
+		"message": sprintf(
+			"planNodeId %v: no plan has been accepted for this work",
+			[object.get(input.args, "planNodeId", null)],
+		),
 		"path": "args.planNodeId",
 		"suggestedVerb": "submit_execution_plan",
 	})

@@ -5,9 +5,10 @@
 #   approved its commitGateId (input.gates.approved, mcpc gate approve).
 # custom:
 #   code: EXEC_UNGATED_SIDE_EFFECT
-#   remediation: "Ask a person to approve the node's commit gate (mcpc gate approve), then call execute_gated_side_effect again."
+#   remediation: >-
+#     Ask a person to approve the node's commit gate (mcpc gate approve), then call
+#     execute_gated_side_effect again.
 #   severity: error
-
 package mcpc.rules.exec["side-effect-gate"]
 
 import data.mcpc.lib.turn

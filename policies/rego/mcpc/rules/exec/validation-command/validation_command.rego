@@ -6,7 +6,9 @@
 #   validation command; the agent never supplies a command line.
 # custom:
 #   code: PLAN_VERIFICATION_WEAK
-#   remediation: "Pass params.commandId from the validate node's verificationHooks; it must name a command in validation.commands."
+#   remediation: >-
+#     Pass params.commandId from the validate node's verificationHooks; it must name a command in
+#     validation.commands.
 #   severity: error
 #   suggestedVerb: run_automation_recipe
 package mcpc.rules.exec["validation-command"]
@@ -22,9 +24,8 @@ _applies if {
 	turn.plan_node.kind == "validate"
 }
 
-_hook_commands := {command |
+_hook_commands contains hook.params.commandId if {
 	some hook in turn.plan_node.verificationHooks
-	command := hook.params.commandId
 }
 
 report contains violation if {

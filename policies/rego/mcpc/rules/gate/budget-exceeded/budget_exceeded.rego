@@ -6,7 +6,9 @@
 #   escalate, signal_task_complete) run. COMPLETED and FAILED works never block.
 # custom:
 #   code: BUDGET_EXCEEDED
-#   remediation: "Finish with signal_task_complete, escalate for a person's help, or hand the remaining work to a sub-agent with its own budget."
+#   remediation: >-
+#     Finish with signal_task_complete, escalate for a person's help, or hand the remaining work to a sub-
+#     agent with its own budget.
 #   severity: error
 #   suggestedVerb: signal_task_complete
 package mcpc.rules.gate["budget-exceeded"]

@@ -6,7 +6,9 @@
 #   budget-exceeded instead, and a request for a missing work by work-not-found.
 # custom:
 #   code: VERB_NOT_AVAILABLE
-#   remediation: "Call a verb listed in capabilities for the current state; suggestedAction names one that moves the work forward."
+#   remediation: >-
+#     Call a verb listed in capabilities for the current state; suggestedAction names one that moves the
+#     work forward.
 #   severity: error
 package mcpc.rules.gate["verb-not-available"]
 

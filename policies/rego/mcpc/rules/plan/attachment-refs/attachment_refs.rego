@@ -19,7 +19,10 @@ report contains violation if {
 	citation.source == "attachment"
 	count(object.get(node, "artifactRefs", [])) == 0
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("node %v cites attachment %v but lists no artifactRefs", [node.nodeId, object.get(citation, "ref", null)]),
+		"message": sprintf(
+			"node %v cites attachment %v but lists no artifactRefs",
+			[node.nodeId, object.get(citation, "ref", null)],
+		),
 		"path": sprintf("%s.citations[%d]", [plan.node_path(i), k]),
 	})
 }

@@ -31,7 +31,10 @@ report contains violation if {
 	some k, evidence in node.codeEvidence
 	not evidence.file in turn.pack_files
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("change node %v cites code evidence from %v, which is not in the context pack", [node.nodeId, object.get(evidence, "file", null)]),
+		"message": sprintf(
+			"change node %v cites code evidence from %v, which is not in the context pack",
+			[node.nodeId, object.get(evidence, "file", null)],
+		),
 		"path": sprintf("%s.codeEvidence[%d].file", [plan.node_path(i), k]),
 	})
 }

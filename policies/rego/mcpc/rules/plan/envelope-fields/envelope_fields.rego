@@ -5,7 +5,9 @@
 #   the planGraph.
 # custom:
 #   code: PLAN_MISSING_REQUIRED_FIELDS
-#   remediation: "Copy the envelope values from planGraphSchema.envelope of the initialize_work or escalate response and fill in the rest (knowledgeStrategyReasons, evidencePolicy, planFingerprint, sourceTraceRefs)."
+#   remediation: >-
+#     Copy the envelope values from planGraphSchema.envelope of the initialize_work or escalate response
+#     and fill in the rest (knowledgeStrategyReasons, evidencePolicy, planFingerprint, sourceTraceRefs).
 #   severity: error
 #   suggestedVerb: submit_execution_plan
 package mcpc.rules.plan["envelope-fields"]

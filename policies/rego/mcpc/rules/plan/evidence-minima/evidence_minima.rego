@@ -10,7 +10,9 @@
 #   uncertaintyNote, requiresHumanReview true).
 # custom:
 #   code: PLAN_EVIDENCE_INSUFFICIENT
-#   remediation: "Cite the requirement (prompt, Jira, Swagger, attachment, policy or memory) and the code the change rests on; with a single source, set lowEvidenceGuard, uncertaintyNote and requiresHumanReview."
+#   remediation: >-
+#     Cite the requirement (prompt, Jira, Swagger, attachment, policy or memory) and the code the change
+#     rests on; with a single source, set lowEvidenceGuard, uncertaintyNote and requiresHumanReview.
 #   severity: error
 #   suggestedVerb: escalate
 package mcpc.rules.plan["evidence-minima"]
@@ -68,11 +70,13 @@ report contains violation if {
 	node.kind == "change"
 	is_array(node.citations)
 	is_array(node.codeEvidence)
-	distinct := count({sprintf("%s:%s", [c.source, c.ref]) | some c in _citations(node)}) + count({e.file | some e in _evidence_files(node)})
+	distinct := count({sprintf("%s:%s", [c.source, c.ref]) | some c in _citations(node)}) + count({e.file |
+		some e in _evidence_files(node)
+	})
 	distinct < plan.evidence_policy.minDistinctSources
 	not _guarded(node)
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("change node %v has %d distinct sources; the evidence policy requires %d (or the low-evidence guard)", [
+		"message": sprintf("change node %v has %d distinct sources; the evidence policy requires %d (or the guard)", [
 			node.nodeId, distinct,
 			plan.evidence_policy.minDistinctSources,
 		]),

@@ -25,10 +25,13 @@ report contains violation if {
 	})
 }
 
-_required(node) := array.concat(
-	tables.plangraph.commonNodeFields,
-	object.get(tables.plangraph.kindFields, node.kind, []),
-) if is_object(node)
+_required(node) := fields if {
+	is_object(node)
+	fields := array.concat(
+		tables.plangraph.commonNodeFields,
+		object.get(tables.plangraph.kindFields, node.kind, []),
+	)
+}
 
 _name(_, node) := sprintf("%q (%s)", [node.nodeId, node.kind]) if is_string(node.nodeId)
 

@@ -6,7 +6,9 @@
 #   resolves it.
 # custom:
 #   code: PACK_INSUFFICIENT
-#   remediation: "Escalate for the missing anchors listed in packInsufficiency, then resubmit the plan against the grown pack."
+#   remediation: >-
+#     Escalate for the missing anchors listed in packInsufficiency, then resubmit the plan against the
+#     grown pack.
 #   severity: error
 #   suggestedVerb: escalate
 package mcpc.rules.plan["pack-insufficient"]

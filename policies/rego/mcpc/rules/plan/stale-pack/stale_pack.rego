@@ -6,7 +6,9 @@
 #   current values (a plan built against an older pack is rejected).
 # custom:
 #   code: PLAN_STALE_PACK
-#   remediation: "Rebuild the plan against the current pack: copy contextPackHash, contextPackRef and repoSnapshotId from the latest planGraphSchema.envelope and re-check the plan's evidence."
+#   remediation: >-
+#     Rebuild the plan against the current pack: copy contextPackHash, contextPackRef and repoSnapshotId
+#     from the latest planGraphSchema.envelope and re-check the plan's evidence.
 #   severity: error
 #   suggestedVerb: submit_execution_plan
 package mcpc.rules.plan["stale-pack"]

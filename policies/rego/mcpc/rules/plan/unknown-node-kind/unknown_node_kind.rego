@@ -20,7 +20,10 @@ report contains violation if {
 	not plan.missing(node, "kind")
 	not tables.plangraph.kindFields[node.kind]
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("node kind %v is not one of %s", [node.kind, concat(", ", object.keys(tables.plangraph.kindFields))]),
+		"message": sprintf(
+			"node kind %v is not one of %s",
+			[node.kind, concat(", ", object.keys(tables.plangraph.kindFields))],
+		),
 		"path": sprintf("%s.kind", [plan.node_path(i)]),
 	})
 }

@@ -7,7 +7,9 @@
 #   configured validation commands (validation.commands).
 # custom:
 #   code: PLAN_VERIFICATION_WEAK
-#   remediation: "Add a validate node per change (mapsToNodeIds) whose verificationHooks run a configured validation command: {recipeId: run_targeted_validation, params: {commandId: <id from config>}}."
+#   remediation: >-
+#     Add a validate node per change (mapsToNodeIds) whose verificationHooks run a configured validation
+#     command: {recipeId: run_targeted_validation, params: {commandId: <id from config>}}.
 #   severity: error
 #   suggestedVerb: submit_execution_plan
 package mcpc.rules.plan["weak-verification"]

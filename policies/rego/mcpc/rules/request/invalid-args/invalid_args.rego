@@ -7,7 +7,9 @@
 #   arguments given (trace_symbol_graph needs symbol, targetFile or query).
 # custom:
 #   code: INVALID_ARGS
-#   remediation: "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types."
+#   remediation: >-
+#     Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the
+#     documented types.
 #   severity: error
 package mcpc.rules.request["invalid-args"]
 

@@ -9,7 +9,9 @@
 #   verbatim, so a non-canonical spelling is outside the pack.
 # custom:
 #   code: PACK_SCOPE_VIOLATION
-#   remediation: "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack."
+#   remediation: >-
+#     Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the
+#     controller can add it to the pack.
 #   severity: error
 #   suggestedVerb: escalate
 package mcpc.rules.scope["pack-scope"]

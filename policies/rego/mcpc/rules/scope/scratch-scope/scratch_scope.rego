@@ -6,7 +6,9 @@
 #   content must fit config.scratchMaxBytes (counted in UTF-8 bytes).
 # custom:
 #   code: SCRATCH_SCOPE_VIOLATION
-#   remediation: "Use a plain relative path inside scratch/ (no traversal, absolute, escaped or linked paths) and keep the content under the configured size."
+#   remediation: >-
+#     Use a plain relative path inside scratch/ (no traversal, absolute, escaped or linked paths) and keep
+#     the content under the configured size.
 #   severity: error
 #   suggestedVerb: write_scratch_file
 package mcpc.rules.scope["scratch-scope"]
