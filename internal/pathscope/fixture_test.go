@@ -1,3 +1,5 @@
+//go:build unix
+
 package pathscope
 
 import (
@@ -97,7 +99,9 @@ func newFixture(t testing.TB) *fixture {
 		"loop-b":       "loop-a",
 		"self":         "self",
 		"zero":         "/dev/zero",
+		"out-loop":     filepath.Join(fx.outside, "loop"),
 	}
+	must(t, os.Symlink("loop", filepath.Join(fx.outside, "loop")))
 	must(t, os.MkdirAll(filepath.Join(fx.root, "links"), 0o755))
 	for name, target := range links {
 		must(t, os.Symlink(target, filepath.Join(fx.root, "links", name)))

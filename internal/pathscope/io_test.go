@@ -1,3 +1,5 @@
+//go:build unix
+
 package pathscope
 
 import (
@@ -172,6 +174,7 @@ func TestWriteFileAtomic(t *testing.T) {
 		{"new directories below a symlinked in-tree directory", "links/in-dir/new/x.ts", true, ErrSymlink},
 		{"dangling symlink to an absolute path", "links/dangling-out", false, ErrSymlink},
 		{"symlink to /dev/zero", "links/zero", false, ErrSymlink},
+		{"symlink to a loop outside", "links/out-loop", false, ErrSymlink},
 		{"FIFO", "pipe.fifo", false, ErrNotRegular},
 		{"unix socket", "sock", false, ErrNotRegular},
 		{"directory", "src", false, ErrNotRegular},
@@ -216,6 +219,15 @@ func TestWriteFileAtomic(t *testing.T) {
 		checkContents(t, fx, "src/app.ts", payload)
 		if info, err := os.Stat(target); err != nil || info.Mode().Perm() != 0o751 {
 			t.Errorf("mode after replace: %v, %v; want 0751", info.Mode(), err)
+		}
+	})
+	t.Run("keeps mode 000 of a replaced file", func(t *testing.T) {
+		fx := newFixture(t)
+		target := filepath.Join(fx.root, "src/app.ts")
+		must(t, os.Chmod(target, 0))
+		must(t, fx.r.WriteFileAtomic("src/app.ts", payload, false))
+		if info, err := os.Stat(target); err != nil || info.Mode().Perm() != 0 {
+			t.Errorf("mode after replace: %v, %v; want 0000", info.Mode(), err)
 		}
 	})
 	t.Run("does not carry setuid over to new contents", func(t *testing.T) {

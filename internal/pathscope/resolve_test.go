@@ -1,3 +1,5 @@
+//go:build unix
+
 package pathscope
 
 import (
@@ -254,6 +256,7 @@ var resolveCases = []resolveCase{
 	{"symlink to the root's parent", "links/up", "links/up", p(escapes, symlink), absent},
 	{"out through the parent and back in", "links/up/repo/src/app.ts", "links/up/repo/src/app.ts", p(escapes, symlink), absent},
 	{"dangling symlink to an absolute path", "links/dangling-out", "links/dangling-out", p(escapes, symlink), absent},
+	{"symlink to a loop outside", "links/out-loop", "links/out-loop", p(escapes, symlink), absent},
 	{"below a dangling outside symlink", "links/dangling-out/y", "links/dangling-out/y", p(escapes, symlink), absent},
 
 	// Special files and hard links.
@@ -266,6 +269,9 @@ var resolveCases = []resolveCase{
 
 func TestResolve(t *testing.T) {
 	fx := newFixture(t)
+	// Writes get their own fixture, rebuilt only after a write succeeded: a
+	// refused write must leave it unchanged, which checkWrite asserts.
+	writes := &writeFixture{parent: t}
 	for _, tc := range resolveCases {
 		t.Run(tc.note, func(t *testing.T) {
 			raw := strings.ReplaceAll(tc.raw, "$ROOT", fx.root)
@@ -286,7 +292,7 @@ func TestResolve(t *testing.T) {
 				t.Errorf("facts reported for something absent: size %d links %d", got.Size, got.Links)
 			}
 			checkReads(t, fx, raw, got)
-			checkWrite(t, raw, got)
+			checkWrite(t, writes, raw, got)
 		})
 	}
 }
@@ -337,12 +343,30 @@ func checkReads(t *testing.T, fx *fixture, raw string, f Facts) {
 	}
 }
 
-// checkWrite attempts writes on a fresh fixture and asserts that anything
-// unsafe is refused without changing anything, inside or outside the tree.
-func checkWrite(t *testing.T, raw string, f Facts) {
+// writeFixture is a fixture that is replaced once a write has changed it.
+type writeFixture struct {
+	parent *testing.T
+	fx     *fixture
+}
+
+func (w *writeFixture) get() *fixture {
+	if w.fx == nil {
+		w.fx = newFixture(w.parent)
+	}
+	return w.fx
+}
+
+// checkWrite attempts writes and asserts that anything unsafe is refused
+// without changing anything, inside or outside the tree.
+func checkWrite(t *testing.T, writes *writeFixture, raw string, f Facts) {
 	t.Helper()
-	fx := newFixture(t)
+	fx := writes.get()
 	tree, outside := snapshot(t, fx.root), snapshot(t, fx.outside)
+	defer func() {
+		if t.Failed() || !slices.Equal(snapshot(t, fx.root), tree) {
+			writes.fx = nil // start the next case from a clean fixture
+		}
+	}()
 	payload := []byte("written by the test\n")
 
 	if raw != f.Canonical {

@@ -190,7 +190,12 @@ func (r *Resolver) walk(canonical string) walkResult {
 		hops++
 		target, err := os.Readlink(next)
 		if hops > maxSymlinkHops || err != nil {
-			w.resolved = next // a loop: nothing there
+			// A loop: nothing there. It still counts as leaving the tree
+			// if the loop itself lies outside.
+			w.resolved = next
+			if !r.contains(cur) {
+				w.escaped = true
+			}
 			return w
 		}
 		if filepath.IsAbs(target) {

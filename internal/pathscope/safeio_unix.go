@@ -92,14 +92,14 @@ func (r *Resolver) WriteFileAtomic(canonical string, data []byte, mkdirParents b
 	// A new file gets 0644 less the umask, like os.WriteFile. A replaced one
 	// keeps its rwx bits exactly, but never setuid/setgid/sticky: content
 	// written for an agent must not inherit privileges.
-	createPerm, keepPerm := uint32(0o644), fs.FileMode(0)
+	createPerm, keepPerm, replacing := uint32(0o644), fs.FileMode(0), false
 	var st unix.Stat_t
 	switch statErr := ignoringEINTR(func() error { return unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) }); {
 	case statErr == nil:
 		if err := checkRegular(&st); err != nil {
 			return r.pathError("write", canonical, err)
 		}
-		createPerm, keepPerm = 0o600, fs.FileMode(st.Mode&0o777)
+		createPerm, keepPerm, replacing = 0o600, fs.FileMode(st.Mode&0o777), true
 	case errors.Is(statErr, unix.ENOENT):
 	default:
 		return r.pathError("write", canonical, statErr)
@@ -114,7 +114,7 @@ func (r *Resolver) WriteFileAtomic(canonical string, data []byte, mkdirParents b
 			unix.Unlinkat(dirfd, tmp, 0)
 		}
 	}()
-	if err := writeAndSync(f, data, keepPerm); err != nil {
+	if err := writeAndSync(f, data, keepPerm, replacing); err != nil {
 		return r.pathError("write", canonical, err)
 	}
 	// renameat replaces the directory entry and never follows a symlink
@@ -284,12 +284,12 @@ func createTemp(dirfd int, perm uint32) (string, *os.File, error) {
 	return "", nil, fmt.Errorf("no unused temporary name")
 }
 
-// writeAndSync writes data, sets the mode of a replaced file (keepPerm, 0
-// for a new file; fchmod is not subject to the umask) and makes the contents
-// durable before the rename publishes them.
-func writeAndSync(f *os.File, data []byte, keepPerm fs.FileMode) error {
+// writeAndSync writes data, gives a replacement the replaced file's mode
+// (fchmod is not subject to the umask) and makes the contents durable before
+// the rename publishes them.
+func writeAndSync(f *os.File, data []byte, keepPerm fs.FileMode, replacing bool) error {
 	_, err := f.Write(data)
-	if err == nil && keepPerm != 0 {
+	if err == nil && replacing {
 		err = f.Chmod(keepPerm)
 	}
 	if err == nil {
