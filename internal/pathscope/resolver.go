@@ -164,7 +164,9 @@ func (r *Resolver) walk(canonical string) walkResult {
 		}
 	}
 	hops := 0
-	for settle(); len(pending) > 0; settle() {
+	// Stop at the first escape: nothing beyond it is reported, so there is
+	// no reason to look at the outside filesystem.
+	for settle(); len(pending) > 0 && !w.escaped; settle() {
 		name := pending[0]
 		pending = pending[1:]
 		if name == ".." { // only from a symlink target: canonical paths have none
@@ -205,6 +207,9 @@ func (r *Resolver) walk(canonical string) walkResult {
 		pending = append(splitComponents(target), pending...)
 	}
 	w.resolved = cur
+	if w.escaped {
+		return w
+	}
 	if info, err := os.Lstat(cur); err == nil {
 		w.info = info
 	}
