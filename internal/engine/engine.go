@@ -46,6 +46,7 @@ type Engine struct {
 	version string
 	source  string
 	data    map[string]any
+	docs    map[string]RuleDoc
 }
 
 // New compiles the policies and prepares the decision query.
@@ -61,7 +62,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	source := "embedded"
 	if opts.BundlePath != "" {
 		source = opts.BundlePath
-		b, err = loader.NewFileLoader().WithSkipBundleVerification(true).AsBundle(opts.BundlePath)
+		b, err = loader.NewFileLoader().WithSkipBundleVerification(true).WithProcessAnnotation(true).AsBundle(opts.BundlePath)
 	} else {
 		b, err = loadFS(policies.FS)
 	}
@@ -71,12 +72,14 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	if len(b.Modules) == 0 {
 		return nil, &Error{Code: "bundle_empty", Location: source, Message: "the bundle holds no Rego modules"}
 	}
-	e := &Engine{source: source, version: bundleVersion(b), data: b.Data}
-	pq, err := rego.New(
-		rego.Query(q),
-		rego.ParsedBundle("mcpc", b),
-		rego.Store(inmem.NewFromObject(map[string]any{})),
-	).PrepareForEval(ctx)
+	e := &Engine{source: source, version: bundleVersion(b), data: b.Data, docs: ruleDocs(b)}
+	// Modules and data go in directly rather than as an activated bundle:
+	// the engine never updates policy in place, it builds a new Engine.
+	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Store(inmem.NewFromObject(b.Data))}
+	for _, m := range b.Modules {
+		regoOpts = append(regoOpts, rego.ParsedModule(m.Parsed))
+	}
+	pq, err := rego.New(regoOpts...).PrepareForEval(ctx)
 	if err != nil {
 		return nil, &Error{Code: "compile", Location: source, Message: err.Error()}
 	}
@@ -190,4 +193,47 @@ func (e *Engine) Eval(ctx context.Context, in *Input, out any) (json.RawMessage,
 		}
 	}
 	return raw, nil
+}
+
+// Evaluate parses doc, evaluates the decision and decodes it into out. It
+// returns the input and result JSON for the decision record; on error the
+// input JSON is still returned when it could be built.
+func (e *Engine) Evaluate(ctx context.Context, doc any, out any) (input, result []byte, err error) {
+	in, err := ParseInput(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, err := e.Eval(ctx, in, out)
+	return in.JSON, raw, err
+}
+
+// RuleDoc is what a rule's METADATA says about it.
+type RuleDoc struct {
+	Rule        string         `json:"rule"`
+	Title       string         `json:"title"`
+	Description string         `json:"description"`
+	Custom      map[string]any `json:"custom,omitempty"`
+}
+
+// RuleDocs indexes the package-scoped METADATA of every module by package
+// path in the form denials carry (mcpc.rules.plan["dangling-dependency"]).
+func (e *Engine) RuleDocs() map[string]RuleDoc {
+	return e.docs
+}
+
+func ruleDocs(b *bundle.Bundle) map[string]RuleDoc {
+	out := map[string]RuleDoc{}
+	for _, m := range b.Modules {
+		if m.Parsed == nil {
+			continue
+		}
+		for _, a := range m.Parsed.Annotations {
+			if a.Scope != "package" {
+				continue
+			}
+			rule := strings.TrimPrefix(m.Parsed.Package.Path.String(), "data.")
+			out[rule] = RuleDoc{Rule: rule, Title: a.Title, Description: a.Description, Custom: a.Custom}
+		}
+	}
+	return out
 }

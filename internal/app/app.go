@@ -1,0 +1,164 @@
+// Package app wires one workspace's mcpc together: configuration, the shared
+// store, the policy engine, the code index and the controller. Commands,
+// tests and benchmarks open an App instead of repeating the wiring.
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/controller"
+	"github.com/mcpc/mcpc/internal/engine"
+	"github.com/mcpc/mcpc/internal/indexer"
+	"github.com/mcpc/mcpc/internal/retrieval"
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+// Options configures Open.
+type Options struct {
+	// Workspace is the governed repository. Default: the current directory.
+	Workspace string
+	// BundlePath is an OPA bundle to decide with. Default: the embedded policies.
+	BundlePath string
+	// Log receives diagnostics. Default: disabled.
+	Log *zerolog.Logger
+}
+
+// App is an opened workspace.
+type App struct {
+	Workspace  string
+	Config     *config.Config
+	Store      *store.Store
+	Engine     *engine.Engine
+	Index      *indexer.Index
+	Controller *controller.Controller
+}
+
+// StorePath is the runtime database, relative to the workspace.
+const StorePath = ".ai/tmp/mcpc.db"
+
+// Open wires the workspace.
+func Open(ctx context.Context, opts Options) (*App, error) {
+	ws := opts.Workspace
+	if ws == "" {
+		ws = "."
+	}
+	ws, err := filepath.Abs(ws)
+	if err != nil {
+		return nil, err
+	}
+	if ws, err = filepath.EvalSymlinks(ws); err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(ws)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := engine.New(ctx, engine.Options{BundlePath: opts.BundlePath})
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(filepath.Join(ws, StorePath))
+	if err != nil {
+		return nil, err
+	}
+	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	ctl, err := controller.New(controller.Options{
+		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
+		Config: cfg, Log: opts.Log,
+	})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl}, nil
+}
+
+// Close releases the store.
+func (a *App) Close() error { return a.Store.Close() }
+
+// codeIndex adapts the indexer and retrieval to what the controller needs.
+type codeIndex struct {
+	ix       *indexer.Index
+	root     string
+	maxBytes int64
+}
+
+func (c *codeIndex) Refresh(ctx context.Context) error {
+	_, err := c.ix.Refresh(ctx, nil)
+	return err
+}
+
+func (c *codeIndex) Files() []string { return c.ix.Files() }
+
+func (c *codeIndex) candidates(ranked []retrieval.Ranked) []controller.Candidate {
+	files := make([]string, 0, len(ranked))
+	for _, r := range ranked {
+		files = append(files, r.File)
+	}
+	failed := map[string]bool{}
+	for _, p := range c.ix.ParseFailures(files) {
+		failed[p.File] = true
+	}
+	out := make([]controller.Candidate, 0, len(ranked))
+	for _, r := range ranked {
+		var size int64
+		if fi, err := os.Lstat(filepath.Join(c.root, filepath.FromSlash(r.File))); err == nil {
+			size = fi.Size()
+		}
+		out = append(out, controller.Candidate{File: r.File, Score: r.Score, Lanes: r.Lanes, Size: size, ParseError: failed[r.File]})
+	}
+	return out
+}
+
+func (c *codeIndex) Rank(_ context.Context, prompt string, lexemes []string, limit int) ([]controller.Candidate, error) {
+	return c.candidates(retrieval.Rank(c.ix, retrieval.Query{Prompt: prompt, Lexemes: lexemes, Limit: limit, MaxBytes: c.maxBytes * 2})), nil
+}
+
+func (c *codeIndex) Search(_ context.Context, need string, exclude map[string]bool, limit int) ([]controller.Candidate, error) {
+	return c.candidates(retrieval.Search(c.ix, need, exclude, limit)), nil
+}
+
+func (c *codeIndex) Symbols(name string) []controller.Symbol {
+	return convertSymbols(c.ix.Symbols(name))
+}
+
+func (c *codeIndex) FileSymbols(file string) []controller.Symbol {
+	return convertSymbols(c.ix.FileSymbols(file))
+}
+
+func (c *codeIndex) Neighbors(file string) []controller.Edge {
+	edges := c.ix.Neighbors(file)
+	out := make([]controller.Edge, 0, len(edges))
+	for _, e := range edges {
+		out = append(out, controller.Edge(e))
+	}
+	return out
+}
+
+func (c *codeIndex) Usages(files []string) []controller.Usage {
+	out := []controller.Usage{}
+	for _, u := range c.ix.Usages("") {
+		if slices.Contains(files, u.File) {
+			out = append(out, controller.Usage(u))
+		}
+	}
+	return out
+}
+
+func convertSymbols(in []indexer.Symbol) []controller.Symbol {
+	out := make([]controller.Symbol, 0, len(in))
+	for _, s := range in {
+		out = append(out, controller.Symbol(s))
+	}
+	return out
+}

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpc/mcpc/internal/app"
+	"github.com/mcpc/mcpc/internal/eval"
+)
+
+type evalParams struct {
+	*rootParams
+	set, repo, dir string
+	rows           int
+}
+
+func newEvalCommand(root *rootParams) *cobra.Command {
+	p := &evalParams{rootParams: root}
+	cmd := &cobra.Command{Use: "eval", Short: "Measure mcpc against development sets"}
+	retr := &cobra.Command{
+		Use:   "retrieval",
+		Short: "Recall of the initialize_work pack against the files real commits changed",
+		Long: `For each row of a JSONL set (see shared/eval/retrieval/README.md) materialise the
+repository at the row's parent, index it, run the real initialize_work with the
+row's prompt, and report recall@5/10/20 in pack order, full-pack recall and pack
+size as JSON on stdout (progress on stderr).`,
+		RunE: func(cmd *cobra.Command, _ []string) error { return p.run(cmd) },
+	}
+	retr.Flags().StringVar(&p.set, "set", "", "JSONL development set (required)")
+	retr.Flags().StringVar(&p.repo, "repo", "", "bare git directory holding every row's parent (required)")
+	retr.Flags().StringVar(&p.dir, "dir", "", "where to materialise trees (reused across rows); default a temporary directory")
+	retr.Flags().IntVar(&p.rows, "rows", 0, "evaluate only the first N rows")
+	_ = retr.MarkFlagRequired("set")
+	_ = retr.MarkFlagRequired("repo")
+	cmd.AddCommand(retr)
+	return cmd
+}
+
+func (p *evalParams) run(cmd *cobra.Command) error {
+	init, closeAll := initializeWorkInit(p.rootParams)
+	defer closeAll()
+	rep, err := eval.Retrieval(cmd.Context(), eval.Options{
+		Set: p.set, Repo: p.repo, Workspace: p.dir, Rows: p.rows, Init: init, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	return writeJSON(cmd.OutOrStdout(), rep)
+}
+
+// initializeWorkInit runs the real initialize_work turn on each materialised
+// tree: the same pack an agent would get. Workspaces are opened once and
+// reused, so the index is refreshed incrementally between rows.
+func initializeWorkInit(root *rootParams) (eval.InitFunc, func()) {
+	var mu sync.Mutex
+	apps := map[string]*app.App{}
+	init := func(ctx context.Context, workspace, prompt string) ([]string, error) {
+		mu.Lock()
+		a, ok := apps[workspace]
+		mu.Unlock()
+		if !ok {
+			var err error
+			if a, err = app.Open(ctx, app.Options{Workspace: workspace, Log: root.logger()}); err != nil {
+				return nil, err
+			}
+			mu.Lock()
+			apps[workspace] = a
+			mu.Unlock()
+		}
+		req, _ := json.Marshal(map[string]any{"verb": "initialize_work", "originalPrompt": prompt})
+		resp, err := a.Controller.Turn(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if len(resp.Denials) > 0 {
+			return nil, fmt.Errorf("initialize_work denied: %s", resp.DenyReasons[0])
+		}
+		files, _ := resp.ContextPack["files"].([]string)
+		return files, nil
+	}
+	return init, func() {
+		for _, a := range apps {
+			a.Close()
+		}
+	}
+}

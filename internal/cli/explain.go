@@ -1,0 +1,296 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpc/mcpc/internal/engine"
+)
+
+type explainParams struct {
+	*rootParams
+	work     string
+	decision int
+	input    string
+	format   string
+	bundle   string
+}
+
+func newExplainCommand(root *rootParams) *cobra.Command {
+	p := &explainParams{rootParams: root, format: "text"}
+	cmd := &cobra.Command{
+		Use:   "explain-deny",
+		Short: "Explain a recorded decision (the latest denied one by default) or replay an input file",
+		Long: `Explain why a turn was denied. With --work ID it reads the work's decision records
+(.ai/tmp/work/ID/decisions/NNNNNN.json) and explains the latest denied decision, or
+decision N with --decision. With --input FILE it evaluates that input document (a
+decision record or a bare input) against the current policies. Either way the
+decision is replayed offline and compared with what was recorded.`,
+		RunE: func(cmd *cobra.Command, _ []string) error { return p.run(cmd.Context(), cmd.OutOrStdout()) },
+	}
+	cmd.Flags().StringVar(&p.work, "work", "", "work id whose decisions to read")
+	cmd.Flags().IntVar(&p.decision, "decision", 0, "decision number (default: the latest denied)")
+	cmd.Flags().StringVar(&p.input, "input", "", "an input document or decision record to evaluate")
+	cmd.Flags().StringVar(&p.format, "format", p.format, "text, json or markdown")
+	cmd.Flags().StringVar(&p.bundle, "bundle", "", "OPA bundle to replay with; default the embedded policies")
+	return cmd
+}
+
+// record is a decision record as the controller writes it.
+type record struct {
+	Seq     int             `json:"seq"`
+	Verb    string          `json:"verb"`
+	AgentID string          `json:"agentId"`
+	Input   json.RawMessage `json:"input"`
+	Result  json.RawMessage `json:"result"`
+}
+
+type explained struct {
+	Work     string          `json:"work,omitempty"`
+	Decision int             `json:"decision,omitempty"`
+	Verb     string          `json:"verb"`
+	Agent    string          `json:"agentId,omitempty"`
+	Allow    bool            `json:"allow"`
+	State    string          `json:"state"`
+	Denials  []explainedDeny `json:"denials"`
+	Replay   string          `json:"replay"`
+	Suggest  map[string]any  `json:"suggestedAction,omitempty"`
+}
+
+type explainedDeny struct {
+	Code        string `json:"code"`
+	Rule        string `json:"rule"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Message     string `json:"message"`
+	Path        string `json:"path"`
+	Value       any    `json:"value,omitempty"`
+	Remediation string `json:"remediation"`
+	Severity    string `json:"severity"`
+}
+
+type recordedDecision struct {
+	Allow           bool             `json:"allow"`
+	State           string           `json:"state"`
+	Denials         []map[string]any `json:"denials"`
+	SuggestedAction map[string]any   `json:"suggestedAction"`
+}
+
+func (p *explainParams) run(ctx context.Context, w io.Writer) error {
+	if (p.work == "") == (p.input == "") {
+		return fmt.Errorf("give exactly one of --work ID or --input FILE")
+	}
+	rec, err := p.load()
+	if err != nil {
+		return err
+	}
+	eng, err := engine.New(ctx, engine.Options{BundlePath: p.bundle})
+	if err != nil {
+		return err
+	}
+	var replayed recordedDecision
+	_, replayRaw, evalErr := eng.Evaluate(ctx, json.RawMessage(rec.Input), &replayed)
+	var recorded recordedDecision
+	haveRecorded := len(rec.Result) > 0 && string(rec.Result) != "null" && json.Unmarshal(rec.Result, &recorded) == nil
+	out := explained{Work: p.work, Decision: rec.Seq, Verb: rec.Verb, Agent: rec.AgentID}
+	switch {
+	case evalErr != nil:
+		out.Replay = "the current policies fail on this input: " + evalErr.Error()
+	case !haveRecorded:
+		out.Replay = "evaluated with the current policies (no recorded result to compare)"
+		recorded = replayed
+	default:
+		var a, b any
+		_ = json.Unmarshal(rec.Result, &a)
+		_ = json.Unmarshal(replayRaw, &b)
+		if reflect.DeepEqual(a, b) {
+			out.Replay = "replayed offline: the current policies give the same decision"
+		} else {
+			out.Replay = "replayed offline: the current policies decide differently now (allow=" + fmt.Sprint(replayed.Allow) + ", " + fmt.Sprint(len(replayed.Denials)) + " denials)"
+		}
+	}
+	out.Allow, out.State, out.Suggest = recorded.Allow, recorded.State, recorded.SuggestedAction
+	var input map[string]any
+	_ = json.Unmarshal(rec.Input, &input)
+	if out.Verb == "" {
+		out.Verb, _ = input["verb"].(string)
+	}
+	docs := eng.RuleDocs()
+	for _, d := range recorded.Denials {
+		ed := explainedDeny{}
+		raw, _ := json.Marshal(d)
+		_ = json.Unmarshal(raw, &ed)
+		if doc, ok := docs[ed.Rule]; ok {
+			ed.Title, ed.Description = doc.Title, doc.Description
+		}
+		ed.Value = lookupPath(input, ed.Path)
+		out.Denials = append(out.Denials, ed)
+	}
+	switch p.format {
+	case "json":
+		return writeJSON(w, out)
+	case "markdown":
+		return renderExplanation(w, out, true)
+	case "text":
+		return renderExplanation(w, out, false)
+	}
+	return fmt.Errorf("--format must be text, json or markdown")
+}
+
+// load finds the record to explain.
+func (p *explainParams) load() (*record, error) {
+	if p.input != "" {
+		raw, err := os.ReadFile(p.input)
+		if err != nil {
+			return nil, err
+		}
+		rec := &record{}
+		if err := json.Unmarshal(raw, rec); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.input, err)
+		}
+		if len(rec.Input) == 0 { // a bare input document
+			rec = &record{Input: raw}
+		}
+		return rec, nil
+	}
+	if strings.ContainsAny(p.work, `/\`) || strings.Contains(p.work, "..") {
+		return nil, fmt.Errorf("--work %q is not a work id", p.work)
+	}
+	dir := filepath.Join(p.workspace, ".ai", "tmp", "work", p.work, "decisions")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("work %s has no decision records (%w)", p.work, err)
+	}
+	names := []string{}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".json") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(names)))
+	for _, name := range names {
+		raw, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		rec := &record{}
+		if err := json.Unmarshal(raw, rec); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if p.decision != 0 {
+			if rec.Seq == p.decision {
+				return rec, nil
+			}
+			continue
+		}
+		var res recordedDecision
+		if json.Unmarshal(rec.Result, &res) == nil && !res.Allow {
+			return rec, nil
+		}
+	}
+	if p.decision != 0 {
+		return nil, fmt.Errorf("work %s has no decision %d", p.work, p.decision)
+	}
+	return nil, fmt.Errorf("work %s has no denied decision", p.work)
+}
+
+// lookupPath follows a denial path like args.planGraph.nodes[3].codeEvidence
+// into the input so the explanation can show the offending value.
+func lookupPath(doc any, path string) any {
+	if path == "" {
+		return nil
+	}
+	cur := doc
+	for _, part := range strings.Split(strings.ReplaceAll(path, "[", ".["), ".") {
+		if part == "" {
+			continue
+		}
+		if strings.HasPrefix(part, "[") {
+			var i int
+			if _, err := fmt.Sscanf(part, "[%d]", &i); err != nil {
+				return nil
+			}
+			list, ok := cur.([]any)
+			if !ok || i < 0 || i >= len(list) {
+				return nil
+			}
+			cur = list[i]
+			continue
+		}
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[part]
+	}
+	return cur
+}
+
+func renderExplanation(w io.Writer, e explained, md bool) error {
+	h := func(s string) string {
+		if md {
+			return "## " + s
+		}
+		return s
+	}
+	fmt.Fprintln(w, h(fmt.Sprintf("Decision %d of %s: %s by %s", e.Decision, orDash(e.Work), e.Verb, orDash(e.Agent))))
+	fmt.Fprintf(w, "allowed: %v   state: %s\n", e.Allow, e.State)
+	fmt.Fprintf(w, "%s\n", e.Replay)
+	for i, d := range e.Denials {
+		fmt.Fprintln(w)
+		if md {
+			fmt.Fprintf(w, "### %d. `%s` — %s\n\n", i+1, d.Code, d.Message)
+			fmt.Fprintf(w, "- rule: `%s`%s\n- where: `%s`\n- severity: %s\n- fix: %s\n", d.Rule, titled(d.Title), orDash(d.Path), d.Severity, d.Remediation)
+			if d.Description != "" {
+				fmt.Fprintf(w, "- why: %s\n", d.Description)
+			}
+			if d.Value != nil {
+				v, _ := json.Marshal(d.Value)
+				fmt.Fprintf(w, "- value: `%s`\n", clip(string(v), 300))
+			}
+			continue
+		}
+		fmt.Fprintf(w, "%d. %s: %s\n   rule:  %s%s\n   where: %s\n   fix:   %s\n", i+1, d.Code, d.Message, d.Rule, titled(d.Title), orDash(d.Path), d.Remediation)
+		if d.Description != "" {
+			fmt.Fprintf(w, "   why:   %s\n", d.Description)
+		}
+		if d.Value != nil {
+			v, _ := json.Marshal(d.Value)
+			fmt.Fprintf(w, "   value: %s\n", clip(string(v), 300))
+		}
+	}
+	if s := e.Suggest; s != nil {
+		fmt.Fprintf(w, "\nsuggested next: %v (%v)\n", s["verb"], s["reason"])
+	}
+	return nil
+}
+
+func titled(t string) string {
+	if t == "" {
+		return ""
+	}
+	return " (" + t + ")"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}

@@ -1,0 +1,74 @@
+// Package cli holds mcpc's cobra commands. Each command is a params struct,
+// its defaults and an init function that binds flags; output meant for
+// scripts is JSON on stdout, progress and logs go to stderr.
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rs/zerolog"
+	"github.com/spf13/cobra"
+)
+
+// Version is set at build time with -ldflags "-X github.com/mcpc/mcpc/internal/cli.Version=...".
+var Version = "dev"
+
+type rootParams struct {
+	workspace string
+	logLevel  string
+}
+
+// Execute runs the CLI and returns the process exit code.
+func Execute() int {
+	cmd := newRootCommand()
+	if err := cmd.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "mcpc:", err)
+		return 1
+	}
+	return 0
+}
+
+func newRootCommand() *cobra.Command {
+	p := &rootParams{workspace: ".", logLevel: "warn"}
+	root := &cobra.Command{
+		Use:           "mcpc",
+		Short:         "Policy-as-code controller for AI coding agents (MCP tool controller_turn)",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&p.workspace, "workspace", p.workspace, "the governed repository")
+	root.PersistentFlags().StringVar(&p.logLevel, "log-level", p.logLevel, "stderr log level: debug, info, warn, error")
+	root.AddCommand(
+		newServeCommand(p), newIndexCommand(p), newExplainCommand(p), newPolicyCommand(p),
+		newDemoCommand(p), newEvalCommand(p), newVersionCommand(),
+	)
+	return root
+}
+
+func (p *rootParams) logger() *zerolog.Logger {
+	lvl, err := zerolog.ParseLevel(p.logLevel)
+	if err != nil {
+		lvl = zerolog.WarnLevel
+	}
+	l := zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr, NoColor: true}).Level(lvl).With().Timestamp().Logger()
+	return &l
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func newVersionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print mcpc's version",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return writeJSON(cmd.OutOrStdout(), map[string]string{"version": Version, "schemaVersion": "2.0.0"})
+		},
+	}
+}

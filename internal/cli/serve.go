@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpc/mcpc/internal/app"
+	"github.com/mcpc/mcpc/internal/mcp"
+)
+
+type serveParams struct {
+	*rootParams
+	http   string
+	bundle string
+	noWarm bool
+}
+
+func newServeCommand(root *rootParams) *cobra.Command {
+	p := &serveParams{rootParams: root}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve controller_turn over MCP (stdio, or streamable HTTP with --http)",
+		Long: `Serve the controller_turn tool. By default MCP runs over stdio (newline-delimited
+JSON-RPC); every MCP client starts its own mcpc process, and processes on the same
+workspace share works through the store under .ai/tmp/. With --http ADDR the
+streamable HTTP transport is served at /mcp (loopback addresses only unless
+the address names another host explicitly).`,
+		RunE: func(cmd *cobra.Command, _ []string) error { return p.run(cmd.Context()) },
+	}
+	cmd.Flags().StringVar(&p.http, "http", "", "serve streamable HTTP on ADDR (e.g. 127.0.0.1:8723) at /mcp")
+	cmd.Flags().StringVar(&p.bundle, "bundle", "", "OPA bundle (.tar.gz or directory) to decide with; default the embedded policies")
+	cmd.Flags().BoolVar(&p.noWarm, "no-warm", false, "do not refresh the code index at start-up")
+	return cmd
+}
+
+func (p *serveParams) run(ctx context.Context) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := p.logger()
+	a, err := app.Open(ctx, app.Options{Workspace: p.workspace, BundlePath: p.bundle, Log: log})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if !p.noWarm {
+		// MCP boots and builds the index (seed 000 §1) without delaying the
+		// handshake; initialize_work refreshes again before it ranks.
+		go func() {
+			if _, err := a.Index.Refresh(ctx, nil); err != nil && ctx.Err() == nil {
+				log.Warn().Err(err).Msg("start-up index refresh failed")
+			}
+		}()
+	}
+	srv := mcp.NewServer(a.Controller, mcp.Options{Version: Version})
+	if p.http == "" {
+		return mcp.ServeStdio(ctx, srv)
+	}
+	ln, err := net.Listen("tcp", p.http)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.HTTPHandler(srv))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(os.Stderr, "mcpc: serving MCP at http://%s/mcp\n", ln.Addr())
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(sctx)
+	}()
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

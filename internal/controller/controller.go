@@ -1,0 +1,130 @@
+// Package controller runs mcpc's turns: it gathers the facts a decision needs
+// (the work's state, its pack and plan, canonical paths, file hashes, the
+// agent's budget), asks the policy engine for the decision, and executes what
+// the decision allows: state transitions, pack writes, reads, patches and
+// validations. It never decides policy itself and never sees JSON-RPC or OPA
+// types.
+package controller
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/pathscope"
+	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/store"
+	"github.com/mcpc/mcpc/schemas"
+)
+
+// decider evaluates the policy decision for an input document. The engine
+// implements it; input and result are returned as JSON for the decision
+// record.
+type decider interface {
+	Evaluate(ctx context.Context, doc any, out any) (input, result []byte, err error)
+	Version() string
+	Data(path ...string) any
+}
+
+// Options configures a Controller.
+type Options struct {
+	// Workspace is the governed repository root (required).
+	Workspace string
+	// Store is the shared runtime database (required).
+	Store *store.Store
+	// Engine decides every turn (required).
+	Engine decider
+	// Index answers retrieval and symbol queries (required).
+	Index CodeIndex
+	// Config is the merged configuration. Default: config.Load(Workspace).
+	Config *config.Config
+	// Log receives diagnostics. Default: a disabled logger.
+	Log *zerolog.Logger
+	// Now is the clock. Default: time.Now.
+	Now func() time.Time
+}
+
+// Controller runs turns for one workspace. It is safe for concurrent use,
+// and several processes may run one on the same workspace.
+type Controller struct {
+	root      string
+	paths     *pathscope.Resolver
+	store     *store.Store
+	engine    decider
+	index     CodeIndex
+	cfg       *config.Config
+	log       zerolog.Logger
+	now       func() time.Time
+	reqSchema *jsonschema.Schema
+	verbs     map[string]protocol.VerbDescription
+}
+
+// New builds a Controller.
+func New(opts Options) (*Controller, error) {
+	if opts.Workspace == "" || opts.Store == nil || opts.Engine == nil || opts.Index == nil {
+		return nil, fmt.Errorf("controller: Workspace, Store, Engine and Index are required")
+	}
+	root, err := filepath.Abs(opts.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	res, err := pathscope.New(root)
+	if err != nil {
+		return nil, err
+	}
+	cfg := opts.Config
+	if cfg == nil {
+		if cfg, err = config.Load(root); err != nil {
+			return nil, err
+		}
+	}
+	sch, err := schemas.Compile("turn-request.schema.json")
+	if err != nil {
+		return nil, err
+	}
+	c := &Controller{
+		root: res.Root(), paths: res, store: opts.Store, engine: opts.Engine, index: opts.Index,
+		cfg: cfg, now: opts.Now, reqSchema: sch, log: zerolog.Nop(),
+	}
+	if opts.Log != nil {
+		c.log = *opts.Log
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	c.verbs = verbCatalogue(opts.Engine.Data("data", "mcpc", "verbs"))
+	return c, nil
+}
+
+// Root is the absolute workspace root.
+func (c *Controller) Root() string { return c.root }
+
+// verbCatalogue decodes the policy data's verb descriptions (the same file
+// the gate rules read), so descriptions and gating cannot disagree.
+func verbCatalogue(v any) map[string]protocol.VerbDescription {
+	out := map[string]protocol.VerbDescription{}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return out
+	}
+	_ = json.Unmarshal(raw, &out)
+	return out
+}
+
+// newID mints an id like "work-3f9a0c1d2e4b".
+func newID(prefix string) string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return prefix + "-" + hex.EncodeToString(b[:])
+}
+
+// workDir is the work's bucket, relative to the workspace.
+func workDir(workID string) string { return ".ai/tmp/work/" + workID }

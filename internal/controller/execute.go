@@ -1,0 +1,198 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+// execute carries out an allowed decision, then its state transition.
+func (c *Controller) execute(ctx context.Context, tx *store.Tx, t *turn) error {
+	if err := c.executeVerb(ctx, tx, t); err != nil {
+		return err
+	}
+	return c.transition(ctx, tx, t)
+}
+
+func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) error {
+	switch t.req.Verb {
+	case "initialize_work":
+		return c.initializeWork(ctx, tx, t)
+	case "escalate":
+		return c.escalate(ctx, tx, t)
+	case "read_file_lines":
+		return c.readFileLines(ctx, tx, t)
+	case "search_codebase_text":
+		return c.searchText(t)
+	case "lookup_symbol_definition":
+		c.lookupSymbol(t)
+	case "trace_symbol_graph":
+		c.traceSymbolGraph(t)
+	case "write_scratch_file":
+		return c.writeScratch(t)
+	case "submit_execution_plan":
+		return c.acceptPlan(ctx, tx, t)
+	case "apply_code_patch":
+		return c.applyPatch(ctx, tx, t)
+	case "run_automation_recipe":
+		return c.runRecipe(ctx, tx, t)
+	case "signal_task_complete":
+		c.complete(t)
+	default:
+		// Policy allowed a verb Go cannot execute (run_sandboxed_code,
+		// execute_gated_side_effect): say so rather than pretend.
+		t.result["executed"] = false
+		t.result["reason"] = fmt.Sprintf("%s has no executor in this build", t.req.Verb)
+	}
+	return nil
+}
+
+// transition applies the decision's nextState to the work.
+func (c *Controller) transition(ctx context.Context, tx *store.Tx, t *turn) error {
+	if t.work == nil || t.dec.NextState == "" || t.dec.NextState == t.work.State || t.dec.NextState == "BLOCKED_BUDGET" {
+		return nil // budget blocks are per agent, never the work's state
+	}
+	t.work.State = t.dec.NextState
+	return tx.PutWork(ctx, t.work)
+}
+
+// initializeWork mints the work, ingests attachments and writes the pack.
+func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) error {
+	runID := t.req.RunSessionID
+	if runID == "" {
+		runID = newID("run")
+	}
+	w := &store.Work{
+		ID: newID("work"), RunSessionID: runID, State: t.dec.NextState, Prompt: t.req.OriginalPrompt,
+		Lexemes: t.in.Lexemes, RepoSnapshotID: repoSnapshotID(c.root, c.index),
+	}
+	strategy := t.dec.Strategy
+	if strategy == nil {
+		strategy = map[string]any{}
+	}
+	w.Strategy, _ = json.Marshal(strategy)
+	atts, err := c.storeAttachments(w.ID, t.args["attachments"])
+	if err != nil {
+		return err
+	}
+	p := &packDoc{
+		WorkID: w.ID, Ref: workDir(w.ID) + "/context-pack.json", Prompt: w.Prompt, Lexemes: w.Lexemes,
+		Files: []string{}, Ranking: []rankEntry{}, Policies: []map[string]any{}, Memories: []map[string]any{},
+		Attachments: atts, Excluded: orMaps(t.dec.Pack.Excluded), Outcome: orDefault(t.dec.Outcome, "ok"),
+	}
+	c.addFiles(p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.MaxFiles)
+	p.Symbols, p.Usages = c.symbolsFor(p.Files)
+	if err := c.writePack(p); err != nil {
+		return err
+	}
+	w.Pack = p.MarshalStored()
+	if err := tx.PutWork(ctx, w); err != nil {
+		return err
+	}
+	// The agent keeps a client-supplied id; otherwise the minted one.
+	t.work = w
+	t.agent = &store.Agent{WorkID: w.ID, ID: t.agent.ID}
+	t.nodes = nil
+	t.in.Pack = packFacts{Ref: p.Ref, Hash: p.Hash, Files: p.Files}
+	t.pack = p
+	return nil
+}
+
+// escalate grows the pack monotonically with what policy allowed.
+func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error {
+	var p packDoc
+	if err := json.Unmarshal(t.work.Pack, &p); err != nil {
+		return err
+	}
+	added := c.addFiles(&p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.EscalateMaxFiles)
+	syms, usages := c.symbolsFor(added)
+	p.Symbols = append(p.Symbols, syms...)
+	p.Usages = append(p.Usages, usages...)
+	p.Excluded = append(p.Excluded, t.dec.Pack.Excluded...)
+	p.Escalations++
+	if err := c.writePack(&p); err != nil {
+		return err
+	}
+	t.work.Pack = p.MarshalStored()
+	if err := tx.PutWork(ctx, t.work); err != nil {
+		return err
+	}
+	if id, ok := t.args["planNodeId"].(string); ok && id != "" {
+		if err := c.setStatus(ctx, tx, t, id, statusResolved); err != nil {
+			return err
+		}
+	}
+	t.pack = &p
+	t.result["added"] = map[string]any{"files": orStrings(added), "symbols": syms}
+	if len(added) == 0 {
+		t.result["note"] = "nothing new matched the need; rephrase it with file names, symbols or lexemes"
+	}
+	return nil
+}
+
+// acceptPlan stores an accepted PlanGraph and resets node progress.
+func (c *Controller) acceptPlan(ctx context.Context, tx *store.Tx, t *turn) error {
+	raw, _ := json.Marshal(t.in.Submission)
+	t.work.Plan = raw
+	var plan struct {
+		Nodes []json.RawMessage `json:"nodes"`
+	}
+	_ = json.Unmarshal(raw, &plan)
+	nodes := make([]store.Node, 0, len(plan.Nodes))
+	for i, body := range plan.Nodes {
+		var n planNode
+		_ = json.Unmarshal(body, &n)
+		nodes = append(nodes, store.Node{NodeID: n.NodeID, Ord: i, Kind: n.Kind, Status: statusPending, TargetFile: n.TargetFile, Body: body})
+	}
+	if err := tx.ReplaceNodes(ctx, t.work.ID, nodes); err != nil {
+		return err
+	}
+	t.nodes = nodes
+	t.result["accepted"] = true
+	t.result["nodes"] = len(nodes)
+	return tx.PutWork(ctx, t.work)
+}
+
+// setStatus records a node's status in the store and in the turn's view.
+func (c *Controller) setStatus(ctx context.Context, tx *store.Tx, t *turn, nodeID, status string) error {
+	if err := tx.SetNodeStatus(ctx, t.work.ID, nodeID, status); err != nil {
+		return err
+	}
+	for i := range t.nodes {
+		if t.nodes[i].NodeID == nodeID {
+			t.nodes[i].Status = status
+		}
+	}
+	return nil
+}
+
+// complete summarises the work for the retrospective.
+func (c *Controller) complete(t *turn) {
+	t.result["completed"] = true
+	if s, ok := t.args["summary"].(string); ok {
+		t.result["summary"] = s
+	}
+}
+
+func orMaps(m []map[string]any) []map[string]any {
+	if m == nil {
+		return []map[string]any{}
+	}
+	return m
+}
+
+func orStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}

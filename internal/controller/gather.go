@@ -1,0 +1,173 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/mcpc/mcpc/internal/patch"
+	"github.com/mcpc/mcpc/internal/store"
+	"github.com/mcpc/mcpc/schemas"
+)
+
+// prefetch runs retrieval before the turn's transaction: indexing writes to
+// the same database and ranking can take tens of milliseconds, neither of
+// which should hold the lock other processes wait on.
+func (c *Controller) prefetch(ctx context.Context, t *turn) {
+	switch t.req.Verb {
+	case "initialize_work":
+		c.refreshIndex(ctx)
+		cands, err := c.index.Rank(ctx, t.req.OriginalPrompt, stringList(t.args["lexemes"]), c.cfg.Pack.MaxFiles*2)
+		if err != nil {
+			c.log.Warn().Err(err).Msg("ranking failed")
+		}
+		t.in.Candidates = orEmpty(cands)
+	case "escalate":
+		if t.req.WorkID == "" {
+			return
+		}
+		exclude := map[string]bool{}
+		_ = c.store.View(ctx, func(tx *store.Tx) error {
+			w, err := tx.Work(ctx, t.req.WorkID)
+			if err != nil {
+				return err
+			}
+			var p packDoc
+			_ = json.Unmarshal(w.Pack, &p)
+			for _, f := range p.Files {
+				exclude[f] = true
+			}
+			return nil
+		})
+		c.refreshIndex(ctx)
+		cands, err := c.index.Search(ctx, escalationNeed(t.args), exclude, c.cfg.Pack.EscalateMaxFiles*2)
+		if err != nil {
+			c.log.Warn().Err(err).Msg("escalation search failed")
+		}
+		t.in.Candidates = orEmpty(cands)
+	}
+}
+
+func orEmpty(c []Candidate) []Candidate {
+	if c == nil {
+		return []Candidate{}
+	}
+	return c
+}
+
+// escalationNeed joins the need with every requested evidence detail.
+func escalationNeed(args map[string]any) string {
+	parts := []string{}
+	if s, ok := args["need"].(string); ok {
+		parts = append(parts, s)
+	}
+	list, _ := args["requestedEvidence"].([]any)
+	for _, item := range list {
+		if m, ok := item.(map[string]any); ok {
+			if d, ok := m["detail"].(string); ok {
+				parts = append(parts, d)
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func stringList(v any) []string {
+	list, _ := v.([]any)
+	out := []string{}
+	for _, item := range list {
+		if s, ok := item.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// gather adds the facts the verb's decision needs.
+func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
+	in := &t.in
+	in.Config = configFacts{
+		EvidencePolicy: c.cfg.EvidencePolicy, ValidationCommands: []string{},
+		ScratchMaxBytes: c.cfg.Scratch.MaxBytes,
+	}
+	if in.Config.EvidencePolicy == nil {
+		in.Config.EvidencePolicy = map[string]any{}
+	}
+	for id := range c.cfg.Validation.Commands {
+		in.Config.ValidationCommands = append(in.Config.ValidationCommands, id)
+	}
+	switch t.req.Verb {
+	case "initialize_work":
+		in.Prompt = t.req.OriginalPrompt
+		in.Lexemes = stringList(t.args["lexemes"])
+	case "read_file_lines", "lookup_symbol_definition", "trace_symbol_graph":
+		c.resolveArg(t, "targetFile", false)
+	case "write_scratch_file":
+		if t.work != nil {
+			if s, ok := t.args["relativePath"].(string); ok {
+				scratch, err := c.paths.Sub(workDir(t.work.ID) + "/scratch")
+				if err != nil {
+					return err
+				}
+				in.Paths["relativePath"] = pathFacts{Facts: scratch.Resolve(s)}
+			}
+		}
+	case "submit_execution_plan":
+		if m, ok := t.args["planGraph"].(map[string]any); ok {
+			in.Submission = m
+		}
+	case "apply_code_patch":
+		c.resolveArg(t, "targetFile", true)
+		pf, ok := in.Paths["targetFile"]
+		if t.work != nil && ok && pf.Canonical != "" {
+			reads, err := tx.Reads(ctx, t.work.ID, pf.Canonical)
+			if err != nil {
+				return err
+			}
+			in.Reads = reads
+		}
+		c.dryRunPatch(t)
+	}
+	return nil
+}
+
+// resolveArg records pathscope's facts for a path argument; write verbs also
+// get the current content hash for the stale-read check.
+func (c *Controller) resolveArg(t *turn, name string, withHash bool) {
+	s, ok := t.args[name].(string)
+	if !ok {
+		return
+	}
+	pf := pathFacts{Facts: c.paths.Resolve(s)}
+	if withHash && pf.Valid && pf.Regular {
+		if h, err := c.paths.HashFile(pf.Canonical); err == nil {
+			pf.Hash = h
+		}
+	}
+	t.in.Paths[name] = pf
+}
+
+// dryRunPatch tries the edits on the file's current content so policy can
+// refuse a patch that would not apply, before anything is written.
+func (c *Controller) dryRunPatch(t *turn) {
+	pf, ok := t.in.Paths["targetFile"]
+	edits, err := patch.ParseEdits(t.args["edits"])
+	t.in.Patch = patchFacts{Problems: []schemas.Problem{}, Edits: len(edits)}
+	if err != nil {
+		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
+		return
+	}
+	if !ok || !pf.Valid || !pf.Regular {
+		return // the scope rules explain why; there is nothing to try
+	}
+	content, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
+	if err != nil {
+		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.targetFile", Message: err.Error()})
+		return
+	}
+	if _, probs := patch.Apply(string(content), edits); len(probs) > 0 {
+		t.in.Patch.Problems = append(t.in.Patch.Problems, probs...)
+		return
+	}
+	t.in.Patch.Applicable = true
+}

@@ -1,0 +1,143 @@
+package controller
+
+import (
+	"github.com/mcpc/mcpc/internal/pathscope"
+	"github.com/mcpc/mcpc/schemas"
+)
+
+// input is the policy input document; docs/policy-input.md is its contract.
+// Every field is always present so rules need no existence checks.
+type input struct {
+	Verb             string               `json:"verb"`
+	State            string               `json:"state"`
+	Request          requestFacts         `json:"request"`
+	Work             workFacts            `json:"work"`
+	Agent            agentFacts           `json:"agent"`
+	Budget           budgetFacts          `json:"budget"`
+	Prompt           string               `json:"prompt"`
+	Lexemes          []string             `json:"lexemes"`
+	Args             map[string]any       `json:"args"`
+	Paths            map[string]pathFacts `json:"paths"`
+	Pack             packFacts            `json:"pack"`
+	PackInsufficient bool                 `json:"packInsufficient"`
+	Candidates       []Candidate          `json:"candidates"`
+	Envelope         map[string]any       `json:"envelope"`
+	Plan             planFacts            `json:"plan"`
+	Submission       map[string]any       `json:"submission"`
+	Reads            map[string]string    `json:"reads"`
+	Patch            patchFacts           `json:"patch"`
+	Gates            gateFacts            `json:"gates"`
+	Progress         progressCounts       `json:"progress"`
+	Config           configFacts          `json:"config"`
+	StrategySignals  []map[string]any     `json:"strategySignals"`
+}
+
+type requestFacts struct {
+	Bytes  int               `json:"bytes"`
+	Tokens int               `json:"tokens"`
+	Errors []schemas.Problem `json:"errors"`
+}
+
+type workFacts struct {
+	ID    string `json:"id"`
+	Given bool   `json:"given"`
+	Found bool   `json:"found"`
+}
+
+type agentFacts struct {
+	ID         string `json:"id"`
+	UsedTokens int    `json:"usedTokens"`
+	Turns      int    `json:"turns"`
+}
+
+type budgetFacts struct {
+	MaxTokens       int `json:"maxTokens"`
+	ThresholdTokens int `json:"thresholdTokens"`
+}
+
+// pathFacts are pathscope's facts plus the content hash write verbs need.
+type pathFacts struct {
+	pathscope.Facts
+	Hash string `json:"hash,omitempty"`
+}
+
+type packFacts struct {
+	Ref   string   `json:"ref"`
+	Hash  string   `json:"hash"`
+	Files []string `json:"files"`
+}
+
+type planFacts struct {
+	Accepted bool                `json:"accepted"`
+	Started  bool                `json:"started"`
+	Nodes    map[string]nodeFact `json:"nodes"`
+}
+
+type nodeFact struct {
+	Kind              string           `json:"kind"`
+	TargetFile        string           `json:"targetFile"`
+	Status            string           `json:"status"`
+	VerificationHooks []map[string]any `json:"verificationHooks"`
+	MapsToNodeIDs     []string         `json:"mapsToNodeIds"`
+	CommitGateID      string           `json:"commitGateId,omitempty"`
+}
+
+// patchFacts is the dry run of apply_code_patch's edits: Go tries them on
+// the current content; policy decides what an inapplicable patch means.
+type patchFacts struct {
+	Applicable bool              `json:"applicable"`
+	Problems   []schemas.Problem `json:"problems"`
+	Edits      int               `json:"edits"`
+}
+
+type gateFacts struct {
+	Approved []string `json:"approved"`
+}
+
+type progressCounts struct {
+	TotalNodes     int `json:"totalNodes"`
+	CompletedNodes int `json:"completedNodes"`
+	RemainingNodes int `json:"remainingNodes"`
+}
+
+type configFacts struct {
+	EvidencePolicy     map[string]any `json:"evidencePolicy"`
+	ValidationCommands []string       `json:"validationCommands"`
+	ScratchMaxBytes    int64          `json:"scratchMaxBytes"`
+}
+
+// decision is data.mcpc.main.decision as Go reads it.
+type decision struct {
+	Allow             *bool             `json:"allow"`
+	State             string            `json:"state"`
+	NextState         string            `json:"nextState"`
+	Capabilities      []string          `json:"capabilities"`
+	Denials           []denialDoc       `json:"denials"`
+	Advisories        []denialDoc       `json:"advisories"`
+	SuggestedAction   map[string]any    `json:"suggestedAction"`
+	Strategy          map[string]any    `json:"strategy"`
+	Pack              decidedPack       `json:"pack"`
+	Outcome           string            `json:"outcome"`
+	PackInsufficiency map[string]any    `json:"packInsufficiency"`
+	Obligations       decidedObligation `json:"obligations"`
+}
+
+type denialDoc struct {
+	Code        string `json:"code"`
+	Rule        string `json:"rule"`
+	Message     string `json:"message"`
+	Path        string `json:"path"`
+	Remediation string `json:"remediation"`
+	Severity    string `json:"severity"`
+}
+
+type decidedPack struct {
+	Files    []string         `json:"files"`
+	Excluded []map[string]any `json:"excluded"`
+}
+
+type decidedObligation struct {
+	SearchScope []string `json:"searchScope"`
+}
+
+func (d *decision) allowed() bool { return d.Allow != nil && *d.Allow }

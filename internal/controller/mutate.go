@@ -1,0 +1,224 @@
+package controller
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/patch"
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// artifactDir is a node's artifact bundle folder, relative to the workspace.
+func artifactDir(workID, nodeID string) string {
+	return workDir(workID) + "/artifacts/" + safeNodeID(nodeID)
+}
+
+// safeNodeID keeps node ids usable as one folder name.
+func safeNodeID(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '_'
+	}, strings.Trim(id, "."))
+}
+
+// applyPatch writes an allowed patch atomically, records the artifact bundle
+// and the trace ledger entry, and refreshes the read snapshot so the agent's
+// next edit of the same file is not falsely stale (seed 004).
+func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) error {
+	pf := t.in.Paths["targetFile"]
+	nodeID, _ := t.args["planNodeId"].(string)
+	edits, _ := patch.ParseEdits(t.args["edits"])
+	before, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
+	if err != nil {
+		t.result["error"] = err.Error()
+		return nil
+	}
+	after, probs := patch.Apply(string(before), edits)
+	if len(probs) > 0 || sha256Hex(before) != pf.Hash {
+		// The file changed between the decision's dry run and now.
+		t.result["error"] = "the file changed while the patch was being applied; read it again"
+		return nil
+	}
+	if err := c.paths.WriteFileAtomic(pf.Canonical, []byte(after), false); err != nil {
+		t.result["error"] = err.Error()
+		return nil
+	}
+	dir := artifactDir(t.work.ID, nodeID)
+	summary := diffSummary(pf.Canonical, string(before), after, len(edits))
+	c.writeArtifact(dir, "diff.summary.json", summary)
+	c.writeArtifact(dir, "result.json", map[string]any{"nodeId": nodeID, "targetFile": pf.Canonical, "applied": true,
+		"before": pf.Hash, "after": sha256Hex([]byte(after))})
+	c.appendTrace(t, pf.Canonical, after, summary)
+	if err := c.setStatus(ctx, tx, t, nodeID, statusPatched); err != nil {
+		return err
+	}
+	t.result["applied"] = true
+	t.result["targetFile"] = pf.Canonical
+	t.result["artifactBundleRef"] = dir
+	t.result["diffSummaryRef"] = dir + "/diff.summary.json"
+	t.result["contentHash"] = sha256Hex([]byte(after))
+	return tx.RecordRead(ctx, t.work.ID, pf.Canonical, sha256Hex([]byte(after)))
+}
+
+// diffSummary counts changed lines and their range (1-based).
+func diffSummary(file, before, after string, edits int) map[string]any {
+	a, b := strings.Split(before, "\n"), strings.Split(after, "\n")
+	lo := 0
+	for lo < len(a) && lo < len(b) && a[lo] == b[lo] {
+		lo++
+	}
+	ea, eb := len(a), len(b)
+	for ea > lo && eb > lo && a[ea-1] == b[eb-1] {
+		ea--
+		eb--
+	}
+	return map[string]any{"file": file, "edits": edits, "startLine": lo + 1, "endLine": eb,
+		"linesRemoved": ea - lo, "linesAdded": eb - lo}
+}
+
+func (c *Controller) writeArtifact(dir, name string, v any) {
+	raw, _ := json.MarshalIndent(v, "", "  ")
+	if err := writeFileAtomic(filepath.Join(c.root, dir, name), raw); err != nil {
+		c.log.Warn().Err(err).Str("artifact", name).Msg("artifact not written")
+	}
+}
+
+// appendTrace appends the seed 004 trace ledger record of a successful
+// mutation; fail-safe: a ledger failure is logged, never undoes the write.
+func (c *Controller) appendTrace(t *turn, file, content string, summary map[string]any) {
+	rec := map[string]any{
+		"id": newID("trace"), "timestamp": c.now().UTC().Format(time.RFC3339Nano),
+		"intent_id": t.work.ID, "mutation_class": "INTENT_EVOLUTION",
+		"vcs": map[string]any{"revision_id": gitHead(c.root)},
+		"files": []any{map[string]any{
+			"relative_path": file,
+			"conversations": []any{map[string]any{
+				"url":         t.work.ID,
+				"contributor": map[string]any{"entity_type": "AI", "model_identifier": t.agent.ID},
+				"ranges": []any{map[string]any{"start_line": summary["startLine"], "end_line": summary["endLine"],
+					"content_hash": sha256Hex([]byte(content))}},
+				"related": []any{map[string]any{"type": "plan_node", "value": t.args["planNodeId"]}},
+			}},
+		}},
+	}
+	line, _ := json.Marshal(rec)
+	path := filepath.Join(c.root, ".orchestration", "agent_trace.jsonl")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+		var f *os.File
+		if f, err = os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			_, err = f.Write(append(line, '\n'))
+			f.Close()
+		}
+		if err != nil {
+			c.log.Warn().Err(err).Msg("trace ledger append failed")
+		}
+	}
+}
+
+// runRecipe runs run_targeted_validation: the command named in config, never
+// one from the agent. The node is marked running inside the turn and the
+// command runs after the store lock is released.
+func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error {
+	recipe, _ := t.args["recipeId"].(string)
+	nodeID, _ := t.args["planNodeId"].(string)
+	if recipe != "run_targeted_validation" {
+		t.result["executed"] = false
+		t.result["reason"] = recipe + " has no executor in this build"
+		return nil
+	}
+	params, _ := t.args["params"].(map[string]any)
+	cmdID, _ := params["commandId"].(string)
+	cmd, ok := c.cfg.Validation.Commands[cmdID]
+	if !ok {
+		t.result["error"] = "validation command " + cmdID + " is not configured"
+		return nil
+	}
+	if err := c.setStatus(ctx, tx, t, nodeID, statusRunning); err != nil {
+		return err
+	}
+	workID := t.work.ID
+	t.afterTx = func(ctx context.Context) {
+		outcome := c.runValidation(ctx, cmd.Argv, cmd.Dir, time.Duration(cmd.TimeoutSec)*time.Second)
+		outcome["commandId"] = cmdID
+		outcome["nodeId"] = nodeID
+		dir := artifactDir(workID, nodeID)
+		c.writeArtifact(dir, "validation.json", outcome)
+		status := statusFailed
+		if outcome["passed"] == true {
+			status = statusPassed
+		}
+		err := c.store.Update(ctx, func(tx *store.Tx) error {
+			if err := tx.SetNodeStatus(ctx, workID, nodeID, status); err != nil {
+				return err
+			}
+			nodes, err := tx.Nodes(ctx, workID)
+			t.nodes = nodes
+			return err
+		})
+		if err != nil {
+			c.log.Error().Err(err).Msg("validation status not recorded")
+			outcome["error"] = "the outcome could not be recorded: " + err.Error()
+		}
+		for k, v := range outcome {
+			t.result[k] = v
+		}
+		t.result["status"] = status
+		t.result["artifactBundleRef"] = dir
+		t.result["validationRef"] = dir + "/validation.json"
+	}
+	return nil
+}
+
+// runValidation runs argv in the workspace with a timeout and keeps the
+// tail of its output.
+func (c *Controller) runValidation(ctx context.Context, argv []string, dir string, timeout time.Duration) map[string]any {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = c.root
+	if dir != "" {
+		if d, err := c.paths.Sub(dir); err == nil {
+			cmd.Dir = d.Root()
+		}
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = 2 * time.Second
+	start := time.Now()
+	err := cmd.Run()
+	exit := -1
+	if cmd.ProcessState != nil {
+		exit = cmd.ProcessState.ExitCode()
+	}
+	res := map[string]any{"exitCode": exit, "passed": err == nil,
+		"durationMs": time.Since(start).Milliseconds(), "output": tail(out.String(), 8000)}
+	if ctx.Err() == context.DeadlineExceeded {
+		res["timedOut"] = true
+		res["passed"] = false
+	} else if err != nil {
+		res["error"] = err.Error()
+	}
+	return res
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}

@@ -1,0 +1,212 @@
+package controller
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+// packDoc is context-pack.json: what the agent may see. Files only grow.
+type packDoc struct {
+	WorkID      string           `json:"workId"`
+	Ref         string           `json:"ref"`
+	Hash        string           `json:"-"` // sha256 of the file as written; not inside it
+	Prompt      string           `json:"prompt"`
+	Lexemes     []string         `json:"lexemes"`
+	Files       []string         `json:"files"`
+	Ranking     []rankEntry      `json:"ranking"`
+	Symbols     []Symbol         `json:"symbols"`
+	Usages      []Usage          `json:"usages"`
+	Policies    []map[string]any `json:"policies"`
+	Memories    []map[string]any `json:"memories"`
+	Attachments []attachment     `json:"attachments"`
+	Excluded    []map[string]any `json:"excluded"`
+	Outcome     string           `json:"outcome"`
+	Escalations int              `json:"escalations"`
+}
+
+type rankEntry struct {
+	File  string   `json:"file"`
+	Score float64  `json:"score"`
+	Lanes []string `json:"lanes"`
+}
+
+type attachment struct {
+	ArtifactID string `json:"artifactId"`
+	Type       string `json:"type"`
+	Ref        string `json:"ref"`
+	Caption    string `json:"caption,omitempty"`
+}
+
+// stored is how the pack sits in the works table: the document plus its hash.
+type storedPack struct {
+	packDoc
+	Hash string `json:"hash"`
+}
+
+func (p *packDoc) MarshalStored() json.RawMessage {
+	raw, _ := json.Marshal(storedPack{packDoc: *p, Hash: p.Hash})
+	return raw
+}
+
+func (p *packDoc) UnmarshalJSON(b []byte) error {
+	type plain packDoc
+	var s struct {
+		plain
+		Hash string `json:"hash"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*p = packDoc(s.plain)
+	p.Hash = s.Hash
+	return nil
+}
+
+// addFiles appends the decided files (policy-filtered candidates) in order,
+// keeping the pack within its file and byte budgets; returns what it added.
+func (c *Controller) addFiles(p *packDoc, decided []string, cands []Candidate, maxAdd int) []string {
+	byFile := map[string]Candidate{}
+	for _, cd := range cands {
+		byFile[cd.File] = cd
+	}
+	var size int64
+	for _, f := range p.Files {
+		size += byFile[f].Size
+	}
+	var added []string
+	for _, f := range decided {
+		if len(added) >= maxAdd || slices.Contains(p.Files, f) {
+			continue
+		}
+		cd := byFile[f]
+		if size+cd.Size > c.cfg.Pack.MaxBytes && len(p.Files) > 0 {
+			continue
+		}
+		size += cd.Size
+		p.Files = append(p.Files, f)
+		p.Ranking = append(p.Ranking, rankEntry{File: f, Score: cd.Score, Lanes: cd.Lanes})
+		added = append(added, f)
+	}
+	return added
+}
+
+// symbolsFor collects the definition headers and template usages of files.
+func (c *Controller) symbolsFor(files []string) ([]Symbol, []Usage) {
+	syms := []Symbol{}
+	for _, f := range files {
+		syms = append(syms, c.index.FileSymbols(f)...)
+	}
+	usages := c.index.Usages(files)
+	if usages == nil {
+		usages = []Usage{}
+	}
+	return syms, usages
+}
+
+// writePack writes context-pack.json atomically and sets its hash.
+func (c *Controller) writePack(p *packDoc) error {
+	raw, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(raw)
+	p.Hash = "sha256:" + hex.EncodeToString(sum[:])
+	return writeFileAtomic(filepath.Join(c.root, p.Ref), raw)
+}
+
+// writeFileAtomic writes into mcpc's own state folder (never an agent path).
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// storeAttachments saves args.attachments under the work's attachments/
+// folder (inline base64 content is decoded; other refs are kept as metadata).
+func (c *Controller) storeAttachments(workID string, raw any) ([]attachment, error) {
+	list, _ := raw.([]any)
+	out := []attachment{}
+	for i, item := range list {
+		m, _ := item.(map[string]any)
+		typ, _ := m["type"].(string)
+		ref, _ := m["ref"].(string)
+		caption, _ := m["caption"].(string)
+		a := attachment{ArtifactID: fmt.Sprintf("att-%03d", i+1), Type: typ, Ref: ref, Caption: caption}
+		if b64, ok := strings.CutPrefix(ref, "inline:base64:"); ok {
+			data, err := base64.StdEncoding.DecodeString(b64)
+			if err != nil {
+				return nil, fmt.Errorf("attachment %d is not valid base64", i)
+			}
+			name := fmt.Sprintf("%s-%03d.bin", safeName(typ), i+1)
+			a.Ref = workDir(workID) + "/attachments/" + name
+			if err := writeFileAtomic(filepath.Join(c.root, a.Ref), data); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func safeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
+			return r
+		}
+		return -1
+	}, strings.ToLower(s))
+	if s == "" {
+		return "attachment"
+	}
+	return s
+}
+
+// envelope is what the server will check on a PlanGraph: the values an
+// agent copies from planGraphSchema.envelope instead of guessing.
+func (c *Controller) envelope(w *store.Work, agentID string, p *packDoc) map[string]any {
+	var strat struct {
+		StrategyID string `json:"strategyId"`
+	}
+	_ = json.Unmarshal(w.Strategy, &strat)
+	return map[string]any{
+		"workId": w.ID, "agentId": agentID, "runSessionId": w.RunSessionID,
+		"repoSnapshotId": w.RepoSnapshotID, "worktreeRoot": c.root,
+		"contextPackRef": p.Ref, "contextPackHash": p.Hash,
+		"policyVersionSet":  map[string]any{"mcpc": c.engine.Version()},
+		"scopeAllowlistRef": p.Ref, "knowledgeStrategyId": strat.StrategyID,
+		"schemaVersion": protocol.SchemaVersion,
+	}
+}
+
+// refreshIndex brings the index up to date before a pack is built; a failure
+// is logged and retrieval answers from what the index has.
+func (c *Controller) refreshIndex(ctx context.Context) {
+	if err := c.index.Refresh(ctx); err != nil {
+		c.log.Warn().Err(err).Msg("index refresh failed; ranking from the last index")
+	}
+}

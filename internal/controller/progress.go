@@ -1,0 +1,116 @@
+package controller
+
+import (
+	"encoding/json"
+
+	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+// Node statuses as Go records them while executing (docs/policy-input.md).
+const (
+	statusPending  = "pending"
+	statusPatched  = "patched"
+	statusRunning  = "running"
+	statusPassed   = "passed"
+	statusFailed   = "failed"
+	statusExecuted = "executed"
+	statusResolved = "resolved"
+)
+
+// planNode is the part of a PlanGraph node Go needs to execute it.
+type planNode struct {
+	NodeID            string           `json:"nodeId"`
+	Kind              string           `json:"kind"`
+	TargetFile        string           `json:"targetFile"`
+	VerificationHooks []map[string]any `json:"verificationHooks"`
+	MapsToNodeIDs     []string         `json:"mapsToNodeIds"`
+	CommitGateID      string           `json:"commitGateId"`
+}
+
+func decodeNode(n store.Node) planNode {
+	var p planNode
+	_ = json.Unmarshal(n.Body, &p)
+	return p
+}
+
+// planFactsOf summarises the accepted plan for policy.
+func planFactsOf(nodes []store.Node) planFacts {
+	pf := planFacts{Accepted: len(nodes) > 0, Nodes: map[string]nodeFact{}}
+	for _, n := range nodes {
+		p := decodeNode(n)
+		if n.Status != statusPending {
+			pf.Started = true
+		}
+		hooks := p.VerificationHooks
+		if hooks == nil {
+			hooks = []map[string]any{}
+		}
+		maps := p.MapsToNodeIDs
+		if maps == nil {
+			maps = []string{}
+		}
+		pf.Nodes[n.NodeID] = nodeFact{
+			Kind: n.Kind, TargetFile: n.TargetFile, Status: n.Status,
+			VerificationHooks: hooks, MapsToNodeIDs: maps, CommitGateID: p.CommitGateID,
+		}
+	}
+	return pf
+}
+
+// progress counts completed nodes. A change node is complete when patched
+// and every validate node mapped to it passed; validate when passed;
+// side_effect when executed; escalate when resolved (ARCHITECTURE §5).
+type progress struct {
+	total, completed int
+	pending          []protocol.PendingValidation
+}
+
+func countProgress(nodes []store.Node) progress {
+	p := progress{total: len(nodes), pending: []protocol.PendingValidation{}}
+	status := map[string]string{}
+	validators := map[string][]string{} // change node -> validate nodes mapping to it
+	for _, n := range nodes {
+		status[n.NodeID] = n.Status
+		if n.Kind == "validate" {
+			for _, m := range decodeNode(n).MapsToNodeIDs {
+				validators[m] = append(validators[m], n.NodeID)
+			}
+		}
+	}
+	for _, n := range nodes {
+		done := false
+		switch n.Kind {
+		case "change":
+			done = n.Status == statusPatched
+			for _, v := range validators[n.NodeID] {
+				done = done && status[v] == statusPassed
+			}
+		case "validate":
+			done = n.Status == statusPassed
+			if !done {
+				st := n.Status
+				if st == statusPending {
+					st = "not_started"
+				}
+				p.pending = append(p.pending, protocol.PendingValidation{NodeID: n.NodeID, Status: st})
+			}
+		case "side_effect":
+			done = n.Status == statusExecuted
+		case "escalate":
+			done = n.Status == statusResolved
+		}
+		if done {
+			p.completed++
+		}
+	}
+	return p
+}
+
+func (p progress) counts() progressCounts {
+	return progressCounts{TotalNodes: p.total, CompletedNodes: p.completed, RemainingNodes: p.total - p.completed}
+}
+
+func (p progress) wire() protocol.Progress {
+	return protocol.Progress{TotalNodes: p.total, CompletedNodes: p.completed, RemainingNodes: p.total - p.completed, PendingValidations: p.pending}
+}

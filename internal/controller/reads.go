@@ -1,0 +1,177 @@
+package controller
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+// maxReadBytes bounds one file read by a read verb.
+const maxReadBytes = 8 << 20
+
+// readFileLines returns a line range of a pack file and remembers its hash
+// for the stale-read check at write time.
+func (c *Controller) readFileLines(ctx context.Context, tx *store.Tx, t *turn) error {
+	pf := t.in.Paths["targetFile"]
+	data, err := c.paths.ReadFile(pf.Canonical, maxReadBytes)
+	if err != nil {
+		t.result["error"] = "the file could not be read: " + err.Error()
+		return nil
+	}
+	lines := splitLines(data)
+	start, end := intArg(t.args, "startLine", 1), intArg(t.args, "endLine", len(lines))
+	if end > len(lines) {
+		end = len(lines)
+	}
+	content := ""
+	if start <= end {
+		content = strings.Join(lines[start-1:end], "\n")
+	}
+	t.result["targetFile"] = pf.Canonical
+	t.result["startLine"] = start
+	t.result["endLine"] = end
+	t.result["totalLines"] = len(lines)
+	t.result["content"] = content
+	return tx.RecordRead(ctx, t.work.ID, pf.Canonical, sha256Hex(data))
+}
+
+func splitLines(data []byte) []string {
+	s := string(data)
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return []string{}
+	}
+	return strings.Split(s, "\n")
+}
+
+func intArg(args map[string]any, name string, def int) int {
+	if f, ok := args[name].(float64); ok && f >= 1 {
+		return int(f)
+	}
+	return def
+}
+
+// searchText greps the files policy put in scope (the pack), literal by
+// default, RE2 when args.regex is true (linear time: no catastrophic
+// backtracking from an agent's pattern).
+func (c *Controller) searchText(t *turn) error {
+	pattern, _ := t.args["pattern"].(string)
+	isRegex, _ := t.args["regex"].(bool)
+	caseSensitive, _ := t.args["caseSensitive"].(bool)
+	limit := intArg(t.args, "maxResults", 100)
+	expr := pattern
+	if !isRegex {
+		expr = regexp.QuoteMeta(pattern)
+	}
+	if !caseSensitive {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		t.result["error"] = "the pattern is not a valid RE2 expression: " + err.Error()
+		t.result["matches"] = []any{}
+		return nil
+	}
+	type match struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+		Text string `json:"text"`
+	}
+	matches := []match{}
+	truncated := false
+	for _, f := range t.dec.Obligations.SearchScope {
+		data, err := c.paths.ReadFile(f, maxReadBytes)
+		if err != nil {
+			continue
+		}
+		for i, line := range bytes.Split(data, []byte("\n")) {
+			if !re.Match(line) {
+				continue
+			}
+			if len(matches) >= limit {
+				truncated = true
+				break
+			}
+			text := string(line)
+			if len(text) > 400 {
+				text = text[:400]
+			}
+			matches = append(matches, match{File: f, Line: i + 1, Text: text})
+		}
+		if truncated {
+			break
+		}
+	}
+	t.result["matches"] = matches
+	t.result["truncated"] = truncated
+	t.result["filesSearched"] = len(t.dec.Obligations.SearchScope)
+	return nil
+}
+
+// lookupSymbol answers definitions from the index, only within scope.
+func (c *Controller) lookupSymbol(t *turn) {
+	name, _ := t.args["symbol"].(string)
+	scope := t.dec.Obligations.SearchScope
+	out := []Symbol{}
+	for _, s := range c.index.Symbols(name) {
+		if slices.Contains(scope, s.File) {
+			out = append(out, s)
+		}
+	}
+	if pf, ok := t.in.Paths["targetFile"]; ok {
+		out = slices.DeleteFunc(out, func(s Symbol) bool { return s.File != pf.Canonical })
+	}
+	t.result["symbol"] = name
+	t.result["definitions"] = out
+}
+
+// traceSymbolGraph returns a file's or symbol's neighbours within scope.
+func (c *Controller) traceSymbolGraph(t *turn) {
+	scope := t.dec.Obligations.SearchScope
+	var roots []string
+	if pf, ok := t.in.Paths["targetFile"]; ok {
+		roots = append(roots, pf.Canonical)
+	}
+	for _, key := range []string{"symbol", "query"} {
+		if name, ok := t.args[key].(string); ok {
+			for _, s := range c.index.Symbols(name) {
+				if slices.Contains(scope, s.File) && !slices.Contains(roots, s.File) {
+					roots = append(roots, s.File)
+				}
+			}
+		}
+	}
+	edges := []Edge{}
+	seen := map[Edge]bool{}
+	for _, r := range roots {
+		for _, e := range c.index.Neighbors(r) {
+			if !seen[e] && slices.Contains(scope, e.From) && slices.Contains(scope, e.To) {
+				seen[e] = true
+				edges = append(edges, e)
+			}
+		}
+	}
+	t.result["roots"] = orStrings(roots)
+	t.result["edges"] = edges
+}
+
+// writeScratch writes a note under the work's scratch folder only.
+func (c *Controller) writeScratch(t *turn) error {
+	scratch, err := c.paths.Sub(workDir(t.work.ID) + "/scratch")
+	if err != nil {
+		return err
+	}
+	pf := t.in.Paths["relativePath"]
+	content, _ := t.args["content"].(string)
+	if err := scratch.WriteFileAtomic(pf.Canonical, []byte(content), true); err != nil {
+		t.result["error"] = "the scratch file could not be written: " + err.Error()
+		return nil
+	}
+	t.result["written"] = workDir(t.work.ID) + "/scratch/" + pf.Canonical
+	t.result["bytes"] = len(content)
+	return nil
+}

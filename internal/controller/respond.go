@@ -1,0 +1,154 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpc/mcpc/internal/protocol"
+)
+
+// respond assembles the full TurnResponse envelope (ARCHITECTURE §5).
+func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse, error) {
+	d := t.dec
+	r := protocol.TurnResponse{
+		RunSessionID: t.req.RunSessionID, AgentID: t.agent.ID, State: d.State,
+		Capabilities: orStrings(d.Capabilities), Result: t.result,
+		DenyReasons: []string{}, Denials: denialsOf(d.Denials), SchemaVersion: protocol.SchemaVersion,
+		OriginalPrompt: t.in.Prompt, KnowledgeStrategy: protocol.KnowledgeStrategy{Reasons: []string{}},
+		SubAgentHints: protocol.SubAgentHints{SuggestedSplits: []string{}},
+		Scope:         protocol.Scope{WorktreeRoot: c.root},
+	}
+	if d.allowed() && d.NextState != "" {
+		r.State = d.NextState
+	}
+	if r.State == "" {
+		r.State = t.in.State
+	}
+	if len(d.Advisories) > 0 {
+		r.Advisories = denialsOf(d.Advisories)
+	}
+	for _, dn := range d.Denials {
+		r.DenyReasons = append(r.DenyReasons, dn.Code+": "+dn.Message)
+	}
+	if !d.allowed() {
+		r.SuggestedAction = suggestedAction(d.SuggestedAction)
+	}
+	r.VerbDescriptions = map[string]protocol.VerbDescription{}
+	for _, v := range r.Capabilities {
+		if desc, ok := c.verbs[v]; ok {
+			r.VerbDescriptions[v] = desc
+		}
+	}
+	used := t.agent.UsedTokens
+	if t.work == nil {
+		used = t.in.Request.Tokens
+	}
+	r.BudgetStatus = protocol.BudgetStatus{
+		MaxTokens: c.cfg.Budget.MaxTokens, UsedTokens: used, ThresholdTokens: c.cfg.ThresholdTokens(),
+		Blocked: d.State == "BLOCKED_BUDGET",
+	}
+	r.Progress = countProgress(t.nodes).wire()
+	if t.work == nil {
+		if r.RunSessionID == "" {
+			r.RunSessionID = newID("run")
+		}
+		return &r, nil
+	}
+	r.WorkID, r.RunSessionID = t.work.ID, t.work.RunSessionID
+	r.Scope.ScratchRoot = workDir(t.work.ID) + "/scratch"
+	r.TraceRef = fmt.Sprintf("%s/decisions/%06d.json", workDir(t.work.ID), t.seq)
+	var strategy map[string]any
+	_ = json.Unmarshal(t.work.Strategy, &strategy)
+	r.KnowledgeStrategy = knowledgeStrategy(strategy)
+	if splits := stringList(strategy["suggestedSplits"]); len(splits) > 0 {
+		r.SubAgentHints = protocol.SubAgentHints{Recommended: len(splits) > 1, SuggestedSplits: splits}
+	}
+	if t.pack != nil && d.allowed() {
+		c.packResponse(&r, t, strategy)
+	}
+	return &r, nil
+}
+
+// packResponse adds what initialize_work and escalate return: the full pack,
+// the plan schema with the envelope to copy, and the strategy.
+func (c *Controller) packResponse(r *protocol.TurnResponse, t *turn, strategy map[string]any) {
+	p := t.pack
+	r.ContextPack = map[string]any{
+		"ref": p.Ref, "hash": p.Hash, "files": orStrings(p.Files), "ranking": p.Ranking,
+		"symbols": p.Symbols, "usages": p.Usages, "policies": p.Policies, "memories": p.Memories,
+		"attachments": p.Attachments, "excluded": p.Excluded,
+	}
+	r.Outcome = p.Outcome
+	if p.Outcome == "pack_insufficient" {
+		r.PackInsufficiency = t.dec.PackInsufficiency
+	}
+	r.PlanGraphSchema = c.planGraphSchema(c.envelope(t.work, t.agent.ID, p))
+	if t.req.Verb == "initialize_work" {
+		r.Strategy = strategy
+	}
+}
+
+// planGraphSchema tells the agent what its plan must hold; the lists come
+// from the same policy data the plan rules check.
+func (c *Controller) planGraphSchema(envelope map[string]any) map[string]any {
+	pg, _ := c.engine.Data("data", "mcpc", "plangraph").(map[string]any)
+	common := stringList(pg["commonNodeFields"])
+	kinds, _ := pg["kindFields"].(map[string]any)
+	required := map[string][]string{}
+	expected := []string{}
+	for _, kind := range []string{"change", "validate", "escalate", "side_effect"} {
+		if fields, ok := kinds[kind]; ok {
+			required[kind] = append(append([]string{}, common...), stringList(fields)...)
+			expected = append(expected, kind)
+		}
+	}
+	policy := pg["defaultEvidencePolicy"]
+	if len(c.cfg.EvidencePolicy) > 0 {
+		policy = c.cfg.EvidencePolicy
+	}
+	return map[string]any{
+		"envelope":               envelope,
+		"envelopeRequiredFields": orStrings(stringList(pg["envelopeRequiredFields"])),
+		"expectedNodeKinds":      expected,
+		"requiredFields":         required,
+		"evidencePolicy":         policy,
+		"citationSources":        orStrings(stringList(pg["citationSources"])),
+		"validators":             []string{"structure", "envelope", "required_fields", "scope", "evidence_policy", "verification"},
+		"enforcementObligations": []string{
+			"Copy planGraphSchema.envelope into the plan; a plan built against another pack hash is rejected (PLAN_STALE_PACK).",
+			"Every change node's targetFile and codeEvidence files must be in contextPack.files.",
+			"Every change node must be mapped by a validate node whose verificationHooks name a configured commandId.",
+		},
+		"validationCommands": c.validationCommandIDs(),
+	}
+}
+
+func (c *Controller) validationCommandIDs() []string {
+	ids := []string{}
+	for id := range c.cfg.Validation.Commands {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+func knowledgeStrategy(s map[string]any) protocol.KnowledgeStrategy {
+	ks := protocol.KnowledgeStrategy{Reasons: stringList(s["reasons"])}
+	ks.StrategyID, _ = s["strategyId"].(string)
+	ks.ContextSignature, _ = s["contextSignature"].(map[string]any)
+	return ks
+}
+
+func suggestedAction(m map[string]any) *protocol.SuggestedAction {
+	if m == nil {
+		return nil
+	}
+	sa := &protocol.SuggestedAction{}
+	sa.Verb, _ = m["verb"].(string)
+	sa.Reason, _ = m["reason"].(string)
+	sa.Args, _ = m["args"].(map[string]any)
+	if sa.Verb == "" {
+		return nil
+	}
+	return sa
+}

@@ -1,0 +1,239 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/store"
+	"github.com/mcpc/mcpc/schemas"
+)
+
+// turn carries one controller_turn from request to response.
+type turn struct {
+	req      protocol.TurnRequest
+	args     map[string]any
+	in       input
+	work     *store.Work // nil before initialize_work or when not found
+	agent    *store.Agent
+	nodes    []store.Node
+	dec      decision
+	result   map[string]any
+	resp     protocol.TurnResponse
+	afterTx  func(context.Context) // work that must not hold the store lock (validation commands)
+	seq      int
+	inputRaw []byte
+	decRaw   []byte
+	pack     *packDoc // set when the turn wrote a pack (initialize_work, escalate)
+}
+
+// Turn runs one controller_turn. raw is the tool call's arguments object as
+// received. It always returns a TurnResponse; a returned error means the
+// store itself failed (a protocol-level fault).
+func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.TurnResponse, error) {
+	t := &turn{result: map[string]any{}}
+	c.decode(t, raw)
+	c.prefetch(ctx, t)
+	err := c.store.Update(ctx, func(tx *store.Tx) error {
+		if err := c.load(ctx, tx, t); err != nil {
+			return err
+		}
+		if err := c.gather(ctx, tx, t); err != nil {
+			return err
+		}
+		c.decide(ctx, t)
+		if t.dec.allowed() {
+			if err := c.execute(ctx, tx, t); err != nil {
+				return err
+			}
+		}
+		return c.account(ctx, tx, t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if t.afterTx != nil {
+		t.afterTx(ctx)
+	}
+	return c.respond(ctx, t)
+}
+
+// decode parses the request and records every shape problem as a fact for
+// policy; it never rejects by itself.
+func (c *Controller) decode(t *turn, raw json.RawMessage) {
+	t.in = input{
+		Args: map[string]any{}, Paths: map[string]pathFacts{}, Envelope: map[string]any{},
+		Plan: planFacts{Nodes: map[string]nodeFact{}}, Submission: map[string]any{}, Reads: map[string]string{},
+		Lexemes: []string{}, Candidates: []Candidate{}, Pack: packFacts{Files: []string{}},
+		Patch: patchFacts{Problems: []schemas.Problem{}}, Gates: gateFacts{Approved: []string{}},
+		StrategySignals: []map[string]any{}, Request: requestFacts{Errors: []schemas.Problem{}},
+	}
+	t.in.Request.Bytes = len(raw)
+	t.in.Request.Tokens = (len(raw) + 3) / 4
+	if len(raw) > c.cfg.Request.MaxBytes {
+		t.in.Request.Errors = append(t.in.Request.Errors, schemas.Problem{
+			Message: fmt.Sprintf("the request is %d bytes, over the limit of %d", len(raw), c.cfg.Request.MaxBytes),
+		})
+		// Keep only the envelope fields so the response can still name the work.
+		var head struct {
+			Verb, RunSessionID, WorkID, AgentID string
+		}
+		_ = json.Unmarshal(raw, &head)
+		t.req = protocol.TurnRequest{Verb: head.Verb, WorkID: head.WorkID, AgentID: head.AgentID, RunSessionID: head.RunSessionID}
+		t.args = map[string]any{}
+		return
+	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.in.Request.Errors = append(t.in.Request.Errors, schemas.Problem{Message: "the request is not valid JSON: " + err.Error()})
+		t.args = map[string]any{}
+		return
+	}
+	t.in.Request.Errors = append(t.in.Request.Errors, schemas.Check(c.reqSchema, doc)...)
+	m, _ := doc.(map[string]any)
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	t.req = protocol.TurnRequest{
+		Verb: str("verb"), RunSessionID: str("runSessionId"), WorkID: str("workId"),
+		AgentID: str("agentId"), OriginalPrompt: str("originalPrompt"),
+	}
+	if a, ok := m["args"].(map[string]any); ok {
+		t.args = a
+	} else {
+		t.args = map[string]any{}
+	}
+	t.in.Verb = t.req.Verb
+	t.in.Args = t.args
+}
+
+// load finds the work and the agent the request names.
+func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
+	t.in.State = "UNINITIALIZED"
+	t.in.Work = workFacts{ID: t.req.WorkID, Given: t.req.WorkID != ""}
+	t.in.Budget = budgetFacts{MaxTokens: c.cfg.Budget.MaxTokens, ThresholdTokens: c.cfg.ThresholdTokens()}
+	t.in.Prompt = t.req.OriginalPrompt
+	if t.req.WorkID != "" {
+		w, err := tx.Work(ctx, t.req.WorkID)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return err
+		default:
+			t.work = w
+			t.in.Work.Found = true
+			t.in.State = w.State
+			t.in.Prompt = w.Prompt
+			t.in.Lexemes = w.Lexemes
+		}
+	}
+	if t.work == nil {
+		// No work: an ephemeral agent, charged nothing that lasts.
+		t.agent = &store.Agent{ID: t.req.AgentID}
+		if t.agent.ID == "" {
+			t.agent.ID = newID("agent")
+		}
+		t.in.Agent = agentFacts{ID: t.agent.ID}
+		return nil
+	}
+	id := t.req.AgentID
+	if id == "" {
+		id = newID("agent") // a sub-agent arriving without an agentId (seed 000 gotcha 9)
+	}
+	a, err := tx.Agent(ctx, t.work.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		a = &store.Agent{WorkID: t.work.ID, ID: id}
+	} else if err != nil {
+		return err
+	}
+	t.agent = a
+	t.in.Agent = agentFacts{ID: a.ID, UsedTokens: a.UsedTokens, Turns: a.Turns}
+	if t.nodes, err = tx.Nodes(ctx, t.work.ID); err != nil {
+		return err
+	}
+	var p packDoc
+	_ = json.Unmarshal(t.work.Pack, &p)
+	t.in.Pack = packFacts{Ref: p.Ref, Hash: p.Hash, Files: p.Files}
+	t.in.PackInsufficient = p.Outcome == "pack_insufficient"
+	t.in.Envelope = c.envelope(t.work, a.ID, &p)
+	t.in.Plan = planFactsOf(t.nodes)
+	t.in.Progress = countProgress(t.nodes).counts()
+	return nil
+}
+
+// decide evaluates the policy; any failure is a POLICY_ERROR denial (fail
+// closed), never an allow.
+func (c *Controller) decide(ctx context.Context, t *turn) {
+	t.dec = decision{}
+	in, res, err := c.engine.Evaluate(ctx, t.in, &t.dec)
+	t.inputRaw, t.decRaw = in, res
+	if err == nil && t.dec.Allow == nil {
+		err = errors.New("the decision has no boolean allow")
+	}
+	if err == nil {
+		return
+	}
+	c.log.Error().Err(err).Str("verb", t.req.Verb).Msg("policy evaluation failed; denying")
+	deny := false
+	t.dec = decision{
+		Allow: &deny, State: t.in.State, NextState: t.in.State, Capabilities: []string{},
+		Denials: []denialDoc{{
+			Code: "POLICY_ERROR", Rule: "engine", Message: err.Error(), Path: "",
+			Remediation: "Fix the policy bundle (run `mcpc policy check`); every turn is denied until it evaluates.",
+			Severity:    "error",
+		}},
+	}
+	t.decRaw, _ = json.Marshal(t.dec)
+}
+
+// account charges the turn to the agent and records the decision.
+func (c *Controller) account(ctx context.Context, tx *store.Tx, t *turn) error {
+	if t.work == nil {
+		return nil // turns before initialize_work have no work and are not recorded
+	}
+	t.agent.WorkID = t.work.ID
+	t.agent.UsedTokens += t.in.Request.Tokens
+	t.agent.Turns++
+	if !t.dec.allowed() {
+		t.agent.Denials++
+	}
+	if err := tx.PutAgent(ctx, t.agent); err != nil {
+		return err
+	}
+	seq, err := tx.NextDecision(ctx, t.work.ID)
+	if err != nil {
+		return err
+	}
+	t.seq = seq
+	rec, _ := json.Marshal(map[string]any{
+		"seq": seq, "verb": t.req.Verb, "agentId": t.agent.ID, "at": c.now().UTC(),
+		"input": json.RawMessage(t.inputRaw), "result": json.RawMessage(orNull(t.decRaw)),
+	})
+	dir := filepath.Join(c.root, workDir(t.work.ID), "decisions")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, fmt.Sprintf("%06d.json", seq)), rec, 0o644)
+}
+
+func orNull(b []byte) []byte {
+	if len(b) == 0 {
+		return []byte("null")
+	}
+	return b
+}
+
+// denialsOf converts policy denials to wire denials.
+func denialsOf(ds []denialDoc) []protocol.Denial {
+	out := make([]protocol.Denial, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, protocol.Denial(d))
+	}
+	return out
+}
+
+// hasVerb reports whether the capabilities offer verb.
+func hasVerb(caps []string, verb string) bool { return slices.Contains(caps, verb) }

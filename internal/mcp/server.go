@@ -1,0 +1,92 @@
+// Package mcp is mcpc's protocol plumbing: it exposes the one tool,
+// controller_turn, over MCP (stdio by default, streamable HTTP as an option)
+// with the official Go SDK, and hands each call's raw arguments to the
+// controller. Denials are normal tool results; only protocol faults and
+// store failures become JSON-RPC errors.
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpc/mcpc/internal/protocol"
+)
+
+// ToolName is the single tool mcpc serves.
+const ToolName = "controller_turn"
+
+// Turner runs one turn; the controller implements it.
+type Turner interface {
+	Turn(ctx context.Context, raw json.RawMessage) (*protocol.TurnResponse, error)
+}
+
+// Options configures NewServer.
+type Options struct {
+	// Version is reported in serverInfo. Default "dev".
+	Version string
+}
+
+const toolDescription = `The only tool of mcpc, the policy controller for this repository. Every action is a verb: start with {"verb":"initialize_work","originalPrompt":"<the task>","args":{"lexemes":[...]}}, then pass workId and agentId back on every call. Each response lists the verbs the current state offers (capabilities, verbDescriptions), the context pack you may read, your progress and budget; a denied call explains itself in denials and suggestedAction.`
+
+// inputSchema is the tool's advertised schema. It is deliberately shallow:
+// the server validates against the published schemas/turn-request.schema.json
+// and answers a shape error as a structured INVALID_ARGS denial, which an
+// agent can read and correct, instead of a client-side rejection.
+var inputSchema = json.RawMessage(`{
+  "type": "object",
+  "required": ["verb"],
+  "properties": {
+    "verb": {"type": "string", "description": "initialize_work first; then one of the response's capabilities."},
+    "runSessionId": {"type": "string"},
+    "workId": {"type": "string", "description": "The work's id from initialize_work; sub-agents pass the same workId."},
+    "agentId": {"type": "string", "description": "Your agentId from the first response; omit it to join a work as a new sub-agent."},
+    "originalPrompt": {"type": "string", "description": "The user's task, on initialize_work."},
+    "args": {"type": "object", "description": "Verb arguments; see verbDescriptions."},
+    "traceMeta": {"type": "object"}
+  }
+}`)
+
+// NewServer builds the MCP server with controller_turn registered.
+func NewServer(t Turner, opts Options) *sdk.Server {
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "mcpc", Version: opts.Version}, nil)
+	s.AddTool(&sdk.Tool{
+		Name:        ToolName,
+		Description: toolDescription,
+		InputSchema: inputSchema,
+	}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		args := req.Params.Arguments
+		if len(args) == 0 {
+			args = json.RawMessage(`{}`)
+		}
+		resp, err := t.Turn(ctx, args)
+		if err != nil {
+			return nil, err
+		}
+		text, err := json.Marshal(resp)
+		if err != nil {
+			return nil, err
+		}
+		return &sdk.CallToolResult{
+			Content:           []sdk.Content{&sdk.TextContent{Text: string(text)}},
+			StructuredContent: json.RawMessage(text),
+		}, nil
+	})
+	return s
+}
+
+// ServeStdio serves newline-delimited JSON-RPC on stdin/stdout until the
+// client disconnects or ctx ends.
+func ServeStdio(ctx context.Context, s *sdk.Server) error {
+	return s.Run(ctx, &sdk.StdioTransport{})
+}
+
+// HTTPHandler serves streamable HTTP; mount it at /mcp.
+func HTTPHandler(s *sdk.Server) http.Handler {
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+}

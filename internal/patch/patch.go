@@ -1,0 +1,164 @@
+// Package patch applies apply_code_patch's structured edits to file content
+// in memory: replace_text (exact, unambiguous text replacement) and a small
+// set of built-in codemods. It never touches the disk; the controller dry-runs
+// a patch to gather facts for policy and writes the result atomically only
+// after the decision allows it.
+package patch
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/mcpc/mcpc/schemas"
+)
+
+// Edit is one structured edit.
+type Edit struct {
+	Op         string         `json:"op"`
+	Find       string         `json:"find,omitempty"`
+	Replace    string         `json:"replace,omitempty"`
+	Occurrence int            `json:"occurrence,omitempty"` // 1-based; 0 means find must match exactly once
+	Codemod    string         `json:"codemod,omitempty"`
+	Params     map[string]any `json:"params,omitempty"`
+}
+
+// ParseEdits decodes args.edits.
+func ParseEdits(v any) ([]Edit, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var edits []Edit
+	if err := json.Unmarshal(raw, &edits); err != nil {
+		return nil, fmt.Errorf("edits must be a list of edit objects")
+	}
+	return edits, nil
+}
+
+// Codemods are the built-in codemods by name.
+var Codemods = map[string]func(content string, params map[string]any) (string, error){
+	"rename_identifier_in_file": renameIdentifier,
+	"rewrite_template_tag":      rewriteTemplateTag,
+}
+
+// Apply runs the edits in order on content. Every edit that cannot apply is
+// reported (with its args path); the content is returned only when all did.
+func Apply(content string, edits []Edit) (string, []schemas.Problem) {
+	var probs []schemas.Problem
+	for i, e := range edits {
+		path := fmt.Sprintf("args.edits[%d]", i)
+		var err error
+		switch e.Op {
+		case "replace_text":
+			content, err = replaceText(content, e)
+		case "codemod":
+			fn, ok := Codemods[e.Codemod]
+			if !ok {
+				err = fmt.Errorf("unknown codemod %q", e.Codemod)
+				break
+			}
+			var out string
+			if out, err = fn(content, e.Params); err == nil {
+				content = out
+			}
+		default:
+			err = fmt.Errorf("unknown op %q (replace_text or codemod)", e.Op)
+		}
+		if err != nil {
+			probs = append(probs, schemas.Problem{Path: path, Message: err.Error()})
+		}
+	}
+	if len(probs) > 0 {
+		return "", probs
+	}
+	return content, nil
+}
+
+func replaceText(content string, e Edit) (string, error) {
+	if e.Find == "" {
+		return "", fmt.Errorf("find is empty")
+	}
+	n := strings.Count(content, e.Find)
+	switch {
+	case n == 0:
+		return "", fmt.Errorf("find text does not occur in the file")
+	case e.Occurrence == 0 && n > 1:
+		return "", fmt.Errorf("find text occurs %d times; give occurrence (1-%d) or a longer find", n, n)
+	case e.Occurrence > n:
+		return "", fmt.Errorf("occurrence %d asked, the find text occurs %d times", e.Occurrence, n)
+	}
+	k := e.Occurrence
+	if k == 0 {
+		k = 1
+	}
+	at := 0
+	for i := 1; ; i++ {
+		j := strings.Index(content[at:], e.Find)
+		if i == k {
+			at += j
+			break
+		}
+		at += j + len(e.Find)
+	}
+	return content[:at] + e.Replace + content[at+len(e.Find):], nil
+}
+
+func stringParam(params map[string]any, name string) (string, error) {
+	s, _ := params[name].(string)
+	if s == "" {
+		return "", fmt.Errorf("param %q is required", name)
+	}
+	return s, nil
+}
+
+var identRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+
+// renameIdentifier renames a whole identifier (word boundaries), params
+// {from, to}.
+func renameIdentifier(content string, params map[string]any) (string, error) {
+	from, err := stringParam(params, "from")
+	if err != nil {
+		return "", err
+	}
+	to, err := stringParam(params, "to")
+	if err != nil {
+		return "", err
+	}
+	if !identRe.MatchString(from) || !identRe.MatchString(to) {
+		return "", fmt.Errorf("from and to must be identifiers")
+	}
+	re := regexp.MustCompile(`(^|[^A-Za-z0-9_$])` + regexp.QuoteMeta(from) + `($|[^A-Za-z0-9_$])`)
+	if !re.MatchString(content) {
+		return "", fmt.Errorf("identifier %q does not occur", from)
+	}
+	// Two passes: adjacent matches share a boundary character.
+	for re.MatchString(content) {
+		content = re.ReplaceAllString(content, "${1}"+to+"${2}")
+	}
+	return content, nil
+}
+
+var tagRe = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)+$`)
+
+// rewriteTemplateTag rewrites a custom element's opening and closing tags,
+// params {from, to} (e.g. adp-alert -> sdf-alert); attributes are kept.
+func rewriteTemplateTag(content string, params map[string]any) (string, error) {
+	from, err := stringParam(params, "from")
+	if err != nil {
+		return "", err
+	}
+	to, err := stringParam(params, "to")
+	if err != nil {
+		return "", err
+	}
+	if !tagRe.MatchString(from) || !tagRe.MatchString(to) {
+		return "", fmt.Errorf("from and to must be custom element names like adp-alert")
+	}
+	re := regexp.MustCompile(`<(/?)` + regexp.QuoteMeta(from) + `([\s/>])`)
+	if !re.MatchString(content) {
+		return "", fmt.Errorf("tag <%s> does not occur", from)
+	}
+	return re.ReplaceAllString(content, "<${1}"+to+"${2}"), nil
+}
