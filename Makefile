@@ -1,0 +1,38 @@
+# mcpc: the README's first two commands are `make demo` and `make test`.
+GO ?= go
+REGAL := $(GO) tool -modfile=regal.tool.mod regal
+
+.PHONY: demo test test-go test-policy lint-policy build bundle bench eval-retrieval clients
+
+## demo: run a scripted agent session on the bundled example workspace over real stdio
+demo:
+	$(GO) run ./cmd/mcpc demo
+
+## test: every test: Go (unit and end-to-end over the real binary), Rego tests, strict check and Regal lint
+test: test-go test-policy lint-policy
+
+test-go:
+	$(GO) test ./...
+
+test-policy:
+	$(GO) tool opa test policies/
+	$(GO) tool opa check --strict policies/
+
+lint-policy:
+	$(REGAL) lint policies/
+
+## build: the mcpc binary in ./bin
+build:
+	$(GO) build -o bin/mcpc ./cmd/mcpc
+
+## bundle: the policies as a standard OPA bundle
+bundle:
+	$(GO) run ./cmd/mcpc policy build --dir policies --output bundles/mcpc.tar.gz
+
+## bench: turn and plan benchmarks (figures, not pass/fail)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/controller/ ./internal/engine/
+
+## clients: install the TypeScript SDK and Inspector used by test/clients
+clients:
+	npm ci --prefix test/clients
