@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -22,7 +23,8 @@ func TestDevelopmentSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeDB()
-	rep, err := Retrieval(context.Background(), Options{Set: set, Repo: repo, Init: init, Workspace: filepath.Join(dir, "ws"), Log: os.Stderr})
+	rows, _ := strconv.Atoi(os.Getenv("MCPC_EVAL_ROWS"))
+	rep, err := Retrieval(context.Background(), Options{Set: set, Repo: repo, Init: init, Workspace: filepath.Join(dir, "ws"), Rows: rows, Log: os.Stderr})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,6 @@
 package indexer
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"os"
 	"path"
@@ -12,12 +10,11 @@ import (
 )
 
 // projectConfig is what import resolution needs from the workspace's own
-// configuration: tsconfig/jsconfig path aliases and baseUrl, and the Go
-// module path.
+// configuration: tsconfig/jsconfig path aliases and baseUrl. (Go module
+// paths come from go.mod files in the index, see goModule.)
 type projectConfig struct {
-	aliases  []pathAlias
-	baseURL  string
-	goModule string
+	aliases []pathAlias
+	baseURL string
 }
 
 type pathAlias struct {
@@ -71,15 +68,6 @@ func loadProjectConfig(root string) projectConfig {
 	}
 	// Longest pattern first, as TypeScript prefers the most specific match.
 	sort.SliceStable(cfg.aliases, func(i, j int) bool { return len(cfg.aliases[i].pattern) > len(cfg.aliases[j].pattern) })
-	if data, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		for sc.Scan() {
-			if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
-				cfg.goModule = strings.Trim(strings.TrimSpace(rest), `"`)
-				break
-			}
-		}
-	}
 	return cfg
 }
 

@@ -1,6 +1,10 @@
 package indexer
 
 import (
+	"bufio"
+	"bytes"
+	"strings"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
@@ -96,3 +100,16 @@ func (x *goExtractor) receiver(params *sitter.Node) string {
 }
 
 func goExported(name string) bool { return name != "" && isUpper(name[0]) }
+
+// goModule records a go.mod's module path as a "go_module" symbol, so Go
+// imports resolve in monorepos where the module is not at the root.
+func goModule(f *fileFacts, src []byte) {
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	for line := 1; sc.Scan(); line++ {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
+			name := strings.Trim(strings.TrimSpace(rest), `"`)
+			f.Symbols = append(f.Symbols, Symbol{Name: name, Kind: "go_module", File: f.Path, StartLine: line, EndLine: line, Exported: true})
+			return
+		}
+	}
+}

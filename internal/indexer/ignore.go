@@ -36,8 +36,8 @@ type ignoreRule struct {
 	baseName string
 	suffix   string
 	re       *regexp.Regexp
-	negate  bool
-	dirOnly bool
+	negate   bool
+	dirOnly  bool
 }
 
 // ignoreSet is the rules of one directory level (a .gitignore, or the

@@ -126,7 +126,7 @@ func (ix *Index) ParseFailures(files []string) []Problem {
 // failures, sorted by file.
 func (ix *Index) Problems() []Problem {
 	ix.mu.RLock()
-	var out []Problem
+	out := []Problem{}
 	for _, p := range ix.problems {
 		out = append(out, p)
 	}

@@ -87,6 +87,10 @@ func (ps *parserSet) close() {
 
 // extract fills f's symbols, references, usages and parse error from src.
 func extract(ps *parserSet, f *fileFacts, src []byte) {
+	if path.Base(f.Path) == "go.mod" {
+		goModule(f, src)
+		return
+	}
 	if f.Lang == "" {
 		return
 	}

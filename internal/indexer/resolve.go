@@ -17,6 +17,7 @@ type resolver struct {
 	byDir    map[string][]string
 	byBase   map[string][]string
 	imports  map[string]map[string]bool // file -> files it imports (resolved)
+	modules  map[string]string          // Go module path -> its directory
 }
 
 func newResolver(files map[string]*fileFacts, order []string, symbols []Symbol, cfg projectConfig) *resolver {
@@ -24,13 +25,15 @@ func newResolver(files map[string]*fileFacts, order []string, symbols []Symbol, 
 		files: files, order: order, cfg: cfg,
 		definers: map[string][]string{}, selector: map[string][]string{},
 		byDir: map[string][]string{}, byBase: map[string][]string{},
-		imports: map[string]map[string]bool{},
+		imports: map[string]map[string]bool{}, modules: map[string]string{},
 	}
 	for _, s := range symbols {
 		switch {
+		case s.Kind == "go_module":
+			r.modules[s.Name] = path.Dir(s.File)
 		case s.Kind == "selector":
 			r.selector[s.Name] = appendUnique(r.selector[s.Name], s.File)
-		case s.Container == "" && s.Kind != "route" && s.Kind != "grid_column" && !strings.HasPrefix(s.Kind, "federation"):
+		case s.Container == "" && s.Kind != "route" && s.Kind != "go_module" && s.Kind != "grid_column" && !strings.HasPrefix(s.Kind, "federation"):
 			r.definers[s.Name] = appendUnique(r.definers[s.Name], s.File)
 		}
 	}
@@ -214,13 +217,15 @@ func (r *resolver) symbol(from, name string) []string {
 }
 
 func (r *resolver) goPackage(importPath string) []string {
-	mod := r.cfg.goModule
-	if mod == "" || (importPath != mod && !strings.HasPrefix(importPath, mod+"/")) {
-		return nil
+	var dir string
+	for mod, modDir := range r.modules {
+		if importPath == mod || strings.HasPrefix(importPath, mod+"/") {
+			dir = path.Join(modDir, strings.TrimPrefix(importPath, mod))
+			break
+		}
 	}
-	dir := strings.TrimPrefix(strings.TrimPrefix(importPath, mod), "/")
 	if dir == "" {
-		dir = "."
+		return nil
 	}
 	var out []string
 	for _, f := range r.byDir[dir] {

@@ -66,6 +66,36 @@ func (x *scriptExtractor) statement(n *sitter.Node, exported bool, decorators []
 		}
 	case "module", "internal_module":
 		x.addSymbol(unquote(x.text(n.ChildByFieldName("name"))), "namespace", n, exported, "")
+	case "expression_statement":
+		x.commonJSExports(n)
+	}
+}
+
+// commonJSExports marks names exported by `module.exports = { a, b }`,
+// `module.exports = a` and `exports.a = ...`.
+func (x *scriptExtractor) commonJSExports(n *sitter.Node) {
+	for _, a := range namedChildren(n) {
+		if a.Kind() != "assignment_expression" {
+			continue
+		}
+		left, right := x.text(a.ChildByFieldName("left")), a.ChildByFieldName("right")
+		switch {
+		case left == "module.exports" && right != nil && right.Kind() == "object":
+			for name, v := range objectPairs(x.syntax, right) {
+				x.exportedNames[name] = true
+				if v.Kind() == "identifier" {
+					x.exportedNames[x.text(v)] = true
+				}
+			}
+		case left == "module.exports" && right != nil && right.Kind() == "identifier":
+			x.exportedNames[x.text(right)] = true
+		case strings.HasPrefix(left, "exports.") || strings.HasPrefix(left, "module.exports."):
+			name := left[strings.LastIndexByte(left, '.')+1:]
+			x.exportedNames[name] = true
+			if right != nil && right.Kind() == "identifier" {
+				x.exportedNames[x.text(right)] = true
+			}
+		}
 	}
 }
 

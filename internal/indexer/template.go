@@ -28,12 +28,19 @@ func (t *templateExtractor) visit(n *sitter.Node, depth int) {
 	if depth > 256 {
 		return
 	}
+	inElement := n.Kind() == "element"
 	for _, c := range namedChildren(n) {
 		switch c.Kind() {
 		case "element":
 			t.element(&c)
 			t.visit(&c, depth+1)
-		case "start_tag", "end_tag", "text", "comment", "doctype", "script_element", "style_element":
+		case "start_tag", "self_closing_tag":
+			// Only reached for tags the grammar could not wrap in an element
+			// (inside an ERROR node): the usage still counts.
+			if !inElement {
+				t.usage(&c, &c)
+			}
+		case "end_tag", "text", "comment", "doctype", "script_element", "style_element":
 		default:
 			t.visit(&c, depth+1)
 		}
@@ -48,9 +55,13 @@ func (t *templateExtractor) element(el *sitter.Node) {
 			break
 		}
 	}
-	if tag == nil {
-		return
+	if tag != nil {
+		t.usage(tag, el)
 	}
+}
+
+// usage records a custom element from its start tag; span gives the lines.
+func (t *templateExtractor) usage(tag, span *sitter.Node) {
 	var name string
 	var attrs []string
 	for _, c := range namedChildren(tag) {
@@ -71,8 +82,8 @@ func (t *templateExtractor) element(el *sitter.Node) {
 	t.file.Usages = append(t.file.Usages, Usage{
 		Tag:       name,
 		File:      t.file.Path,
-		StartLine: startLine(el) + t.lineOffset,
-		EndLine:   endLine(el) + t.lineOffset,
+		StartLine: startLine(span) + t.lineOffset,
+		EndLine:   endLine(span) + t.lineOffset,
 		Attrs:     summariseAttrs(attrs),
 		Anchor:    anchorOf(t.file.Path),
 	})

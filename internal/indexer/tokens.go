@@ -84,14 +84,14 @@ func emitTerms(run []byte, emit func(string)) {
 	}
 	var parts [16]string
 	ps := splitIdentifier(run, parts[:0])
-	whole := strings.ToLower(string(run))
-	if len(ps) == 1 && stem(ps[0]) == whole {
-		if !isNumber(whole) {
-			emit(whole)
+	if len(ps) == 1 {
+		// A plain word: its stem is the only term, so prose and code meet.
+		if len(ps[0]) >= 2 && !isNumber(ps[0]) {
+			emit(stem(ps[0]))
 		}
 		return
 	}
-	if !isNumber(whole) {
+	if whole := strings.ToLower(string(run)); !isNumber(whole) {
 		emit(whole)
 	}
 	for _, p := range ps {

@@ -1,0 +1,5 @@
+package com.acme.billing;
+
+public interface TaxTable {
+    double rate(String country);
+}

@@ -1,0 +1,3 @@
+export function formatTotal(amount) {
+  return `$${amount.toFixed(2)}`;
+}

@@ -1,0 +1,195 @@
+package retrieval
+
+import (
+	"context"
+	"database/sql"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/mcpc/mcpc/internal/indexer"
+	_ "modernc.org/sqlite"
+)
+
+// testIndex indexes the indexer's test workspace (a small Angular, Node, Go,
+// Python and Java tree) copied into a temporary directory.
+func testIndex(t testing.TB) *indexer.Index {
+	t.Helper()
+	src := filepath.Join("..", "indexer", "testdata", "workspace")
+	root := filepath.Join(t.TempDir(), "ws")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(root, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(root, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "index.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ix, err := indexer.Open(db, indexer.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Refresh(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func files(rs []Ranked) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.File)
+	}
+	return out
+}
+
+func TestRank(t *testing.T) {
+	ix := testIndex(t)
+	tests := []struct {
+		note    string
+		query   Query
+		topN    int
+		want    []string // all must be within the first topN
+		wantTop string   // the first file, if set
+	}{
+		{
+			note:  "a migration prompt with lexemes finds the template and the component it uses",
+			query: Query{Prompt: "Migrate the dashboard grid from adp-data-table to sdf-table", Lexemes: []string{"adp-data-table", "dashboard"}},
+			topN:  4,
+			want:  []string{"src/app/dashboard/dashboard.component.html", "src/app/shared/ui/data-table/data-table.component.ts"},
+		},
+		{
+			note:    "prose words meet identifiers through splitting and stemming",
+			query:   Query{Prompt: "fix: tax rates for invoices"},
+			topN:    3,
+			want:    []string{"py/billing/tax.py", "py/billing/invoice.py"},
+			wantTop: "",
+		},
+		{
+			note:    "a symbol name in the prompt ranks its definition first",
+			query:   Query{Prompt: "Posting to a closed Ledger should fail with ErrClosed"},
+			topN:    1,
+			wantTop: "go/internal/ledger/ledger.go",
+		},
+		{
+			note:  "the graph lane brings in the file that wires a strong hit",
+			query: Query{Prompt: "status cell renderer shows the wrong badge"},
+			topN:  3,
+			want:  []string{"src/app/orders/grid/status-cell.renderer.ts", "src/app/orders/grid/orders-grid.component.ts"},
+		},
+		{
+			note:  "Java services are found by their identifiers",
+			query: Query{Prompt: "InvoiceService total ignores the tax table"},
+			topN:  3,
+			want:  []string{"java/src/main/java/com/acme/billing/InvoiceService.java", "java/src/main/java/com/acme/billing/TaxTable.java"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.note, func(t *testing.T) {
+			got := files(Rank(ix, tt.query))
+			top := got[:min(tt.topN, len(got))]
+			for _, w := range tt.want {
+				if !slices.Contains(top, w) {
+					t.Errorf("%s not in the first %d: %q", w, tt.topN, got)
+				}
+			}
+			if tt.wantTop != "" && (len(got) == 0 || got[0] != tt.wantTop) {
+				t.Errorf("first = %q, want %s", got, tt.wantTop)
+			}
+		})
+	}
+}
+
+func TestRankBudgets(t *testing.T) {
+	ix := testIndex(t)
+	q := Query{Prompt: "orders dashboard invoice ledger tax grid table component service", Limit: 3}
+	if got := Rank(ix, q); len(got) != 3 {
+		t.Errorf("Limit 3 returned %d files", len(got))
+	}
+	q = Query{Prompt: q.Prompt, MaxBytes: 1500}
+	var total int64
+	for _, r := range Rank(ix, q) {
+		info, err := os.Stat(filepath.Join(ix.Root(), r.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += info.Size()
+	}
+	if total > 1500 {
+		t.Errorf("pack of %d bytes exceeds MaxBytes 1500", total)
+	}
+}
+
+func TestRankReportsLanes(t *testing.T) {
+	ix := testIndex(t)
+	got := Rank(ix, Query{
+		Prompt: "OrdersService load page size",
+		Boost:  map[string]map[string]float64{"memory": {"README.md": 1}},
+	})
+	lanes := map[string][]string{}
+	for _, r := range got {
+		lanes[r.File] = r.Lanes
+	}
+	if l := lanes["src/app/orders/orders.service.ts"]; !slices.Contains(l, "symbol") || !slices.Contains(l, "lexical") {
+		t.Errorf("orders.service.ts lanes = %v, want lexical and symbol", l)
+	}
+	if l := lanes["README.md"]; !slices.Contains(l, "memory") {
+		t.Errorf("a boosted file should carry its lane, got %v", l)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Score > got[i-1].Score {
+			t.Fatalf("not in score order at %d: %+v", i, got)
+		}
+	}
+}
+
+func TestSearchExcludesPackFiles(t *testing.T) {
+	ix := testIndex(t)
+	exclude := map[string]bool{"py/billing/tax.py": true}
+	got := files(Search(ix, "tax rate", exclude, 5))
+	if slices.Contains(got, "py/billing/tax.py") {
+		t.Errorf("excluded file returned: %q", got)
+	}
+	if len(got) == 0 || len(got) > 5 {
+		t.Errorf("want 1..5 results, got %q", got)
+	}
+}
+
+func TestQueryTerms(t *testing.T) {
+	tests := []struct {
+		note string
+		q    Query
+		want []string
+	}{
+		{note: "conventional prefix dropped, scope kept", q: Query{Prompt: "fix(editor): Heading hash dropped"}, want: []string{"editor", "head", "hash", "drop"}},
+		{note: "stopwords removed", q: Query{Prompt: "Add the ability to export a document"}, want: []string{"ability", "export", "document"}},
+		{note: "lexemes join the query", q: Query{Prompt: "grid", Lexemes: []string{"adp-data-table"}}, want: []string{"grid", "adp-data-table", "adp", "data", "tabl"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.note, func(t *testing.T) {
+			var got []string
+			for _, qt := range queryTerms(tt.q) {
+				got = append(got, qt.term)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("terms = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
