@@ -22,6 +22,8 @@ _adp_lexemes := [lexeme | some lexeme in _lexemes; startswith(lexeme, "adp-")]
 
 _adp_prompt if regex.match(`(^|[^a-z0-9])adp-[a-z0-9]`, lower(input.prompt))
 
+default _adp := false
+
 _adp if count(_adp_lexemes) > 0
 
 _adp if _adp_prompt

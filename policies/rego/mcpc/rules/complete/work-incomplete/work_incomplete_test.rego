@@ -4,20 +4,16 @@ import data.mcpc.fixtures_test as fixtures
 import data.mcpc.rules.complete["work-incomplete"] as rule
 
 test_fail_no_plan if {
-	r := rule.report with input as fixtures.with_input({
-		"verb": "signal_task_complete",
-	})
-	r == {
-		{
-			"code": "WORK_INCOMPLETE",
-			"message": "no execution plan has been accepted for this work",
-			"path": "plan.accepted",
-			"remediation": "Finish the remaining plan nodes (patch change nodes, pass their validations, execute side effects, resolve escalations) before signalling completion; progress lists what remains.",
-			"rule": "mcpc.rules.complete[\"work-incomplete\"]",
-			"severity": "error",
-			"suggestedVerb": "submit_execution_plan",
-		},
-	}
+	r := rule.report with input as fixtures.with_input({"verb": "signal_task_complete"})
+	r == {{
+		"code": "WORK_INCOMPLETE",
+		"message": "no execution plan has been accepted for this work",
+		"path": "plan.accepted",
+		"remediation": "Finish the remaining plan nodes (patch change nodes, pass their validations, execute side effects, resolve escalations) before signalling completion; progress lists what remains.",
+		"rule": "mcpc.rules.complete[\"work-incomplete\"]",
+		"severity": "error",
+		"suggestedVerb": "submit_execution_plan",
+	}}
 }
 
 test_fail_nodes_remain if {
@@ -27,12 +23,10 @@ test_fail_nodes_remain if {
 		"plan": {
 			"accepted": true,
 			"started": true,
-			"nodes": {
-				"change-1": {
-					"kind": "change",
-					"status": "pending",
-				},
-			},
+			"nodes": {"change-1": {
+				"kind": "change",
+				"status": "pending",
+			}},
 		},
 		"progress": {
 			"totalNodes": 2,
@@ -40,17 +34,15 @@ test_fail_nodes_remain if {
 			"remainingNodes": 2,
 		},
 	})
-	r == {
-		{
-			"code": "WORK_INCOMPLETE",
-			"message": "2 of 2 plan nodes remain (0 completed)",
-			"path": "progress.remainingNodes",
-			"remediation": "Finish the remaining plan nodes (patch change nodes, pass their validations, execute side effects, resolve escalations) before signalling completion; progress lists what remains.",
-			"rule": "mcpc.rules.complete[\"work-incomplete\"]",
-			"severity": "error",
-			"suggestedVerb": "apply_code_patch",
-		},
-	}
+	r == {{
+		"code": "WORK_INCOMPLETE",
+		"message": "2 of 2 plan nodes remain (0 completed)",
+		"path": "progress.remainingNodes",
+		"remediation": "Finish the remaining plan nodes (patch change nodes, pass their validations, execute side effects, resolve escalations) before signalling completion; progress lists what remains.",
+		"rule": "mcpc.rules.complete[\"work-incomplete\"]",
+		"severity": "error",
+		"suggestedVerb": "apply_code_patch",
+	}}
 }
 
 test_success_all_done if {

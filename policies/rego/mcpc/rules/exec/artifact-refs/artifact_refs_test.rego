@@ -30,15 +30,11 @@ test_fail_foreign_refs if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -49,17 +45,11 @@ test_fail_foreign_refs if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -80,9 +70,7 @@ test_fail_foreign_refs if {
 		"args": {
 			"recipeId": "run_targeted_validation",
 			"planNodeId": "validate-2",
-			"params": {
-				"commandId": "unit",
-			},
+			"params": {"commandId": "unit"},
 			"artifactBundleRef": ".ai/tmp/work/work-2/artifacts/x",
 			"diffSummaryRef": ".ai/tmp/work/work-1/../work-2/d.json",
 		},
@@ -136,15 +124,11 @@ test_success_own_refs if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -155,17 +139,11 @@ test_success_own_refs if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -186,9 +164,7 @@ test_success_own_refs if {
 		"args": {
 			"recipeId": "run_targeted_validation",
 			"planNodeId": "validate-2",
-			"params": {
-				"commandId": "unit",
-			},
+			"params": {"commandId": "unit"},
 			"artifactBundleRef": ".ai/tmp/work/work-1/artifacts/validate-2/",
 			"diffSummaryRef": ".ai/tmp/work/work-1/artifacts/change-2/diff.summary.json",
 		},

@@ -30,15 +30,11 @@ test_fail_other_file if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -49,17 +45,11 @@ test_fail_other_file if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -83,17 +73,15 @@ test_fail_other_file if {
 			"edits": [],
 		},
 	})
-	r == {
-		{
-			"code": "PLAN_SCOPE_VIOLATION",
-			"message": "src/a.ts is not the target of change node \"change-2\" (src/a.html)",
-			"path": "args.targetFile",
-			"remediation": "Patch the targetFile of the change node named by planNodeId, or submit a plan with a change node for this file.",
-			"rule": "mcpc.rules.exec[\"patch-target\"]",
-			"severity": "error",
-			"suggestedVerb": "apply_code_patch",
-		},
-	}
+	r == {{
+		"code": "PLAN_SCOPE_VIOLATION",
+		"message": "src/a.ts is not the target of change node \"change-2\" (src/a.html)",
+		"path": "args.targetFile",
+		"remediation": "Patch the targetFile of the change node named by planNodeId, or submit a plan with a change node for this file.",
+		"rule": "mcpc.rules.exec[\"patch-target\"]",
+		"severity": "error",
+		"suggestedVerb": "apply_code_patch",
+	}}
 }
 
 test_success_node_target if {
@@ -123,15 +111,11 @@ test_success_node_target if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -142,17 +126,11 @@ test_success_node_target if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",

@@ -30,15 +30,11 @@ test_fail_patch_validate_node if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -49,17 +45,11 @@ test_fail_patch_validate_node if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -83,17 +73,15 @@ test_fail_patch_validate_node if {
 			"edits": [],
 		},
 	})
-	r == {
-		{
-			"code": "INVALID_ARGS",
-			"message": "planNodeId \"validate-1\" is a validate node; apply_code_patch needs a change node",
-			"path": "args.planNodeId",
-			"remediation": "Pass the nodeId of an accepted plan node of the right kind; progress and the accepted plan list them.",
-			"rule": "mcpc.rules.exec[\"plan-node\"]",
-			"severity": "error",
-			"suggestedVerb": "apply_code_patch",
-		},
-	}
+	r == {{
+		"code": "INVALID_ARGS",
+		"message": "planNodeId \"validate-1\" is a validate node; apply_code_patch needs a change node",
+		"path": "args.planNodeId",
+		"remediation": "Pass the nodeId of an accepted plan node of the right kind; progress and the accepted plan list them.",
+		"rule": "mcpc.rules.exec[\"plan-node\"]",
+		"severity": "error",
+		"suggestedVerb": "apply_code_patch",
+	}}
 }
 
 test_fail_unknown_node if {
@@ -123,15 +111,11 @@ test_fail_unknown_node if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -142,17 +126,11 @@ test_fail_unknown_node if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -176,17 +154,15 @@ test_fail_unknown_node if {
 			"edits": [],
 		},
 	})
-	r == {
-		{
-			"code": "INVALID_ARGS",
-			"message": "planNodeId ghost is not a node of the accepted plan",
-			"path": "args.planNodeId",
-			"remediation": "Pass the nodeId of an accepted plan node of the right kind; progress and the accepted plan list them.",
-			"rule": "mcpc.rules.exec[\"plan-node\"]",
-			"severity": "error",
-			"suggestedVerb": "apply_code_patch",
-		},
-	}
+	r == {{
+		"code": "INVALID_ARGS",
+		"message": "planNodeId ghost is not a node of the accepted plan",
+		"path": "args.planNodeId",
+		"remediation": "Pass the nodeId of an accepted plan node of the right kind; progress and the accepted plan list them.",
+		"rule": "mcpc.rules.exec[\"plan-node\"]",
+		"severity": "error",
+		"suggestedVerb": "apply_code_patch",
+	}}
 }
 
 test_fail_no_accepted_plan if {
@@ -197,17 +173,15 @@ test_fail_no_accepted_plan if {
 			"planNodeId": "esc-1",
 		},
 	})
-	r == {
-		{
-			"code": "INVALID_ARGS",
-			"message": "planNodeId esc-1: no plan has been accepted for this work",
-			"path": "args.planNodeId",
-			"remediation": "Pass the nodeId of an accepted plan node of the right kind; progress and the accepted plan list them.",
-			"rule": "mcpc.rules.exec[\"plan-node\"]",
-			"severity": "error",
-			"suggestedVerb": "submit_execution_plan",
-		},
-	}
+	r == {{
+		"code": "INVALID_ARGS",
+		"message": "planNodeId esc-1: no plan has been accepted for this work",
+		"path": "args.planNodeId",
+		"remediation": "Pass the nodeId of an accepted plan node of the right kind; progress and the accepted plan list them.",
+		"rule": "mcpc.rules.exec[\"plan-node\"]",
+		"severity": "error",
+		"suggestedVerb": "submit_execution_plan",
+	}}
 }
 
 test_fail_recipe_on_change_node if {
@@ -237,15 +211,11 @@ test_fail_recipe_on_change_node if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -256,17 +226,11 @@ test_fail_recipe_on_change_node if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -287,30 +251,24 @@ test_fail_recipe_on_change_node if {
 		"args": {
 			"recipeId": "run_targeted_validation",
 			"planNodeId": "change-1",
-			"params": {
-				"commandId": "unit",
-			},
+			"params": {"commandId": "unit"},
 		},
 	})
-	r == {
-		{
-			"code": "INVALID_ARGS",
-			"message": "planNodeId \"change-1\" is a change node; run_automation_recipe needs a validate node",
-			"path": "args.planNodeId",
-			"remediation": "Pass the nodeId of an accepted plan node of the right kind; progress and the accepted plan list them.",
-			"rule": "mcpc.rules.exec[\"plan-node\"]",
-			"severity": "error",
-			"suggestedVerb": "run_automation_recipe",
-		},
-	}
+	r == {{
+		"code": "INVALID_ARGS",
+		"message": "planNodeId \"change-1\" is a change node; run_automation_recipe needs a validate node",
+		"path": "args.planNodeId",
+		"remediation": "Pass the nodeId of an accepted plan node of the right kind; progress and the accepted plan list them.",
+		"rule": "mcpc.rules.exec[\"plan-node\"]",
+		"severity": "error",
+		"suggestedVerb": "run_automation_recipe",
+	}}
 }
 
 test_success_escalate_without_node if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "escalate",
-		"args": {
-			"need": "x",
-		},
+		"args": {"need": "x"},
 	})
 	count(r) == 0
 }
@@ -342,15 +300,11 @@ test_success_escalate_node if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -361,17 +315,11 @@ test_success_escalate_node if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -424,15 +372,11 @@ test_success_patch_change_node if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -443,17 +387,11 @@ test_success_patch_change_node if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",

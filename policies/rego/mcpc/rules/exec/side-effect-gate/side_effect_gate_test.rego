@@ -30,15 +30,11 @@ test_fail_gate_not_approved if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -49,17 +45,11 @@ test_fail_gate_not_approved if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -81,23 +71,17 @@ test_fail_gate_not_approved if {
 			"planNodeId": "se-1",
 			"sideEffectType": "git_commit",
 		},
-		"gates": {
-			"approved": [
-				"gate-9",
-			],
-		},
+		"gates": {"approved": ["gate-9"]},
 	})
-	r == {
-		{
-			"code": "EXEC_UNGATED_SIDE_EFFECT",
-			"message": "commit gate gate-1 of side_effect node \"se-1\" is not approved",
-			"path": "args.planNodeId",
-			"remediation": "Ask a person to approve the node's commit gate (mcpc gate approve), then call execute_gated_side_effect again.",
-			"rule": "mcpc.rules.exec[\"side-effect-gate\"]",
-			"severity": "error",
-			"suggestedVerb": "escalate",
-		},
-	}
+	r == {{
+		"code": "EXEC_UNGATED_SIDE_EFFECT",
+		"message": "commit gate gate-1 of side_effect node \"se-1\" is not approved",
+		"path": "args.planNodeId",
+		"remediation": "Ask a person to approve the node's commit gate (mcpc gate approve), then call execute_gated_side_effect again.",
+		"rule": "mcpc.rules.exec[\"side-effect-gate\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
 }
 
 test_success_gate_approved if {
@@ -127,15 +111,11 @@ test_success_gate_approved if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -146,17 +126,11 @@ test_success_gate_approved if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -178,11 +152,7 @@ test_success_gate_approved if {
 			"planNodeId": "se-1",
 			"sideEffectType": "git_commit",
 		},
-		"gates": {
-			"approved": [
-				"gate-1",
-			],
-		},
+		"gates": {"approved": ["gate-1"]},
 	})
 	count(r) == 0
 }

@@ -30,15 +30,11 @@ test_fail_changed_since_read if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -49,17 +45,11 @@ test_fail_changed_since_read if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -82,21 +72,17 @@ test_fail_changed_since_read if {
 			"targetFile": "src/a.ts",
 			"edits": [],
 		},
-		"reads": {
-			"src/a.ts": "sha256:old",
-		},
+		"reads": {"src/a.ts": "sha256:old"},
 	})
-	r == {
-		{
-			"code": "STALE_CONTEXT",
-			"message": "src/a.ts changed since it was read (read sha256:old, now sha256:aaa)",
-			"path": "args.targetFile",
-			"remediation": "Read the file again (read_file_lines) and rebuild the edits against its current content.",
-			"rule": "mcpc.rules.exec[\"stale-context\"]",
-			"severity": "error",
-			"suggestedVerb": "read_file_lines",
-		},
-	}
+	r == {{
+		"code": "STALE_CONTEXT",
+		"message": "src/a.ts changed since it was read (read sha256:old, now sha256:aaa)",
+		"path": "args.targetFile",
+		"remediation": "Read the file again (read_file_lines) and rebuild the edits against its current content.",
+		"rule": "mcpc.rules.exec[\"stale-context\"]",
+		"severity": "error",
+		"suggestedVerb": "read_file_lines",
+	}}
 }
 
 test_success_unchanged if {
@@ -126,15 +112,11 @@ test_success_unchanged if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -145,17 +127,11 @@ test_success_unchanged if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -178,9 +154,7 @@ test_success_unchanged if {
 			"targetFile": "src/a.ts",
 			"edits": [],
 		},
-		"reads": {
-			"src/a.ts": "sha256:aaa",
-		},
+		"reads": {"src/a.ts": "sha256:aaa"},
 	})
 	count(r) == 0
 }
@@ -212,15 +186,11 @@ test_success_not_read if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -231,17 +201,11 @@ test_success_not_read if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",

@@ -30,15 +30,11 @@ test_fail_unknown_recipe if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -49,17 +45,11 @@ test_fail_unknown_recipe if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -82,17 +72,15 @@ test_fail_unknown_recipe if {
 			"planNodeId": "change-1",
 		},
 	})
-	r == {
-		{
-			"code": "INVALID_ARGS",
-			"message": "recipe rm_rf is not one of replace_lexeme_in_file, run_targeted_validation",
-			"path": "args.recipeId",
-			"remediation": "Use a known recipeId: replace_lexeme_in_file or run_targeted_validation.",
-			"rule": "mcpc.rules.exec[\"unknown-recipe\"]",
-			"severity": "error",
-			"suggestedVerb": "run_automation_recipe",
-		},
-	}
+	r == {{
+		"code": "INVALID_ARGS",
+		"message": "recipe rm_rf is not one of replace_lexeme_in_file, run_targeted_validation",
+		"path": "args.recipeId",
+		"remediation": "Use a known recipeId: replace_lexeme_in_file or run_targeted_validation.",
+		"rule": "mcpc.rules.exec[\"unknown-recipe\"]",
+		"severity": "error",
+		"suggestedVerb": "run_automation_recipe",
+	}}
 }
 
 test_success_known_recipe if {
@@ -122,15 +110,11 @@ test_success_known_recipe if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -141,17 +125,11 @@ test_success_known_recipe if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",

@@ -30,15 +30,11 @@ test_fail_command_not_a_hook if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -49,17 +45,11 @@ test_fail_command_not_a_hook if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -80,22 +70,18 @@ test_fail_command_not_a_hook if {
 		"args": {
 			"recipeId": "run_targeted_validation",
 			"planNodeId": "validate-2",
-			"params": {
-				"commandId": "lint",
-			},
+			"params": {"commandId": "lint"},
 		},
 	})
-	r == {
-		{
-			"code": "PLAN_VERIFICATION_WEAK",
-			"message": "commandId lint is not a verification hook of validate node \"validate-2\" (hooks: unit)",
-			"path": "args.params.commandId",
-			"remediation": "Pass params.commandId from the validate node's verificationHooks; it must name a command in validation.commands.",
-			"rule": "mcpc.rules.exec[\"validation-command\"]",
-			"severity": "error",
-			"suggestedVerb": "run_automation_recipe",
-		},
-	}
+	r == {{
+		"code": "PLAN_VERIFICATION_WEAK",
+		"message": "commandId lint is not a verification hook of validate node \"validate-2\" (hooks: unit)",
+		"path": "args.params.commandId",
+		"remediation": "Pass params.commandId from the validate node's verificationHooks; it must name a command in validation.commands.",
+		"rule": "mcpc.rules.exec[\"validation-command\"]",
+		"severity": "error",
+		"suggestedVerb": "run_automation_recipe",
+	}}
 }
 
 test_fail_command_not_configured if {
@@ -125,15 +111,11 @@ test_fail_command_not_configured if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -144,17 +126,11 @@ test_fail_command_not_configured if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -175,22 +151,18 @@ test_fail_command_not_configured if {
 		"args": {
 			"recipeId": "run_targeted_validation",
 			"planNodeId": "validate-1",
-			"params": {
-				"commandId": "e2e",
-			},
+			"params": {"commandId": "e2e"},
 		},
 	})
-	r == {
-		{
-			"code": "PLAN_VERIFICATION_WEAK",
-			"message": "commandId e2e is not a configured validation command (configured: unit, lint)",
-			"path": "args.params.commandId",
-			"remediation": "Pass params.commandId from the validate node's verificationHooks; it must name a command in validation.commands.",
-			"rule": "mcpc.rules.exec[\"validation-command\"]",
-			"severity": "error",
-			"suggestedVerb": "run_automation_recipe",
-		},
-	}
+	r == {{
+		"code": "PLAN_VERIFICATION_WEAK",
+		"message": "commandId e2e is not a configured validation command (configured: unit, lint)",
+		"path": "args.params.commandId",
+		"remediation": "Pass params.commandId from the validate node's verificationHooks; it must name a command in validation.commands.",
+		"rule": "mcpc.rules.exec[\"validation-command\"]",
+		"severity": "error",
+		"suggestedVerb": "run_automation_recipe",
+	}}
 }
 
 test_success_hook_command if {
@@ -220,15 +192,11 @@ test_success_hook_command if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -239,17 +207,11 @@ test_success_hook_command if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -270,9 +232,7 @@ test_success_hook_command if {
 		"args": {
 			"recipeId": "run_targeted_validation",
 			"planNodeId": "validate-2",
-			"params": {
-				"commandId": "unit",
-			},
+			"params": {"commandId": "unit"},
 		},
 	})
 	count(r) == 0

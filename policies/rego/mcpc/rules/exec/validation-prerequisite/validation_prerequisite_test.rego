@@ -30,15 +30,11 @@ test_fail_change_not_patched if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -49,17 +45,11 @@ test_fail_change_not_patched if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -80,22 +70,18 @@ test_fail_change_not_patched if {
 		"args": {
 			"recipeId": "run_targeted_validation",
 			"planNodeId": "validate-1",
-			"params": {
-				"commandId": "unit",
-			},
+			"params": {"commandId": "unit"},
 		},
 	})
-	r == {
-		{
-			"code": "EXEC_PREREQUISITE_UNMET",
-			"message": "validate node \"validate-1\" maps to change-1, which is pending, not patched",
-			"path": "args.planNodeId",
-			"remediation": "Apply the patches of the mapped change nodes first (apply_code_patch), then run the validation.",
-			"rule": "mcpc.rules.exec[\"validation-prerequisite\"]",
-			"severity": "error",
-			"suggestedVerb": "apply_code_patch",
-		},
-	}
+	r == {{
+		"code": "EXEC_PREREQUISITE_UNMET",
+		"message": "validate node \"validate-1\" maps to change-1, which is pending, not patched",
+		"path": "args.planNodeId",
+		"remediation": "Apply the patches of the mapped change nodes first (apply_code_patch), then run the validation.",
+		"rule": "mcpc.rules.exec[\"validation-prerequisite\"]",
+		"severity": "error",
+		"suggestedVerb": "apply_code_patch",
+	}}
 }
 
 test_success_changes_patched if {
@@ -125,15 +111,11 @@ test_success_changes_patched if {
 					"verificationHooks": [
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
+							"params": {"commandId": "unit"},
 						},
 						{
 							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "e2e",
-							},
+							"params": {"commandId": "e2e"},
 						},
 					],
 					"mapsToNodeIds": [
@@ -144,17 +126,11 @@ test_success_changes_patched if {
 				"validate-2": {
 					"kind": "validate",
 					"status": "pending",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-2",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-2"],
 				},
 				"se-1": {
 					"kind": "side_effect",
@@ -175,9 +151,7 @@ test_success_changes_patched if {
 		"args": {
 			"recipeId": "run_targeted_validation",
 			"planNodeId": "validate-2",
-			"params": {
-				"commandId": "unit",
-			},
+			"params": {"commandId": "unit"},
 		},
 	})
 	count(r) == 0

@@ -4,40 +4,28 @@ import data.mcpc.fixtures_test as fixtures
 import data.mcpc.rules.gate["budget-exceeded"] as rule
 
 test_fail_read_over_budget if {
-	r := rule.report with input as fixtures.with_input({
-		"agent": {
-			"usedTokens": 59990,
-		},
-	})
-	r == {
-		{
-			"code": "BUDGET_EXCEEDED",
-			"message": "agent agent-1 has used 59990 tokens and this request costs 30, past the threshold of 60000",
-			"path": "agent.usedTokens",
-			"remediation": "Finish with signal_task_complete, escalate for a person's help, or hand the remaining work to a sub- agent with its own budget.",
-			"rule": "mcpc.rules.gate[\"budget-exceeded\"]",
-			"severity": "error",
-			"suggestedVerb": "signal_task_complete",
-		},
-	}
+	r := rule.report with input as fixtures.with_input({"agent": {"usedTokens": 59990}})
+	r == {{
+		"code": "BUDGET_EXCEEDED",
+		"message": "agent agent-1 has used 59990 tokens and this request costs 30, past the threshold of 60000",
+		"path": "agent.usedTokens",
+		"remediation": "Finish with signal_task_complete, escalate for a person's help, or hand the remaining work to a sub- agent with its own budget.",
+		"rule": "mcpc.rules.gate[\"budget-exceeded\"]",
+		"severity": "error",
+		"suggestedVerb": "signal_task_complete",
+	}}
 }
 
 test_success_escalate_over_budget if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "escalate",
-		"agent": {
-			"usedTokens": 59990,
-		},
+		"agent": {"usedTokens": 59990},
 	})
 	count(r) == 0
 }
 
 test_success_exactly_at_threshold if {
-	r := rule.report with input as fixtures.with_input({
-		"agent": {
-			"usedTokens": 59970,
-		},
-	})
+	r := rule.report with input as fixtures.with_input({"agent": {"usedTokens": 59970}})
 	count(r) == 0
 }
 
@@ -45,9 +33,7 @@ test_success_completed_never_blocks if {
 	r := rule.report with input as fixtures.with_input({
 		"state": "COMPLETED",
 		"verb": "signal_task_complete",
-		"agent": {
-			"usedTokens": 99999,
-		},
+		"agent": {"usedTokens": 99999},
 	})
 	count(r) == 0
 }

@@ -6,112 +6,23 @@ import data.mcpc.rules.plan["node-fields"] as rule
 test_fail_missing_node_fields if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
-		"args": {
-			"planGraph": {
-				"agentId": "agent-1",
-				"contextPackHash": "sha256:pack",
-				"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
-				"knowledgeStrategyId": "migration_adp_to_sdf",
-				"policyVersionSet": {
-					"mcpc": "1",
-				},
-				"repoSnapshotId": "git:abc",
-				"runSessionId": "run-1",
-				"schemaVersion": "2.0.0",
-				"scopeAllowlistRef": "pack",
-				"workId": "work-1",
-				"worktreeRoot": "/repo",
-				"knowledgeStrategyReasons": [
-					{
-						"reason": "adp lexeme",
-						"evidenceRefs": [
-							"lexeme:adp-data-table",
-						],
-					},
-				],
-				"evidencePolicy": {
-					"minRequirementSources": 1,
-				},
-				"planFingerprint": "fp-1",
-				"sourceTraceRefs": [],
-				"nodes": [
-					{
-						"nodeId": "change-1",
-						"kind": "change",
-						"dependsOn": [],
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "revert",
-						"operation": "modify",
-						"targetFile": "src/a.ts",
-						"targetSymbols": [
-							"A",
-						],
-						"whyThisFile": "holds the grid",
-						"editIntent": "swap tag",
-						"citations": [
-							{
-								"source": "prompt",
-								"ref": "originalPrompt",
-							},
-						],
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-					},
-					{
-						"nodeId": "validate-1",
-						"kind": "validate",
-						"dependsOn": [
-							"change-1",
-						],
-						"atomicityBoundary": "suite",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "fix",
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-						"mapsToNodeIds": [
-							"change-1",
-						],
-					},
-				],
-			},
-		},
-		"submission": {
+		"args": {"planGraph": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:pack",
 			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
 			"knowledgeStrategyId": "migration_adp_to_sdf",
-			"policyVersionSet": {
-				"mcpc": "1",
-			},
+			"policyVersionSet": {"mcpc": "1"},
 			"repoSnapshotId": "git:abc",
 			"runSessionId": "run-1",
 			"schemaVersion": "2.0.0",
 			"scopeAllowlistRef": "pack",
 			"workId": "work-1",
 			"worktreeRoot": "/repo",
-			"knowledgeStrategyReasons": [
-				{
-					"reason": "adp lexeme",
-					"evidenceRefs": [
-						"lexeme:adp-data-table",
-					],
-				},
-			],
-			"evidencePolicy": {
-				"minRequirementSources": 1,
-			},
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
 			"planFingerprint": "fp-1",
 			"sourceTraceRefs": [],
 			"nodes": [
@@ -123,46 +34,85 @@ test_fail_missing_node_fields if {
 					"correctionCandidateOnFail": "revert",
 					"operation": "modify",
 					"targetFile": "src/a.ts",
-					"targetSymbols": [
-						"A",
-					],
+					"targetSymbols": ["A"],
 					"whyThisFile": "holds the grid",
 					"editIntent": "swap tag",
-					"citations": [
-						{
-							"source": "prompt",
-							"ref": "originalPrompt",
-						},
-					],
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
 				{
 					"nodeId": "validate-1",
 					"kind": "validate",
-					"dependsOn": [
-						"change-1",
-					],
+					"dependsOn": ["change-1"],
 					"atomicityBoundary": "suite",
 					"expectedFailureSignatures": [],
 					"correctionCandidateOnFail": "fix",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-1",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
+				},
+			],
+		}},
+		"submission": {
+			"agentId": "agent-1",
+			"contextPackHash": "sha256:pack",
+			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
+			"knowledgeStrategyId": "migration_adp_to_sdf",
+			"policyVersionSet": {"mcpc": "1"},
+			"repoSnapshotId": "git:abc",
+			"runSessionId": "run-1",
+			"schemaVersion": "2.0.0",
+			"scopeAllowlistRef": "pack",
+			"workId": "work-1",
+			"worktreeRoot": "/repo",
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
+			"planFingerprint": "fp-1",
+			"sourceTraceRefs": [],
+			"nodes": [
+				{
+					"nodeId": "change-1",
+					"kind": "change",
+					"dependsOn": [],
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "revert",
+					"operation": "modify",
+					"targetFile": "src/a.ts",
+					"targetSymbols": ["A"],
+					"whyThisFile": "holds the grid",
+					"editIntent": "swap tag",
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+				},
+				{
+					"nodeId": "validate-1",
+					"kind": "validate",
+					"dependsOn": ["change-1"],
+					"atomicityBoundary": "suite",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "fix",
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
 				},
 			],
 		},
@@ -201,137 +151,23 @@ test_fail_missing_node_fields if {
 test_fail_side_effect_and_escalate if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
-		"args": {
-			"planGraph": {
-				"agentId": "agent-1",
-				"contextPackHash": "sha256:pack",
-				"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
-				"knowledgeStrategyId": "migration_adp_to_sdf",
-				"policyVersionSet": {
-					"mcpc": "1",
-				},
-				"repoSnapshotId": "git:abc",
-				"runSessionId": "run-1",
-				"schemaVersion": "2.0.0",
-				"scopeAllowlistRef": "pack",
-				"workId": "work-1",
-				"worktreeRoot": "/repo",
-				"knowledgeStrategyReasons": [
-					{
-						"reason": "adp lexeme",
-						"evidenceRefs": [
-							"lexeme:adp-data-table",
-						],
-					},
-				],
-				"evidencePolicy": {
-					"minRequirementSources": 1,
-				},
-				"planFingerprint": "fp-1",
-				"sourceTraceRefs": [],
-				"nodes": [
-					{
-						"nodeId": "change-1",
-						"kind": "change",
-						"dependsOn": [],
-						"atomicityBoundary": "file",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "revert",
-						"operation": "modify",
-						"targetFile": "src/a.ts",
-						"targetSymbols": [
-							"A",
-						],
-						"whyThisFile": "holds the grid",
-						"editIntent": "swap tag",
-						"citations": [
-							{
-								"source": "prompt",
-								"ref": "originalPrompt",
-							},
-						],
-						"codeEvidence": [
-							{
-								"file": "src/a.ts",
-								"startLine": 1,
-							},
-						],
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-					},
-					{
-						"nodeId": "validate-1",
-						"kind": "validate",
-						"dependsOn": [
-							"change-1",
-						],
-						"atomicityBoundary": "suite",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "fix",
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-						"mapsToNodeIds": [
-							"change-1",
-						],
-						"successCriteria": "tests pass",
-					},
-					{
-						"nodeId": "se-1",
-						"kind": "side_effect",
-						"dependsOn": [],
-						"atomicityBoundary": "x",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "x",
-					},
-					{
-						"nodeId": "esc-1",
-						"kind": "escalate",
-						"dependsOn": [],
-						"atomicityBoundary": "x",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "x",
-						"requestedEvidence": [],
-					},
-				],
-			},
-		},
-		"submission": {
+		"args": {"planGraph": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:pack",
 			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
 			"knowledgeStrategyId": "migration_adp_to_sdf",
-			"policyVersionSet": {
-				"mcpc": "1",
-			},
+			"policyVersionSet": {"mcpc": "1"},
 			"repoSnapshotId": "git:abc",
 			"runSessionId": "run-1",
 			"schemaVersion": "2.0.0",
 			"scopeAllowlistRef": "pack",
 			"workId": "work-1",
 			"worktreeRoot": "/repo",
-			"knowledgeStrategyReasons": [
-				{
-					"reason": "adp lexeme",
-					"evidenceRefs": [
-						"lexeme:adp-data-table",
-					],
-				},
-			],
-			"evidencePolicy": {
-				"minRequirementSources": 1,
-			},
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
 			"planFingerprint": "fp-1",
 			"sourceTraceRefs": [],
 			"nodes": [
@@ -344,52 +180,112 @@ test_fail_side_effect_and_escalate if {
 					"correctionCandidateOnFail": "revert",
 					"operation": "modify",
 					"targetFile": "src/a.ts",
-					"targetSymbols": [
-						"A",
-					],
+					"targetSymbols": ["A"],
 					"whyThisFile": "holds the grid",
 					"editIntent": "swap tag",
-					"citations": [
-						{
-							"source": "prompt",
-							"ref": "originalPrompt",
-						},
-					],
-					"codeEvidence": [
-						{
-							"file": "src/a.ts",
-							"startLine": 1,
-						},
-					],
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
 				{
 					"nodeId": "validate-1",
 					"kind": "validate",
-					"dependsOn": [
-						"change-1",
-					],
+					"dependsOn": ["change-1"],
 					"atomicityBoundary": "suite",
 					"expectedFailureSignatures": [],
 					"correctionCandidateOnFail": "fix",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-1",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
+					"successCriteria": "tests pass",
+				},
+				{
+					"nodeId": "se-1",
+					"kind": "side_effect",
+					"dependsOn": [],
+					"atomicityBoundary": "x",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "x",
+				},
+				{
+					"nodeId": "esc-1",
+					"kind": "escalate",
+					"dependsOn": [],
+					"atomicityBoundary": "x",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "x",
+					"requestedEvidence": [],
+				},
+			],
+		}},
+		"submission": {
+			"agentId": "agent-1",
+			"contextPackHash": "sha256:pack",
+			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
+			"knowledgeStrategyId": "migration_adp_to_sdf",
+			"policyVersionSet": {"mcpc": "1"},
+			"repoSnapshotId": "git:abc",
+			"runSessionId": "run-1",
+			"schemaVersion": "2.0.0",
+			"scopeAllowlistRef": "pack",
+			"workId": "work-1",
+			"worktreeRoot": "/repo",
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
+			"planFingerprint": "fp-1",
+			"sourceTraceRefs": [],
+			"nodes": [
+				{
+					"nodeId": "change-1",
+					"kind": "change",
+					"dependsOn": [],
+					"atomicityBoundary": "file",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "revert",
+					"operation": "modify",
+					"targetFile": "src/a.ts",
+					"targetSymbols": ["A"],
+					"whyThisFile": "holds the grid",
+					"editIntent": "swap tag",
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+				},
+				{
+					"nodeId": "validate-1",
+					"kind": "validate",
+					"dependsOn": ["change-1"],
+					"atomicityBoundary": "suite",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "fix",
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
 					"successCriteria": "tests pass",
 				},
 				{
@@ -455,120 +351,23 @@ test_fail_side_effect_and_escalate if {
 test_success_complete_nodes if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
-		"args": {
-			"planGraph": {
-				"agentId": "agent-1",
-				"contextPackHash": "sha256:pack",
-				"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
-				"knowledgeStrategyId": "migration_adp_to_sdf",
-				"policyVersionSet": {
-					"mcpc": "1",
-				},
-				"repoSnapshotId": "git:abc",
-				"runSessionId": "run-1",
-				"schemaVersion": "2.0.0",
-				"scopeAllowlistRef": "pack",
-				"workId": "work-1",
-				"worktreeRoot": "/repo",
-				"knowledgeStrategyReasons": [
-					{
-						"reason": "adp lexeme",
-						"evidenceRefs": [
-							"lexeme:adp-data-table",
-						],
-					},
-				],
-				"evidencePolicy": {
-					"minRequirementSources": 1,
-				},
-				"planFingerprint": "fp-1",
-				"sourceTraceRefs": [],
-				"nodes": [
-					{
-						"nodeId": "change-1",
-						"kind": "change",
-						"dependsOn": [],
-						"atomicityBoundary": "file",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "revert",
-						"operation": "modify",
-						"targetFile": "src/a.ts",
-						"targetSymbols": [
-							"A",
-						],
-						"whyThisFile": "holds the grid",
-						"editIntent": "swap tag",
-						"citations": [
-							{
-								"source": "prompt",
-								"ref": "originalPrompt",
-							},
-						],
-						"codeEvidence": [
-							{
-								"file": "src/a.ts",
-								"startLine": 1,
-							},
-						],
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-					},
-					{
-						"nodeId": "validate-1",
-						"kind": "validate",
-						"dependsOn": [
-							"change-1",
-						],
-						"atomicityBoundary": "suite",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "fix",
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-						"mapsToNodeIds": [
-							"change-1",
-						],
-						"successCriteria": "tests pass",
-					},
-				],
-			},
-		},
-		"submission": {
+		"args": {"planGraph": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:pack",
 			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
 			"knowledgeStrategyId": "migration_adp_to_sdf",
-			"policyVersionSet": {
-				"mcpc": "1",
-			},
+			"policyVersionSet": {"mcpc": "1"},
 			"repoSnapshotId": "git:abc",
 			"runSessionId": "run-1",
 			"schemaVersion": "2.0.0",
 			"scopeAllowlistRef": "pack",
 			"workId": "work-1",
 			"worktreeRoot": "/repo",
-			"knowledgeStrategyReasons": [
-				{
-					"reason": "adp lexeme",
-					"evidenceRefs": [
-						"lexeme:adp-data-table",
-					],
-				},
-			],
-			"evidencePolicy": {
-				"minRequirementSources": 1,
-			},
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
 			"planFingerprint": "fp-1",
 			"sourceTraceRefs": [],
 			"nodes": [
@@ -581,52 +380,95 @@ test_success_complete_nodes if {
 					"correctionCandidateOnFail": "revert",
 					"operation": "modify",
 					"targetFile": "src/a.ts",
-					"targetSymbols": [
-						"A",
-					],
+					"targetSymbols": ["A"],
 					"whyThisFile": "holds the grid",
 					"editIntent": "swap tag",
-					"citations": [
-						{
-							"source": "prompt",
-							"ref": "originalPrompt",
-						},
-					],
-					"codeEvidence": [
-						{
-							"file": "src/a.ts",
-							"startLine": 1,
-						},
-					],
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
 				{
 					"nodeId": "validate-1",
 					"kind": "validate",
-					"dependsOn": [
-						"change-1",
-					],
+					"dependsOn": ["change-1"],
 					"atomicityBoundary": "suite",
 					"expectedFailureSignatures": [],
 					"correctionCandidateOnFail": "fix",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-1",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
+					"successCriteria": "tests pass",
+				},
+			],
+		}},
+		"submission": {
+			"agentId": "agent-1",
+			"contextPackHash": "sha256:pack",
+			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
+			"knowledgeStrategyId": "migration_adp_to_sdf",
+			"policyVersionSet": {"mcpc": "1"},
+			"repoSnapshotId": "git:abc",
+			"runSessionId": "run-1",
+			"schemaVersion": "2.0.0",
+			"scopeAllowlistRef": "pack",
+			"workId": "work-1",
+			"worktreeRoot": "/repo",
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
+			"planFingerprint": "fp-1",
+			"sourceTraceRefs": [],
+			"nodes": [
+				{
+					"nodeId": "change-1",
+					"kind": "change",
+					"dependsOn": [],
+					"atomicityBoundary": "file",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "revert",
+					"operation": "modify",
+					"targetFile": "src/a.ts",
+					"targetSymbols": ["A"],
+					"whyThisFile": "holds the grid",
+					"editIntent": "swap tag",
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+				},
+				{
+					"nodeId": "validate-1",
+					"kind": "validate",
+					"dependsOn": ["change-1"],
+					"atomicityBoundary": "suite",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "fix",
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
 					"successCriteria": "tests pass",
 				},
 			],

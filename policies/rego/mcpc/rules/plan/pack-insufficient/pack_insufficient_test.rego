@@ -6,120 +6,23 @@ import data.mcpc.rules.plan["pack-insufficient"] as rule
 test_fail_insufficient if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
-		"args": {
-			"planGraph": {
-				"agentId": "agent-1",
-				"contextPackHash": "sha256:pack",
-				"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
-				"knowledgeStrategyId": "migration_adp_to_sdf",
-				"policyVersionSet": {
-					"mcpc": "1",
-				},
-				"repoSnapshotId": "git:abc",
-				"runSessionId": "run-1",
-				"schemaVersion": "2.0.0",
-				"scopeAllowlistRef": "pack",
-				"workId": "work-1",
-				"worktreeRoot": "/repo",
-				"knowledgeStrategyReasons": [
-					{
-						"reason": "adp lexeme",
-						"evidenceRefs": [
-							"lexeme:adp-data-table",
-						],
-					},
-				],
-				"evidencePolicy": {
-					"minRequirementSources": 1,
-				},
-				"planFingerprint": "fp-1",
-				"sourceTraceRefs": [],
-				"nodes": [
-					{
-						"nodeId": "change-1",
-						"kind": "change",
-						"dependsOn": [],
-						"atomicityBoundary": "file",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "revert",
-						"operation": "modify",
-						"targetFile": "src/a.ts",
-						"targetSymbols": [
-							"A",
-						],
-						"whyThisFile": "holds the grid",
-						"editIntent": "swap tag",
-						"citations": [
-							{
-								"source": "prompt",
-								"ref": "originalPrompt",
-							},
-						],
-						"codeEvidence": [
-							{
-								"file": "src/a.ts",
-								"startLine": 1,
-							},
-						],
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-					},
-					{
-						"nodeId": "validate-1",
-						"kind": "validate",
-						"dependsOn": [
-							"change-1",
-						],
-						"atomicityBoundary": "suite",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "fix",
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-						"mapsToNodeIds": [
-							"change-1",
-						],
-						"successCriteria": "tests pass",
-					},
-				],
-			},
-		},
-		"submission": {
+		"args": {"planGraph": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:pack",
 			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
 			"knowledgeStrategyId": "migration_adp_to_sdf",
-			"policyVersionSet": {
-				"mcpc": "1",
-			},
+			"policyVersionSet": {"mcpc": "1"},
 			"repoSnapshotId": "git:abc",
 			"runSessionId": "run-1",
 			"schemaVersion": "2.0.0",
 			"scopeAllowlistRef": "pack",
 			"workId": "work-1",
 			"worktreeRoot": "/repo",
-			"knowledgeStrategyReasons": [
-				{
-					"reason": "adp lexeme",
-					"evidenceRefs": [
-						"lexeme:adp-data-table",
-					],
-				},
-			],
-			"evidencePolicy": {
-				"minRequirementSources": 1,
-			},
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
 			"planFingerprint": "fp-1",
 			"sourceTraceRefs": [],
 			"nodes": [
@@ -132,188 +35,132 @@ test_fail_insufficient if {
 					"correctionCandidateOnFail": "revert",
 					"operation": "modify",
 					"targetFile": "src/a.ts",
-					"targetSymbols": [
-						"A",
-					],
+					"targetSymbols": ["A"],
 					"whyThisFile": "holds the grid",
 					"editIntent": "swap tag",
-					"citations": [
-						{
-							"source": "prompt",
-							"ref": "originalPrompt",
-						},
-					],
-					"codeEvidence": [
-						{
-							"file": "src/a.ts",
-							"startLine": 1,
-						},
-					],
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
 				{
 					"nodeId": "validate-1",
 					"kind": "validate",
-					"dependsOn": [
-						"change-1",
-					],
+					"dependsOn": ["change-1"],
 					"atomicityBoundary": "suite",
 					"expectedFailureSignatures": [],
 					"correctionCandidateOnFail": "fix",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-1",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
+					"successCriteria": "tests pass",
+				},
+			],
+		}},
+		"submission": {
+			"agentId": "agent-1",
+			"contextPackHash": "sha256:pack",
+			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
+			"knowledgeStrategyId": "migration_adp_to_sdf",
+			"policyVersionSet": {"mcpc": "1"},
+			"repoSnapshotId": "git:abc",
+			"runSessionId": "run-1",
+			"schemaVersion": "2.0.0",
+			"scopeAllowlistRef": "pack",
+			"workId": "work-1",
+			"worktreeRoot": "/repo",
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
+			"planFingerprint": "fp-1",
+			"sourceTraceRefs": [],
+			"nodes": [
+				{
+					"nodeId": "change-1",
+					"kind": "change",
+					"dependsOn": [],
+					"atomicityBoundary": "file",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "revert",
+					"operation": "modify",
+					"targetFile": "src/a.ts",
+					"targetSymbols": ["A"],
+					"whyThisFile": "holds the grid",
+					"editIntent": "swap tag",
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+				},
+				{
+					"nodeId": "validate-1",
+					"kind": "validate",
+					"dependsOn": ["change-1"],
+					"atomicityBoundary": "suite",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "fix",
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
 					"successCriteria": "tests pass",
 				},
 			],
 		},
 		"packInsufficient": true,
 	})
-	r == {
-		{
-			"code": "PACK_INSUFFICIENT",
-			"message": "the context pack is insufficient (an unparsed template); escalate before submitting a plan",
-			"path": "packInsufficient",
-			"remediation": "Escalate for the missing anchors listed in packInsufficiency, then resubmit the plan against the grown pack.",
-			"rule": "mcpc.rules.plan[\"pack-insufficient\"]",
-			"severity": "error",
-			"suggestedVerb": "escalate",
-		},
-	}
+	r == {{
+		"code": "PACK_INSUFFICIENT",
+		"message": "the context pack is insufficient (an unparsed template); escalate before submitting a plan",
+		"path": "packInsufficient",
+		"remediation": "Escalate for the missing anchors listed in packInsufficiency, then resubmit the plan against the grown pack.",
+		"rule": "mcpc.rules.plan[\"pack-insufficient\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
 }
 
 test_success_sufficient if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
-		"args": {
-			"planGraph": {
-				"agentId": "agent-1",
-				"contextPackHash": "sha256:pack",
-				"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
-				"knowledgeStrategyId": "migration_adp_to_sdf",
-				"policyVersionSet": {
-					"mcpc": "1",
-				},
-				"repoSnapshotId": "git:abc",
-				"runSessionId": "run-1",
-				"schemaVersion": "2.0.0",
-				"scopeAllowlistRef": "pack",
-				"workId": "work-1",
-				"worktreeRoot": "/repo",
-				"knowledgeStrategyReasons": [
-					{
-						"reason": "adp lexeme",
-						"evidenceRefs": [
-							"lexeme:adp-data-table",
-						],
-					},
-				],
-				"evidencePolicy": {
-					"minRequirementSources": 1,
-				},
-				"planFingerprint": "fp-1",
-				"sourceTraceRefs": [],
-				"nodes": [
-					{
-						"nodeId": "change-1",
-						"kind": "change",
-						"dependsOn": [],
-						"atomicityBoundary": "file",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "revert",
-						"operation": "modify",
-						"targetFile": "src/a.ts",
-						"targetSymbols": [
-							"A",
-						],
-						"whyThisFile": "holds the grid",
-						"editIntent": "swap tag",
-						"citations": [
-							{
-								"source": "prompt",
-								"ref": "originalPrompt",
-							},
-						],
-						"codeEvidence": [
-							{
-								"file": "src/a.ts",
-								"startLine": 1,
-							},
-						],
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-					},
-					{
-						"nodeId": "validate-1",
-						"kind": "validate",
-						"dependsOn": [
-							"change-1",
-						],
-						"atomicityBoundary": "suite",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "fix",
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-						"mapsToNodeIds": [
-							"change-1",
-						],
-						"successCriteria": "tests pass",
-					},
-				],
-			},
-		},
-		"submission": {
+		"args": {"planGraph": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:pack",
 			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
 			"knowledgeStrategyId": "migration_adp_to_sdf",
-			"policyVersionSet": {
-				"mcpc": "1",
-			},
+			"policyVersionSet": {"mcpc": "1"},
 			"repoSnapshotId": "git:abc",
 			"runSessionId": "run-1",
 			"schemaVersion": "2.0.0",
 			"scopeAllowlistRef": "pack",
 			"workId": "work-1",
 			"worktreeRoot": "/repo",
-			"knowledgeStrategyReasons": [
-				{
-					"reason": "adp lexeme",
-					"evidenceRefs": [
-						"lexeme:adp-data-table",
-					],
-				},
-			],
-			"evidencePolicy": {
-				"minRequirementSources": 1,
-			},
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
 			"planFingerprint": "fp-1",
 			"sourceTraceRefs": [],
 			"nodes": [
@@ -326,52 +173,95 @@ test_success_sufficient if {
 					"correctionCandidateOnFail": "revert",
 					"operation": "modify",
 					"targetFile": "src/a.ts",
-					"targetSymbols": [
-						"A",
-					],
+					"targetSymbols": ["A"],
 					"whyThisFile": "holds the grid",
 					"editIntent": "swap tag",
-					"citations": [
-						{
-							"source": "prompt",
-							"ref": "originalPrompt",
-						},
-					],
-					"codeEvidence": [
-						{
-							"file": "src/a.ts",
-							"startLine": 1,
-						},
-					],
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
 				{
 					"nodeId": "validate-1",
 					"kind": "validate",
-					"dependsOn": [
-						"change-1",
-					],
+					"dependsOn": ["change-1"],
 					"atomicityBoundary": "suite",
 					"expectedFailureSignatures": [],
 					"correctionCandidateOnFail": "fix",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-1",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
+					"successCriteria": "tests pass",
+				},
+			],
+		}},
+		"submission": {
+			"agentId": "agent-1",
+			"contextPackHash": "sha256:pack",
+			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
+			"knowledgeStrategyId": "migration_adp_to_sdf",
+			"policyVersionSet": {"mcpc": "1"},
+			"repoSnapshotId": "git:abc",
+			"runSessionId": "run-1",
+			"schemaVersion": "2.0.0",
+			"scopeAllowlistRef": "pack",
+			"workId": "work-1",
+			"worktreeRoot": "/repo",
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
+			"planFingerprint": "fp-1",
+			"sourceTraceRefs": [],
+			"nodes": [
+				{
+					"nodeId": "change-1",
+					"kind": "change",
+					"dependsOn": [],
+					"atomicityBoundary": "file",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "revert",
+					"operation": "modify",
+					"targetFile": "src/a.ts",
+					"targetSymbols": ["A"],
+					"whyThisFile": "holds the grid",
+					"editIntent": "swap tag",
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+				},
+				{
+					"nodeId": "validate-1",
+					"kind": "validate",
+					"dependsOn": ["change-1"],
+					"atomicityBoundary": "suite",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "fix",
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
 					"successCriteria": "tests pass",
 				},
 			],

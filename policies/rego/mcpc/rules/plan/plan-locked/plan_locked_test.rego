@@ -6,120 +6,23 @@ import data.mcpc.rules.plan["plan-locked"] as rule
 test_fail_started if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
-		"args": {
-			"planGraph": {
-				"agentId": "agent-1",
-				"contextPackHash": "sha256:pack",
-				"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
-				"knowledgeStrategyId": "migration_adp_to_sdf",
-				"policyVersionSet": {
-					"mcpc": "1",
-				},
-				"repoSnapshotId": "git:abc",
-				"runSessionId": "run-1",
-				"schemaVersion": "2.0.0",
-				"scopeAllowlistRef": "pack",
-				"workId": "work-1",
-				"worktreeRoot": "/repo",
-				"knowledgeStrategyReasons": [
-					{
-						"reason": "adp lexeme",
-						"evidenceRefs": [
-							"lexeme:adp-data-table",
-						],
-					},
-				],
-				"evidencePolicy": {
-					"minRequirementSources": 1,
-				},
-				"planFingerprint": "fp-1",
-				"sourceTraceRefs": [],
-				"nodes": [
-					{
-						"nodeId": "change-1",
-						"kind": "change",
-						"dependsOn": [],
-						"atomicityBoundary": "file",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "revert",
-						"operation": "modify",
-						"targetFile": "src/a.ts",
-						"targetSymbols": [
-							"A",
-						],
-						"whyThisFile": "holds the grid",
-						"editIntent": "swap tag",
-						"citations": [
-							{
-								"source": "prompt",
-								"ref": "originalPrompt",
-							},
-						],
-						"codeEvidence": [
-							{
-								"file": "src/a.ts",
-								"startLine": 1,
-							},
-						],
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-					},
-					{
-						"nodeId": "validate-1",
-						"kind": "validate",
-						"dependsOn": [
-							"change-1",
-						],
-						"atomicityBoundary": "suite",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "fix",
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-						"mapsToNodeIds": [
-							"change-1",
-						],
-						"successCriteria": "tests pass",
-					},
-				],
-			},
-		},
-		"submission": {
+		"args": {"planGraph": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:pack",
 			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
 			"knowledgeStrategyId": "migration_adp_to_sdf",
-			"policyVersionSet": {
-				"mcpc": "1",
-			},
+			"policyVersionSet": {"mcpc": "1"},
 			"repoSnapshotId": "git:abc",
 			"runSessionId": "run-1",
 			"schemaVersion": "2.0.0",
 			"scopeAllowlistRef": "pack",
 			"workId": "work-1",
 			"worktreeRoot": "/repo",
-			"knowledgeStrategyReasons": [
-				{
-					"reason": "adp lexeme",
-					"evidenceRefs": [
-						"lexeme:adp-data-table",
-					],
-				},
-			],
-			"evidencePolicy": {
-				"minRequirementSources": 1,
-			},
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
 			"planFingerprint": "fp-1",
 			"sourceTraceRefs": [],
 			"nodes": [
@@ -132,52 +35,95 @@ test_fail_started if {
 					"correctionCandidateOnFail": "revert",
 					"operation": "modify",
 					"targetFile": "src/a.ts",
-					"targetSymbols": [
-						"A",
-					],
+					"targetSymbols": ["A"],
 					"whyThisFile": "holds the grid",
 					"editIntent": "swap tag",
-					"citations": [
-						{
-							"source": "prompt",
-							"ref": "originalPrompt",
-						},
-					],
-					"codeEvidence": [
-						{
-							"file": "src/a.ts",
-							"startLine": 1,
-						},
-					],
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
 				{
 					"nodeId": "validate-1",
 					"kind": "validate",
-					"dependsOn": [
-						"change-1",
-					],
+					"dependsOn": ["change-1"],
 					"atomicityBoundary": "suite",
 					"expectedFailureSignatures": [],
 					"correctionCandidateOnFail": "fix",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-1",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
+					"successCriteria": "tests pass",
+				},
+			],
+		}},
+		"submission": {
+			"agentId": "agent-1",
+			"contextPackHash": "sha256:pack",
+			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
+			"knowledgeStrategyId": "migration_adp_to_sdf",
+			"policyVersionSet": {"mcpc": "1"},
+			"repoSnapshotId": "git:abc",
+			"runSessionId": "run-1",
+			"schemaVersion": "2.0.0",
+			"scopeAllowlistRef": "pack",
+			"workId": "work-1",
+			"worktreeRoot": "/repo",
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
+			"planFingerprint": "fp-1",
+			"sourceTraceRefs": [],
+			"nodes": [
+				{
+					"nodeId": "change-1",
+					"kind": "change",
+					"dependsOn": [],
+					"atomicityBoundary": "file",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "revert",
+					"operation": "modify",
+					"targetFile": "src/a.ts",
+					"targetSymbols": ["A"],
+					"whyThisFile": "holds the grid",
+					"editIntent": "swap tag",
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+				},
+				{
+					"nodeId": "validate-1",
+					"kind": "validate",
+					"dependsOn": ["change-1"],
+					"atomicityBoundary": "suite",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "fix",
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
 					"successCriteria": "tests pass",
 				},
 			],
@@ -189,136 +135,37 @@ test_fail_started if {
 			"nodes": {},
 		},
 	})
-	r == {
-		{
-			"code": "PLAN_LOCKED",
-			"message": "the accepted plan has started (a node is past pending) and can no longer be replaced",
-			"path": "plan.started",
-			"remediation": "Carry on with the accepted plan; a new plan is accepted only before any node has started.",
-			"rule": "mcpc.rules.plan[\"plan-locked\"]",
-			"severity": "error",
-			"suggestedVerb": "apply_code_patch",
-		},
-	}
+	r == {{
+		"code": "PLAN_LOCKED",
+		"message": "the accepted plan has started (a node is past pending) and can no longer be replaced",
+		"path": "plan.started",
+		"remediation": "Carry on with the accepted plan; a new plan is accepted only before any node has started.",
+		"rule": "mcpc.rules.plan[\"plan-locked\"]",
+		"severity": "error",
+		"suggestedVerb": "apply_code_patch",
+	}}
 }
 
 test_success_not_started if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
-		"args": {
-			"planGraph": {
-				"agentId": "agent-1",
-				"contextPackHash": "sha256:pack",
-				"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
-				"knowledgeStrategyId": "migration_adp_to_sdf",
-				"policyVersionSet": {
-					"mcpc": "1",
-				},
-				"repoSnapshotId": "git:abc",
-				"runSessionId": "run-1",
-				"schemaVersion": "2.0.0",
-				"scopeAllowlistRef": "pack",
-				"workId": "work-1",
-				"worktreeRoot": "/repo",
-				"knowledgeStrategyReasons": [
-					{
-						"reason": "adp lexeme",
-						"evidenceRefs": [
-							"lexeme:adp-data-table",
-						],
-					},
-				],
-				"evidencePolicy": {
-					"minRequirementSources": 1,
-				},
-				"planFingerprint": "fp-1",
-				"sourceTraceRefs": [],
-				"nodes": [
-					{
-						"nodeId": "change-1",
-						"kind": "change",
-						"dependsOn": [],
-						"atomicityBoundary": "file",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "revert",
-						"operation": "modify",
-						"targetFile": "src/a.ts",
-						"targetSymbols": [
-							"A",
-						],
-						"whyThisFile": "holds the grid",
-						"editIntent": "swap tag",
-						"citations": [
-							{
-								"source": "prompt",
-								"ref": "originalPrompt",
-							},
-						],
-						"codeEvidence": [
-							{
-								"file": "src/a.ts",
-								"startLine": 1,
-							},
-						],
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-					},
-					{
-						"nodeId": "validate-1",
-						"kind": "validate",
-						"dependsOn": [
-							"change-1",
-						],
-						"atomicityBoundary": "suite",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "fix",
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-						"mapsToNodeIds": [
-							"change-1",
-						],
-						"successCriteria": "tests pass",
-					},
-				],
-			},
-		},
-		"submission": {
+		"args": {"planGraph": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:pack",
 			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
 			"knowledgeStrategyId": "migration_adp_to_sdf",
-			"policyVersionSet": {
-				"mcpc": "1",
-			},
+			"policyVersionSet": {"mcpc": "1"},
 			"repoSnapshotId": "git:abc",
 			"runSessionId": "run-1",
 			"schemaVersion": "2.0.0",
 			"scopeAllowlistRef": "pack",
 			"workId": "work-1",
 			"worktreeRoot": "/repo",
-			"knowledgeStrategyReasons": [
-				{
-					"reason": "adp lexeme",
-					"evidenceRefs": [
-						"lexeme:adp-data-table",
-					],
-				},
-			],
-			"evidencePolicy": {
-				"minRequirementSources": 1,
-			},
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
 			"planFingerprint": "fp-1",
 			"sourceTraceRefs": [],
 			"nodes": [
@@ -331,52 +178,95 @@ test_success_not_started if {
 					"correctionCandidateOnFail": "revert",
 					"operation": "modify",
 					"targetFile": "src/a.ts",
-					"targetSymbols": [
-						"A",
-					],
+					"targetSymbols": ["A"],
 					"whyThisFile": "holds the grid",
 					"editIntent": "swap tag",
-					"citations": [
-						{
-							"source": "prompt",
-							"ref": "originalPrompt",
-						},
-					],
-					"codeEvidence": [
-						{
-							"file": "src/a.ts",
-							"startLine": 1,
-						},
-					],
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
 				{
 					"nodeId": "validate-1",
 					"kind": "validate",
-					"dependsOn": [
-						"change-1",
-					],
+					"dependsOn": ["change-1"],
 					"atomicityBoundary": "suite",
 					"expectedFailureSignatures": [],
 					"correctionCandidateOnFail": "fix",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-1",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
+					"successCriteria": "tests pass",
+				},
+			],
+		}},
+		"submission": {
+			"agentId": "agent-1",
+			"contextPackHash": "sha256:pack",
+			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
+			"knowledgeStrategyId": "migration_adp_to_sdf",
+			"policyVersionSet": {"mcpc": "1"},
+			"repoSnapshotId": "git:abc",
+			"runSessionId": "run-1",
+			"schemaVersion": "2.0.0",
+			"scopeAllowlistRef": "pack",
+			"workId": "work-1",
+			"worktreeRoot": "/repo",
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
+			"planFingerprint": "fp-1",
+			"sourceTraceRefs": [],
+			"nodes": [
+				{
+					"nodeId": "change-1",
+					"kind": "change",
+					"dependsOn": [],
+					"atomicityBoundary": "file",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "revert",
+					"operation": "modify",
+					"targetFile": "src/a.ts",
+					"targetSymbols": ["A"],
+					"whyThisFile": "holds the grid",
+					"editIntent": "swap tag",
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+				},
+				{
+					"nodeId": "validate-1",
+					"kind": "validate",
+					"dependsOn": ["change-1"],
+					"atomicityBoundary": "suite",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "fix",
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
 					"successCriteria": "tests pass",
 				},
 			],

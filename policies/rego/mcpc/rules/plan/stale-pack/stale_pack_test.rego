@@ -6,120 +6,23 @@ import data.mcpc.rules.plan["stale-pack"] as rule
 test_fail_old_pack_hash if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
-		"args": {
-			"planGraph": {
-				"agentId": "agent-1",
-				"contextPackHash": "sha256:old",
-				"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
-				"knowledgeStrategyId": "migration_adp_to_sdf",
-				"policyVersionSet": {
-					"mcpc": "1",
-				},
-				"repoSnapshotId": "git:old",
-				"runSessionId": "run-1",
-				"schemaVersion": "2.0.0",
-				"scopeAllowlistRef": "pack",
-				"workId": "work-1",
-				"worktreeRoot": "/repo",
-				"knowledgeStrategyReasons": [
-					{
-						"reason": "adp lexeme",
-						"evidenceRefs": [
-							"lexeme:adp-data-table",
-						],
-					},
-				],
-				"evidencePolicy": {
-					"minRequirementSources": 1,
-				},
-				"planFingerprint": "fp-1",
-				"sourceTraceRefs": [],
-				"nodes": [
-					{
-						"nodeId": "change-1",
-						"kind": "change",
-						"dependsOn": [],
-						"atomicityBoundary": "file",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "revert",
-						"operation": "modify",
-						"targetFile": "src/a.ts",
-						"targetSymbols": [
-							"A",
-						],
-						"whyThisFile": "holds the grid",
-						"editIntent": "swap tag",
-						"citations": [
-							{
-								"source": "prompt",
-								"ref": "originalPrompt",
-							},
-						],
-						"codeEvidence": [
-							{
-								"file": "src/a.ts",
-								"startLine": 1,
-							},
-						],
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-					},
-					{
-						"nodeId": "validate-1",
-						"kind": "validate",
-						"dependsOn": [
-							"change-1",
-						],
-						"atomicityBoundary": "suite",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "fix",
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-						"mapsToNodeIds": [
-							"change-1",
-						],
-						"successCriteria": "tests pass",
-					},
-				],
-			},
-		},
-		"submission": {
+		"args": {"planGraph": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:old",
 			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
 			"knowledgeStrategyId": "migration_adp_to_sdf",
-			"policyVersionSet": {
-				"mcpc": "1",
-			},
+			"policyVersionSet": {"mcpc": "1"},
 			"repoSnapshotId": "git:old",
 			"runSessionId": "run-1",
 			"schemaVersion": "2.0.0",
 			"scopeAllowlistRef": "pack",
 			"workId": "work-1",
 			"worktreeRoot": "/repo",
-			"knowledgeStrategyReasons": [
-				{
-					"reason": "adp lexeme",
-					"evidenceRefs": [
-						"lexeme:adp-data-table",
-					],
-				},
-			],
-			"evidencePolicy": {
-				"minRequirementSources": 1,
-			},
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
 			"planFingerprint": "fp-1",
 			"sourceTraceRefs": [],
 			"nodes": [
@@ -132,52 +35,95 @@ test_fail_old_pack_hash if {
 					"correctionCandidateOnFail": "revert",
 					"operation": "modify",
 					"targetFile": "src/a.ts",
-					"targetSymbols": [
-						"A",
-					],
+					"targetSymbols": ["A"],
 					"whyThisFile": "holds the grid",
 					"editIntent": "swap tag",
-					"citations": [
-						{
-							"source": "prompt",
-							"ref": "originalPrompt",
-						},
-					],
-					"codeEvidence": [
-						{
-							"file": "src/a.ts",
-							"startLine": 1,
-						},
-					],
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
 				{
 					"nodeId": "validate-1",
 					"kind": "validate",
-					"dependsOn": [
-						"change-1",
-					],
+					"dependsOn": ["change-1"],
 					"atomicityBoundary": "suite",
 					"expectedFailureSignatures": [],
 					"correctionCandidateOnFail": "fix",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-1",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
+					"successCriteria": "tests pass",
+				},
+			],
+		}},
+		"submission": {
+			"agentId": "agent-1",
+			"contextPackHash": "sha256:old",
+			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
+			"knowledgeStrategyId": "migration_adp_to_sdf",
+			"policyVersionSet": {"mcpc": "1"},
+			"repoSnapshotId": "git:old",
+			"runSessionId": "run-1",
+			"schemaVersion": "2.0.0",
+			"scopeAllowlistRef": "pack",
+			"workId": "work-1",
+			"worktreeRoot": "/repo",
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
+			"planFingerprint": "fp-1",
+			"sourceTraceRefs": [],
+			"nodes": [
+				{
+					"nodeId": "change-1",
+					"kind": "change",
+					"dependsOn": [],
+					"atomicityBoundary": "file",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "revert",
+					"operation": "modify",
+					"targetFile": "src/a.ts",
+					"targetSymbols": ["A"],
+					"whyThisFile": "holds the grid",
+					"editIntent": "swap tag",
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+				},
+				{
+					"nodeId": "validate-1",
+					"kind": "validate",
+					"dependsOn": ["change-1"],
+					"atomicityBoundary": "suite",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "fix",
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
 					"successCriteria": "tests pass",
 				},
 			],
@@ -208,120 +154,23 @@ test_fail_old_pack_hash if {
 test_success_current_pack if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
-		"args": {
-			"planGraph": {
-				"agentId": "agent-1",
-				"contextPackHash": "sha256:pack",
-				"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
-				"knowledgeStrategyId": "migration_adp_to_sdf",
-				"policyVersionSet": {
-					"mcpc": "1",
-				},
-				"repoSnapshotId": "git:abc",
-				"runSessionId": "run-1",
-				"schemaVersion": "2.0.0",
-				"scopeAllowlistRef": "pack",
-				"workId": "work-1",
-				"worktreeRoot": "/repo",
-				"knowledgeStrategyReasons": [
-					{
-						"reason": "adp lexeme",
-						"evidenceRefs": [
-							"lexeme:adp-data-table",
-						],
-					},
-				],
-				"evidencePolicy": {
-					"minRequirementSources": 1,
-				},
-				"planFingerprint": "fp-1",
-				"sourceTraceRefs": [],
-				"nodes": [
-					{
-						"nodeId": "change-1",
-						"kind": "change",
-						"dependsOn": [],
-						"atomicityBoundary": "file",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "revert",
-						"operation": "modify",
-						"targetFile": "src/a.ts",
-						"targetSymbols": [
-							"A",
-						],
-						"whyThisFile": "holds the grid",
-						"editIntent": "swap tag",
-						"citations": [
-							{
-								"source": "prompt",
-								"ref": "originalPrompt",
-							},
-						],
-						"codeEvidence": [
-							{
-								"file": "src/a.ts",
-								"startLine": 1,
-							},
-						],
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-					},
-					{
-						"nodeId": "validate-1",
-						"kind": "validate",
-						"dependsOn": [
-							"change-1",
-						],
-						"atomicityBoundary": "suite",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "fix",
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-						"mapsToNodeIds": [
-							"change-1",
-						],
-						"successCriteria": "tests pass",
-					},
-				],
-			},
-		},
-		"submission": {
+		"args": {"planGraph": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:pack",
 			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
 			"knowledgeStrategyId": "migration_adp_to_sdf",
-			"policyVersionSet": {
-				"mcpc": "1",
-			},
+			"policyVersionSet": {"mcpc": "1"},
 			"repoSnapshotId": "git:abc",
 			"runSessionId": "run-1",
 			"schemaVersion": "2.0.0",
 			"scopeAllowlistRef": "pack",
 			"workId": "work-1",
 			"worktreeRoot": "/repo",
-			"knowledgeStrategyReasons": [
-				{
-					"reason": "adp lexeme",
-					"evidenceRefs": [
-						"lexeme:adp-data-table",
-					],
-				},
-			],
-			"evidencePolicy": {
-				"minRequirementSources": 1,
-			},
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
 			"planFingerprint": "fp-1",
 			"sourceTraceRefs": [],
 			"nodes": [
@@ -334,52 +183,95 @@ test_success_current_pack if {
 					"correctionCandidateOnFail": "revert",
 					"operation": "modify",
 					"targetFile": "src/a.ts",
-					"targetSymbols": [
-						"A",
-					],
+					"targetSymbols": ["A"],
 					"whyThisFile": "holds the grid",
 					"editIntent": "swap tag",
-					"citations": [
-						{
-							"source": "prompt",
-							"ref": "originalPrompt",
-						},
-					],
-					"codeEvidence": [
-						{
-							"file": "src/a.ts",
-							"startLine": 1,
-						},
-					],
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
 				{
 					"nodeId": "validate-1",
 					"kind": "validate",
-					"dependsOn": [
-						"change-1",
-					],
+					"dependsOn": ["change-1"],
 					"atomicityBoundary": "suite",
 					"expectedFailureSignatures": [],
 					"correctionCandidateOnFail": "fix",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-1",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
+					"successCriteria": "tests pass",
+				},
+			],
+		}},
+		"submission": {
+			"agentId": "agent-1",
+			"contextPackHash": "sha256:pack",
+			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
+			"knowledgeStrategyId": "migration_adp_to_sdf",
+			"policyVersionSet": {"mcpc": "1"},
+			"repoSnapshotId": "git:abc",
+			"runSessionId": "run-1",
+			"schemaVersion": "2.0.0",
+			"scopeAllowlistRef": "pack",
+			"workId": "work-1",
+			"worktreeRoot": "/repo",
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
+			"planFingerprint": "fp-1",
+			"sourceTraceRefs": [],
+			"nodes": [
+				{
+					"nodeId": "change-1",
+					"kind": "change",
+					"dependsOn": [],
+					"atomicityBoundary": "file",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "revert",
+					"operation": "modify",
+					"targetFile": "src/a.ts",
+					"targetSymbols": ["A"],
+					"whyThisFile": "holds the grid",
+					"editIntent": "swap tag",
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+				},
+				{
+					"nodeId": "validate-1",
+					"kind": "validate",
+					"dependsOn": ["change-1"],
+					"atomicityBoundary": "suite",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "fix",
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
 					"successCriteria": "tests pass",
 				},
 			],

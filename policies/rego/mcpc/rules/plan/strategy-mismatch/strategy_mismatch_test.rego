@@ -6,120 +6,84 @@ import data.mcpc.rules.plan["strategy-mismatch"] as rule
 test_fail_other_strategy if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
-		"args": {
-			"planGraph": {
-				"agentId": "agent-1",
-				"contextPackHash": "sha256:pack",
-				"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
-				"knowledgeStrategyId": "debug_symptom_trace",
-				"policyVersionSet": {
-					"mcpc": "1",
+		"args": {"planGraph": {
+			"agentId": "agent-1",
+			"contextPackHash": "sha256:pack",
+			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
+			"knowledgeStrategyId": "debug_symptom_trace",
+			"policyVersionSet": {"mcpc": "1"},
+			"repoSnapshotId": "git:abc",
+			"runSessionId": "run-1",
+			"schemaVersion": "2.0.0",
+			"scopeAllowlistRef": "pack",
+			"workId": "work-1",
+			"worktreeRoot": "/repo",
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
+			"planFingerprint": "fp-1",
+			"sourceTraceRefs": [],
+			"nodes": [
+				{
+					"nodeId": "change-1",
+					"kind": "change",
+					"dependsOn": [],
+					"atomicityBoundary": "file",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "revert",
+					"operation": "modify",
+					"targetFile": "src/a.ts",
+					"targetSymbols": ["A"],
+					"whyThisFile": "holds the grid",
+					"editIntent": "swap tag",
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
-				"repoSnapshotId": "git:abc",
-				"runSessionId": "run-1",
-				"schemaVersion": "2.0.0",
-				"scopeAllowlistRef": "pack",
-				"workId": "work-1",
-				"worktreeRoot": "/repo",
-				"knowledgeStrategyReasons": [
-					{
-						"reason": "adp lexeme",
-						"evidenceRefs": [
-							"lexeme:adp-data-table",
-						],
-					},
-				],
-				"evidencePolicy": {
-					"minRequirementSources": 1,
+				{
+					"nodeId": "validate-1",
+					"kind": "validate",
+					"dependsOn": ["change-1"],
+					"atomicityBoundary": "suite",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "fix",
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
+					"successCriteria": "tests pass",
 				},
-				"planFingerprint": "fp-1",
-				"sourceTraceRefs": [],
-				"nodes": [
-					{
-						"nodeId": "change-1",
-						"kind": "change",
-						"dependsOn": [],
-						"atomicityBoundary": "file",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "revert",
-						"operation": "modify",
-						"targetFile": "src/a.ts",
-						"targetSymbols": [
-							"A",
-						],
-						"whyThisFile": "holds the grid",
-						"editIntent": "swap tag",
-						"citations": [
-							{
-								"source": "prompt",
-								"ref": "originalPrompt",
-							},
-						],
-						"codeEvidence": [
-							{
-								"file": "src/a.ts",
-								"startLine": 1,
-							},
-						],
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-					},
-					{
-						"nodeId": "validate-1",
-						"kind": "validate",
-						"dependsOn": [
-							"change-1",
-						],
-						"atomicityBoundary": "suite",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "fix",
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-						"mapsToNodeIds": [
-							"change-1",
-						],
-						"successCriteria": "tests pass",
-					},
-				],
-			},
-		},
+			],
+		}},
 		"submission": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:pack",
 			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
 			"knowledgeStrategyId": "debug_symptom_trace",
-			"policyVersionSet": {
-				"mcpc": "1",
-			},
+			"policyVersionSet": {"mcpc": "1"},
 			"repoSnapshotId": "git:abc",
 			"runSessionId": "run-1",
 			"schemaVersion": "2.0.0",
 			"scopeAllowlistRef": "pack",
 			"workId": "work-1",
 			"worktreeRoot": "/repo",
-			"knowledgeStrategyReasons": [
-				{
-					"reason": "adp lexeme",
-					"evidenceRefs": [
-						"lexeme:adp-data-table",
-					],
-				},
-			],
-			"evidencePolicy": {
-				"minRequirementSources": 1,
-			},
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
 			"planFingerprint": "fp-1",
 			"sourceTraceRefs": [],
 			"nodes": [
@@ -132,187 +96,70 @@ test_fail_other_strategy if {
 					"correctionCandidateOnFail": "revert",
 					"operation": "modify",
 					"targetFile": "src/a.ts",
-					"targetSymbols": [
-						"A",
-					],
+					"targetSymbols": ["A"],
 					"whyThisFile": "holds the grid",
 					"editIntent": "swap tag",
-					"citations": [
-						{
-							"source": "prompt",
-							"ref": "originalPrompt",
-						},
-					],
-					"codeEvidence": [
-						{
-							"file": "src/a.ts",
-							"startLine": 1,
-						},
-					],
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
 				{
 					"nodeId": "validate-1",
 					"kind": "validate",
-					"dependsOn": [
-						"change-1",
-					],
+					"dependsOn": ["change-1"],
 					"atomicityBoundary": "suite",
 					"expectedFailureSignatures": [],
 					"correctionCandidateOnFail": "fix",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-1",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
 					"successCriteria": "tests pass",
 				},
 			],
 		},
 	})
-	r == {
-		{
-			"code": "PLAN_STRATEGY_MISMATCH",
-			"message": "planGraph.knowledgeStrategyId is debug_symptom_trace but the server expects migration_adp_to_sdf",
-			"path": "args.planGraph.knowledgeStrategyId",
-			"remediation": "Set knowledgeStrategyId to the strategyId of the work's strategy and follow its approach.",
-			"rule": "mcpc.rules.plan[\"strategy-mismatch\"]",
-			"severity": "error",
-			"suggestedVerb": "submit_execution_plan",
-		},
-	}
+	r == {{
+		"code": "PLAN_STRATEGY_MISMATCH",
+		"message": "planGraph.knowledgeStrategyId is debug_symptom_trace but the server expects migration_adp_to_sdf",
+		"path": "args.planGraph.knowledgeStrategyId",
+		"remediation": "Set knowledgeStrategyId to the strategyId of the work's strategy and follow its approach.",
+		"rule": "mcpc.rules.plan[\"strategy-mismatch\"]",
+		"severity": "error",
+		"suggestedVerb": "submit_execution_plan",
+	}}
 }
 
 test_success_same_strategy if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
-		"args": {
-			"planGraph": {
-				"agentId": "agent-1",
-				"contextPackHash": "sha256:pack",
-				"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
-				"knowledgeStrategyId": "migration_adp_to_sdf",
-				"policyVersionSet": {
-					"mcpc": "1",
-				},
-				"repoSnapshotId": "git:abc",
-				"runSessionId": "run-1",
-				"schemaVersion": "2.0.0",
-				"scopeAllowlistRef": "pack",
-				"workId": "work-1",
-				"worktreeRoot": "/repo",
-				"knowledgeStrategyReasons": [
-					{
-						"reason": "adp lexeme",
-						"evidenceRefs": [
-							"lexeme:adp-data-table",
-						],
-					},
-				],
-				"evidencePolicy": {
-					"minRequirementSources": 1,
-				},
-				"planFingerprint": "fp-1",
-				"sourceTraceRefs": [],
-				"nodes": [
-					{
-						"nodeId": "change-1",
-						"kind": "change",
-						"dependsOn": [],
-						"atomicityBoundary": "file",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "revert",
-						"operation": "modify",
-						"targetFile": "src/a.ts",
-						"targetSymbols": [
-							"A",
-						],
-						"whyThisFile": "holds the grid",
-						"editIntent": "swap tag",
-						"citations": [
-							{
-								"source": "prompt",
-								"ref": "originalPrompt",
-							},
-						],
-						"codeEvidence": [
-							{
-								"file": "src/a.ts",
-								"startLine": 1,
-							},
-						],
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-					},
-					{
-						"nodeId": "validate-1",
-						"kind": "validate",
-						"dependsOn": [
-							"change-1",
-						],
-						"atomicityBoundary": "suite",
-						"expectedFailureSignatures": [],
-						"correctionCandidateOnFail": "fix",
-						"verificationHooks": [
-							{
-								"recipeId": "run_targeted_validation",
-								"params": {
-									"commandId": "unit",
-								},
-							},
-						],
-						"mapsToNodeIds": [
-							"change-1",
-						],
-						"successCriteria": "tests pass",
-					},
-				],
-			},
-		},
-		"submission": {
+		"args": {"planGraph": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:pack",
 			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
 			"knowledgeStrategyId": "migration_adp_to_sdf",
-			"policyVersionSet": {
-				"mcpc": "1",
-			},
+			"policyVersionSet": {"mcpc": "1"},
 			"repoSnapshotId": "git:abc",
 			"runSessionId": "run-1",
 			"schemaVersion": "2.0.0",
 			"scopeAllowlistRef": "pack",
 			"workId": "work-1",
 			"worktreeRoot": "/repo",
-			"knowledgeStrategyReasons": [
-				{
-					"reason": "adp lexeme",
-					"evidenceRefs": [
-						"lexeme:adp-data-table",
-					],
-				},
-			],
-			"evidencePolicy": {
-				"minRequirementSources": 1,
-			},
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
 			"planFingerprint": "fp-1",
 			"sourceTraceRefs": [],
 			"nodes": [
@@ -325,52 +172,95 @@ test_success_same_strategy if {
 					"correctionCandidateOnFail": "revert",
 					"operation": "modify",
 					"targetFile": "src/a.ts",
-					"targetSymbols": [
-						"A",
-					],
+					"targetSymbols": ["A"],
 					"whyThisFile": "holds the grid",
 					"editIntent": "swap tag",
-					"citations": [
-						{
-							"source": "prompt",
-							"ref": "originalPrompt",
-						},
-					],
-					"codeEvidence": [
-						{
-							"file": "src/a.ts",
-							"startLine": 1,
-						},
-					],
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
 				},
 				{
 					"nodeId": "validate-1",
 					"kind": "validate",
-					"dependsOn": [
-						"change-1",
-					],
+					"dependsOn": ["change-1"],
 					"atomicityBoundary": "suite",
 					"expectedFailureSignatures": [],
 					"correctionCandidateOnFail": "fix",
-					"verificationHooks": [
-						{
-							"recipeId": "run_targeted_validation",
-							"params": {
-								"commandId": "unit",
-							},
-						},
-					],
-					"mapsToNodeIds": [
-						"change-1",
-					],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
+					"successCriteria": "tests pass",
+				},
+			],
+		}},
+		"submission": {
+			"agentId": "agent-1",
+			"contextPackHash": "sha256:pack",
+			"contextPackRef": ".ai/tmp/work/work-1/context-pack.json",
+			"knowledgeStrategyId": "migration_adp_to_sdf",
+			"policyVersionSet": {"mcpc": "1"},
+			"repoSnapshotId": "git:abc",
+			"runSessionId": "run-1",
+			"schemaVersion": "2.0.0",
+			"scopeAllowlistRef": "pack",
+			"workId": "work-1",
+			"worktreeRoot": "/repo",
+			"knowledgeStrategyReasons": [{
+				"reason": "adp lexeme",
+				"evidenceRefs": ["lexeme:adp-data-table"],
+			}],
+			"evidencePolicy": {"minRequirementSources": 1},
+			"planFingerprint": "fp-1",
+			"sourceTraceRefs": [],
+			"nodes": [
+				{
+					"nodeId": "change-1",
+					"kind": "change",
+					"dependsOn": [],
+					"atomicityBoundary": "file",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "revert",
+					"operation": "modify",
+					"targetFile": "src/a.ts",
+					"targetSymbols": ["A"],
+					"whyThisFile": "holds the grid",
+					"editIntent": "swap tag",
+					"citations": [{
+						"source": "prompt",
+						"ref": "originalPrompt",
+					}],
+					"codeEvidence": [{
+						"file": "src/a.ts",
+						"startLine": 1,
+					}],
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+				},
+				{
+					"nodeId": "validate-1",
+					"kind": "validate",
+					"dependsOn": ["change-1"],
+					"atomicityBoundary": "suite",
+					"expectedFailureSignatures": [],
+					"correctionCandidateOnFail": "fix",
+					"verificationHooks": [{
+						"recipeId": "run_targeted_validation",
+						"params": {"commandId": "unit"},
+					}],
+					"mapsToNodeIds": ["change-1"],
 					"successCriteria": "tests pass",
 				},
 			],

@@ -4,20 +4,16 @@ import data.mcpc.fixtures_test as fixtures
 import data.mcpc.rules.request["invalid-args"] as rule
 
 test_fail_schema_errors_one_denial_each if {
-	r := rule.report with input as fixtures.with_input({
-		"request": {
-			"errors": [
-				{
-					"path": "args.startLine",
-					"message": "expected integer, got string",
-				},
-				{
-					"path": "args.endLine",
-					"message": "expected integer, got string",
-				},
-			],
+	r := rule.report with input as fixtures.with_input({"request": {"errors": [
+		{
+			"path": "args.startLine",
+			"message": "expected integer, got string",
 		},
-	})
+		{
+			"path": "args.endLine",
+			"message": "expected integer, got string",
+		},
+	]}})
 	r == {
 		{
 			"code": "INVALID_ARGS",
@@ -44,9 +40,7 @@ test_fail_required_arg_missing if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "apply_code_patch",
 		"state": "PLAN_ACCEPTED",
-		"args": {
-			"targetFile": "src/a.ts",
-		},
+		"args": {"targetFile": "src/a.ts"},
 	})
 	r == {
 		{
@@ -74,54 +68,42 @@ test_fail_schema_error_not_duplicated if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "search_codebase_text",
 		"args": {},
-		"request": {
-			"errors": [
-				{
-					"path": "args.pattern",
-					"message": "missing property",
-				},
-			],
-		},
-	})
-	r == {
-		{
-			"code": "INVALID_ARGS",
-			"message": "missing property",
+		"request": {"errors": [{
 			"path": "args.pattern",
-			"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
-			"rule": "mcpc.rules.request[\"invalid-args\"]",
-			"severity": "error",
-			"suggestedVerb": "search_codebase_text",
-		},
-	}
+			"message": "missing property",
+		}]},
+	})
+	r == {{
+		"code": "INVALID_ARGS",
+		"message": "missing property",
+		"path": "args.pattern",
+		"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
+		"rule": "mcpc.rules.request[\"invalid-args\"]",
+		"severity": "error",
+		"suggestedVerb": "search_codebase_text",
+	}}
 }
 
 test_fail_trace_needs_one_of if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "trace_symbol_graph",
-		"args": {
-			"depth": 2,
-		},
+		"args": {"depth": 2},
 	})
-	r == {
-		{
-			"code": "INVALID_ARGS",
-			"message": "trace_symbol_graph requires one of symbol, targetFile, query",
-			"path": "args",
-			"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
-			"rule": "mcpc.rules.request[\"invalid-args\"]",
-			"severity": "error",
-			"suggestedVerb": "trace_symbol_graph",
-		},
-	}
+	r == {{
+		"code": "INVALID_ARGS",
+		"message": "trace_symbol_graph requires one of symbol, targetFile, query",
+		"path": "args",
+		"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
+		"rule": "mcpc.rules.request[\"invalid-args\"]",
+		"severity": "error",
+		"suggestedVerb": "trace_symbol_graph",
+	}}
 }
 
 test_success_trace_with_symbol if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "trace_symbol_graph",
-		"args": {
-			"symbol": "A",
-		},
+		"args": {"symbol": "A"},
 	})
 	count(r) == 0
 }

@@ -5,26 +5,22 @@ import data.mcpc.rules.scope["pack-scope"] as rule
 
 test_fail_traversal if {
 	r := rule.report with input as fixtures.with_input({
-		"args": {
-			"targetFile": "src/../../etc/passwd",
-		},
-		"paths": {
-			"targetFile": {
-				"raw": "src/../../etc/passwd",
-				"canonical": "../etc/passwd",
-				"valid": false,
-				"problems": [
-					"traversal",
-					"escapes_worktree",
-				],
-				"exists": true,
-				"regular": true,
-				"dir": false,
-				"size": 1,
-				"links": 1,
-				"hash": "sha256:aaa",
-			},
-		},
+		"args": {"targetFile": "src/../../etc/passwd"},
+		"paths": {"targetFile": {
+			"raw": "src/../../etc/passwd",
+			"canonical": "../etc/passwd",
+			"valid": false,
+			"problems": [
+				"traversal",
+				"escapes_worktree",
+			],
+			"exists": true,
+			"regular": true,
+			"dir": false,
+			"size": 1,
+			"links": 1,
+			"hash": "sha256:aaa",
+		}},
 	})
 	r == {
 		{
@@ -50,87 +46,69 @@ test_fail_traversal if {
 
 test_fail_not_in_pack if {
 	r := rule.report with input as fixtures.with_input({
-		"args": {
-			"targetFile": "src/b.ts",
-		},
-		"paths": {
-			"targetFile": {
-				"raw": "src/b.ts",
-				"canonical": "src/b.ts",
-				"valid": true,
-				"problems": [],
-				"exists": true,
-				"regular": true,
-				"dir": false,
-				"size": 1,
-				"links": 1,
-				"hash": "sha256:aaa",
-			},
-		},
+		"args": {"targetFile": "src/b.ts"},
+		"paths": {"targetFile": {
+			"raw": "src/b.ts",
+			"canonical": "src/b.ts",
+			"valid": true,
+			"problems": [],
+			"exists": true,
+			"regular": true,
+			"dir": false,
+			"size": 1,
+			"links": 1,
+			"hash": "sha256:aaa",
+		}},
 	})
-	r == {
-		{
-			"code": "PACK_SCOPE_VIOLATION",
-			"message": "src/b.ts is not in the context pack",
-			"path": "args.targetFile",
-			"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
-			"rule": "mcpc.rules.scope[\"pack-scope\"]",
-			"severity": "error",
-			"suggestedVerb": "escalate",
-		},
-	}
+	r == {{
+		"code": "PACK_SCOPE_VIOLATION",
+		"message": "src/b.ts is not in the context pack",
+		"path": "args.targetFile",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
 }
 
 test_fail_git_internal if {
 	r := rule.report with input as fixtures.with_input({
-		"args": {
-			"targetFile": ".git/config",
-		},
-		"paths": {
-			"targetFile": {
-				"raw": ".git/config",
-				"canonical": ".git/config",
-				"valid": false,
-				"problems": [
-					"git_internal",
-				],
-				"exists": true,
-				"regular": true,
-				"dir": false,
-				"size": 1,
-				"links": 1,
-				"hash": "sha256:aaa",
-			},
-		},
+		"args": {"targetFile": ".git/config"},
+		"paths": {"targetFile": {
+			"raw": ".git/config",
+			"canonical": ".git/config",
+			"valid": false,
+			"problems": ["git_internal"],
+			"exists": true,
+			"regular": true,
+			"dir": false,
+			"size": 1,
+			"links": 1,
+			"hash": "sha256:aaa",
+		}},
 	})
-	r == {
-		{
-			"code": "PACK_SCOPE_VIOLATION",
-			"message": "\".git/config\" is inside .git",
-			"path": "args.targetFile",
-			"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
-			"rule": "mcpc.rules.scope[\"pack-scope\"]",
-			"severity": "error",
-			"suggestedVerb": "escalate",
-		},
-	}
+	r == {{
+		"code": "PACK_SCOPE_VIOLATION",
+		"message": "\".git/config\" is inside .git",
+		"path": "args.targetFile",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
 }
 
 test_fail_missing_path_facts if {
-	r := rule.report with input as fixtures.with_input({
-		"paths": {},
-	})
-	r == {
-		{
-			"code": "PACK_SCOPE_VIOLATION",
-			"message": "read_file_lines has no resolvable targetFile",
-			"path": "args.targetFile",
-			"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
-			"rule": "mcpc.rules.scope[\"pack-scope\"]",
-			"severity": "error",
-			"suggestedVerb": "escalate",
-		},
-	}
+	r := rule.report with input as fixtures.with_input({"paths": {}})
+	r == {{
+		"code": "PACK_SCOPE_VIOLATION",
+		"message": "read_file_lines has no resolvable targetFile",
+		"path": "args.targetFile",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
 }
 
 test_fail_search_files_outside_pack if {
@@ -145,17 +123,15 @@ test_fail_search_files_outside_pack if {
 		},
 		"paths": {},
 	})
-	r == {
-		{
-			"code": "PACK_SCOPE_VIOLATION",
-			"message": "\"secrets/.env\" is not in the context pack",
-			"path": "args.files[1]",
-			"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
-			"rule": "mcpc.rules.scope[\"pack-scope\"]",
-			"severity": "error",
-			"suggestedVerb": "escalate",
-		},
-	}
+	r == {{
+		"code": "PACK_SCOPE_VIOLATION",
+		"message": "\"secrets/.env\" is not in the context pack",
+		"path": "args.files[1]",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
 }
 
 test_fail_lookup_target_outside_pack if {
@@ -165,53 +141,45 @@ test_fail_lookup_target_outside_pack if {
 			"symbol": "A",
 			"targetFile": "src/b.ts",
 		},
-		"paths": {
-			"targetFile": {
-				"raw": "src/b.ts",
-				"canonical": "src/b.ts",
-				"valid": true,
-				"problems": [],
-				"exists": true,
-				"regular": true,
-				"dir": false,
-				"size": 1,
-				"links": 1,
-				"hash": "sha256:aaa",
-			},
-		},
+		"paths": {"targetFile": {
+			"raw": "src/b.ts",
+			"canonical": "src/b.ts",
+			"valid": true,
+			"problems": [],
+			"exists": true,
+			"regular": true,
+			"dir": false,
+			"size": 1,
+			"links": 1,
+			"hash": "sha256:aaa",
+		}},
 	})
-	r == {
-		{
-			"code": "PACK_SCOPE_VIOLATION",
-			"message": "src/b.ts is not in the context pack",
-			"path": "args.targetFile",
-			"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
-			"rule": "mcpc.rules.scope[\"pack-scope\"]",
-			"severity": "error",
-			"suggestedVerb": "escalate",
-		},
-	}
+	r == {{
+		"code": "PACK_SCOPE_VIOLATION",
+		"message": "src/b.ts is not in the context pack",
+		"path": "args.targetFile",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
 }
 
 test_success_canonical_in_pack if {
 	r := rule.report with input as fixtures.with_input({
-		"args": {
-			"targetFile": "src/./a.ts",
-		},
-		"paths": {
-			"targetFile": {
-				"raw": "src/./a.ts",
-				"canonical": "src/a.ts",
-				"valid": true,
-				"problems": [],
-				"exists": true,
-				"regular": true,
-				"dir": false,
-				"size": 1,
-				"links": 1,
-				"hash": "sha256:aaa",
-			},
-		},
+		"args": {"targetFile": "src/./a.ts"},
+		"paths": {"targetFile": {
+			"raw": "src/./a.ts",
+			"canonical": "src/a.ts",
+			"valid": true,
+			"problems": [],
+			"exists": true,
+			"regular": true,
+			"dir": false,
+			"size": 1,
+			"links": 1,
+			"hash": "sha256:aaa",
+		}},
 	})
 	count(r) == 0
 }
@@ -219,9 +187,7 @@ test_success_canonical_in_pack if {
 test_success_search_without_files if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "search_codebase_text",
-		"args": {
-			"pattern": "x",
-		},
+		"args": {"pattern": "x"},
 		"paths": {},
 	})
 	count(r) == 0

@@ -10,34 +10,30 @@ test_fail_traversal if {
 			"relativePath": "../x",
 			"content": "hi",
 		},
-		"paths": {
-			"relativePath": {
-				"raw": "../x",
-				"canonical": "../x",
-				"valid": false,
-				"problems": [
-					"traversal",
-					"not_found",
-				],
-				"exists": false,
-				"regular": false,
-				"dir": false,
-				"size": 0,
-				"links": 0,
-			},
-		},
+		"paths": {"relativePath": {
+			"raw": "../x",
+			"canonical": "../x",
+			"valid": false,
+			"problems": [
+				"traversal",
+				"not_found",
+			],
+			"exists": false,
+			"regular": false,
+			"dir": false,
+			"size": 0,
+			"links": 0,
+		}},
 	})
-	r == {
-		{
-			"code": "SCRATCH_SCOPE_VIOLATION",
-			"message": "\"../x\" contains a traversal segment",
-			"path": "args.relativePath",
-			"remediation": "Use a plain relative path inside scratch/ (no traversal, absolute, escaped or linked paths) and keep the content under the configured size.",
-			"rule": "mcpc.rules.scope[\"scratch-scope\"]",
-			"severity": "error",
-			"suggestedVerb": "write_scratch_file",
-		},
-	}
+	r == {{
+		"code": "SCRATCH_SCOPE_VIOLATION",
+		"message": "\"../x\" contains a traversal segment",
+		"path": "args.relativePath",
+		"remediation": "Use a plain relative path inside scratch/ (no traversal, absolute, escaped or linked paths) and keep the content under the configured size.",
+		"rule": "mcpc.rules.scope[\"scratch-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "write_scratch_file",
+	}}
 }
 
 test_fail_too_large if {
@@ -47,33 +43,27 @@ test_fail_too_large if {
 			"relativePath": "notes.md",
 			"content": "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9",
 		},
-		"paths": {
-			"relativePath": {
-				"raw": "notes.md",
-				"canonical": "notes.md",
-				"valid": false,
-				"problems": [
-					"not_found",
-				],
-				"exists": false,
-				"regular": false,
-				"dir": false,
-				"size": 0,
-				"links": 0,
-			},
-		},
+		"paths": {"relativePath": {
+			"raw": "notes.md",
+			"canonical": "notes.md",
+			"valid": false,
+			"problems": ["not_found"],
+			"exists": false,
+			"regular": false,
+			"dir": false,
+			"size": 0,
+			"links": 0,
+		}},
 	})
-	r == {
-		{
-			"code": "SCRATCH_SCOPE_VIOLATION",
-			"message": "content is 80 bytes, more than the scratch limit of 64",
-			"path": "args.content",
-			"remediation": "Use a plain relative path inside scratch/ (no traversal, absolute, escaped or linked paths) and keep the content under the configured size.",
-			"rule": "mcpc.rules.scope[\"scratch-scope\"]",
-			"severity": "error",
-			"suggestedVerb": "write_scratch_file",
-		},
-	}
+	r == {{
+		"code": "SCRATCH_SCOPE_VIOLATION",
+		"message": "content is 80 bytes, more than the scratch limit of 64",
+		"path": "args.content",
+		"remediation": "Use a plain relative path inside scratch/ (no traversal, absolute, escaped or linked paths) and keep the content under the configured size.",
+		"rule": "mcpc.rules.scope[\"scratch-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "write_scratch_file",
+	}}
 }
 
 test_success_new_file if {
@@ -83,21 +73,17 @@ test_success_new_file if {
 			"relativePath": "notes.md",
 			"content": "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9",
 		},
-		"paths": {
-			"relativePath": {
-				"raw": "notes.md",
-				"canonical": "notes.md",
-				"valid": false,
-				"problems": [
-					"not_found",
-				],
-				"exists": false,
-				"regular": false,
-				"dir": false,
-				"size": 0,
-				"links": 0,
-			},
-		},
+		"paths": {"relativePath": {
+			"raw": "notes.md",
+			"canonical": "notes.md",
+			"valid": false,
+			"problems": ["not_found"],
+			"exists": false,
+			"regular": false,
+			"dir": false,
+			"size": 0,
+			"links": 0,
+		}},
 	})
 	count(r) == 0
 }

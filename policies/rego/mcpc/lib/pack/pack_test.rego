@@ -1,0 +1,70 @@
+package mcpc.lib.pack_test
+
+import data.mcpc.fixtures_test as fixtures
+import data.mcpc.lib.pack
+
+_candidate(file) := {"file": file, "score": 1, "lanes": ["lexical"], "parseError": false}
+
+test_success_excludes_secrets_and_state if {
+	selection := pack.selection with input as fixtures.with_input({
+		"verb": "initialize_work",
+		"candidates": [
+			_candidate("src/a.ts"),
+			_candidate(".git/config"),
+			_candidate(".ai/tmp/work/w/context-pack.json"),
+			_candidate("config/.env.local"),
+			_candidate("certs/server.pem"),
+			_candidate("keys/deploy.key"),
+			_candidate("home/.ssh/id_rsa"),
+			_candidate("src/a.ts"),
+			_candidate("src/b.ts"),
+		],
+	})
+	selection == {
+		"files": ["src/a.ts", "src/b.ts"],
+		"excluded": [
+			{"file": ".git/config", "reason": "git internals are never part of a context pack"},
+			{"file": ".ai/tmp/work/w/context-pack.json", "reason": "mcpc runtime state is never part of a context pack"},
+			{"file": "config/.env.local", "reason": "environment files hold secrets"},
+			{"file": "certs/server.pem", "reason": "certificates and private keys are secrets"},
+			{"file": "keys/deploy.key", "reason": "private keys are secrets"},
+			{"file": "home/.ssh/id_rsa", "reason": "SSH keys are secrets"},
+		],
+	}
+}
+
+test_success_escalate_grows_monotonically if {
+	files := pack.files with input as fixtures.with_input({
+		"verb": "escalate",
+		"candidates": [_candidate("src/c.ts"), _candidate("src/a.ts")],
+	})
+	files == ["src/a.ts", "src/a.html", "src/c.ts"]
+}
+
+test_fail_unparsed_template_makes_pack_insufficient if {
+	doc := fixtures.with_input({
+		"verb": "initialize_work",
+		"candidates": [_candidate("src/a.ts"), object.union(_candidate("src/a.html"), {"parseError": true})],
+	})
+	pack.outcome == "pack_insufficient" with input as doc
+	pack.insufficiency == {
+		"missingAnchors": [{
+			"anchorType": "template",
+			"requiredBy": "src/a.html",
+			"whyRequired": "src/a.html could not be parsed, so its component usages are unknown",
+			"attemptedSources": ["template_ast"],
+			"confidence": 0,
+		}],
+		"escalationPlan": [{
+			"action": "escalate",
+			"type": "artifact_fetch",
+			"target": "src/a.html",
+			"detail": "provide a parseable src/a.html or confirm its component usages",
+		}],
+		"blockedCommands": ["submit_execution_plan"],
+	} with input as doc
+}
+
+test_success_parsed_pack_is_ok if {
+	pack.outcome == "ok" with input as fixtures.with_input({"verb": "initialize_work", "candidates": [_candidate("src/a.html")]})
+}

@@ -1,0 +1,58 @@
+package mcpc.lib.strategy_test
+
+import data.mcpc.fixtures_test as fixtures
+import data.mcpc.lib.strategy
+
+_with(prompt, lexemes, signals) := fixtures.with_input({
+	"verb": "initialize_work",
+	"prompt": prompt,
+	"lexemes": lexemes,
+	"strategySignals": signals,
+})
+
+test_success_migration_from_lexeme if {
+	s := strategy.selected with input as _with("Move the dashboard grid", ["adp-data-table"], [])
+	s.strategyId == "migration_adp_to_sdf"
+	s.suggestedSplits == ["inventory-scan", "migration-per-component", "validation-suite"]
+	s.contextSignature == {
+		"migrationAdpDetected": true, "taskTypeGuess": "migration", "hasSwagger": false,
+		"mentionsAgGrid": false, "hasJira": false,
+	}
+	s.reasons == [{"reason": "migrationAdpDetected: lexeme adp-data-table", "evidenceRefs": ["lexeme:adp-data-table"]}]
+}
+
+test_success_debug_from_words if {
+	s := strategy.selected with input as _with("Fix the crash on the orders page (SHOP-142)", [], [])
+	s.strategyId == "debug_symptom_trace"
+	s.contextSignature.taskTypeGuess == "debug"
+	s.contextSignature.hasJira == true
+}
+
+test_success_api_contract_from_swagger if {
+	s := strategy.selected with input as _with("Add the new orders endpoint from the OpenAPI spec", [], [])
+	s.strategyId == "api_contract_feature"
+	s.contextSignature.hasSwagger == true
+}
+
+test_success_default_ag_grid if {
+	s := strategy.selected with input as _with("Add a column to the ag-Grid on the dashboard", [], [])
+	s.strategyId == "ui_aggrid_feature"
+	s.contextSignature.mentionsAgGrid == true
+}
+
+test_success_override_after_signature if {
+	s := strategy.selected with input as _with("Fix the broken dashboard", [], [
+		{"featureFlag": "migration_adp_present", "value": true},
+		{"featureFlag": "hasSwagger", "value": true},
+		{"featureFlag": "hasSwagger", "value": false},
+	])
+	s.strategyId == "migration_adp_to_sdf"
+	s.contextSignature.migrationAdpDetected == true
+	s.contextSignature.hasSwagger == false
+	{"reason": "override: migrationAdpDetected set to true", "evidenceRefs": ["strategySignal:migrationAdpDetected"]} in s.reasons
+}
+
+test_success_override_can_clear_migration if {
+	s := strategy.selected with input as _with("Migrate adp-alert", ["adp-alert"], [{"featureFlag": "migrationAdpDetected", "value": false}])
+	s.strategyId == "ui_aggrid_feature"
+}
