@@ -17,14 +17,18 @@ func TestDevelopmentSet(t *testing.T) {
 	if set == "" || repo == "" {
 		t.Skip("MCPC_EVAL_SET and MCPC_EVAL_REPO not set")
 	}
-	dir := t.TempDir()
-	init, closeDB, err := RankInit(filepath.Join(dir, "index.db"), 40)
+	// MCPC_EVAL_CACHE keeps trees and indexes between runs (for tuning).
+	dir, keep := os.Getenv("MCPC_EVAL_CACHE"), true
+	if dir == "" {
+		dir, keep = t.TempDir(), false
+	}
+	init, closeDB, err := RankInit(filepath.Join(dir, "db"), 40)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeDB()
 	rows, _ := strconv.Atoi(os.Getenv("MCPC_EVAL_ROWS"))
-	rep, err := Retrieval(context.Background(), Options{Set: set, Repo: repo, Init: init, Workspace: filepath.Join(dir, "ws"), Rows: rows, Log: os.Stderr})
+	rep, err := Retrieval(context.Background(), Options{Set: set, Repo: repo, Init: init, Workspace: filepath.Join(dir, "ws"), KeepTrees: keep, Rows: rows, Log: os.Stderr})
 	if err != nil {
 		t.Fatal(err)
 	}

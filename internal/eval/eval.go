@@ -26,6 +26,10 @@ type Options struct {
 	// reused so an incremental index only re-parses what changed between
 	// rows. Default: a temporary directory, removed afterwards.
 	Workspace string
+	// KeepTrees materialises each parent into its own directory under
+	// Workspace and reuses it on later runs: for tuning, where re-extracting
+	// and re-indexing forty trees would dominate.
+	KeepTrees bool
 	// Rows limits the evaluation to the first n rows (0: all).
 	Rows int
 	// Log receives one progress line per row (nil: silent).
@@ -98,11 +102,20 @@ func Retrieval(ctx context.Context, opts Options) (Report, error) {
 			return rep, err
 		}
 		res := RowResult{Commit: row.Commit, Prompt: row.Prompt, Gold: row.ChangedFiles}
-		if err := Materialise(ctx, opts.Repo, row.Parent, ws); err != nil {
-			return rep, err
+		tree := ws
+		if opts.KeepTrees {
+			tree = filepath.Join(ws, row.Parent)
+		}
+		if _, err := os.Stat(filepath.Join(tree, ".mcpc-eval-complete")); !opts.KeepTrees || err != nil {
+			if err := Materialise(ctx, opts.Repo, row.Parent, tree); err != nil {
+				return rep, err
+			}
+			if opts.KeepTrees {
+				os.WriteFile(filepath.Join(tree, ".mcpc-eval-complete"), nil, 0o644)
+			}
 		}
 		start := time.Now()
-		pack, err := opts.Init(ctx, ws, row.Prompt)
+		pack, err := opts.Init(ctx, tree, row.Prompt)
 		res.Seconds = time.Since(start).Seconds()
 		if err != nil {
 			res.Error = err.Error()

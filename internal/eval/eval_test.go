@@ -96,7 +96,7 @@ func TestRetrievalOnATinyRepository(t *testing.T) {
 	os.WriteFile(set, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 
 	dir := t.TempDir()
-	init, closeDB, err := RankInit(filepath.Join(dir, "db", "index.db"), 20)
+	init, closeDB, err := RankInit(filepath.Join(dir, "db"), 20)
 	if err != nil {
 		t.Fatal(err)
 	}

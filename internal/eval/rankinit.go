@@ -2,6 +2,8 @@ package eval
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"database/sql"
 	"fmt"
 	"os"
@@ -14,19 +16,17 @@ import (
 )
 
 // RankInit returns an InitFunc that stands in for initialize_work in
-// measurements: it keeps an index database at dbPath (outside the
-// workspace, so it survives re-materialisation and refreshes incrementally),
-// refreshes it and ranks with retrieval.Rank.
-func RankInit(dbPath string, limit int) (InitFunc, func() error, error) {
-	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
-		return nil, nil, err
-	}
-	db, err := OpenDB(dbPath)
-	if err != nil {
+// measurements: it keeps one index database per workspace under dbDir
+// (outside the workspace, so it survives re-materialisation and refreshes
+// incrementally), refreshes it and ranks with retrieval.Rank. The returned
+// function closes the databases.
+func RankInit(dbDir string, limit int) (InitFunc, func() error, error) {
+	if err := os.MkdirAll(dbDir, 0o755); err != nil {
 		return nil, nil, err
 	}
 	var mu sync.Mutex
 	indexes := map[string]*indexer.Index{}
+	var dbs []*sql.DB
 	init := func(ctx context.Context, workspace, prompt string) ([]string, error) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -36,6 +36,12 @@ func RankInit(dbPath string, limit int) (InitFunc, func() error, error) {
 			if err != nil {
 				return nil, err
 			}
+			sum := sha256.Sum256([]byte(abs))
+			db, err := OpenDB(filepath.Join(dbDir, hex.EncodeToString(sum[:8])+".db"))
+			if err != nil {
+				return nil, err
+			}
+			dbs = append(dbs, db)
 			if ix, err = indexer.Open(db, indexer.Options{Root: abs}); err != nil {
 				return nil, err
 			}
@@ -50,7 +56,18 @@ func RankInit(dbPath string, limit int) (InitFunc, func() error, error) {
 		}
 		return files, nil
 	}
-	return init, db.Close, nil
+	closeAll := func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		var first error
+		for _, db := range dbs {
+			if err := db.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+		return first
+	}
+	return init, closeAll, nil
 }
 
 // OpenDB opens a SQLite database the way mcpc's store does: WAL, a busy

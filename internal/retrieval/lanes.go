@@ -105,20 +105,33 @@ func (d *derived) lexical(terms []queryTerm) map[int32]float64 {
 	c := d.corpus
 	n := len(c.Files)
 	scores := map[int32]float64{}
+	matched := map[int32]float64{} // idf mass of the query terms a document holds
+	var mass float64
 	for _, qt := range terms {
 		ps := c.Postings(qt.term)
 		if len(ps) == 0 {
 			continue
 		}
 		w := idf(n, len(ps)) * qt.weight
+		mass += w
 		for _, p := range ps {
 			tf := float64(p.TF)
 			norm := bm25K1 * (1 - bm25B + bm25B*float64(c.Lens[p.Doc])/math.Max(c.AvgLen, 1))
 			scores[p.Doc] += w * tf * (bm25K1 + 1) / (tf + norm)
+			matched[p.Doc] += w
 		}
+	}
+	// Coordination: a file holding most of the query's rare words beats
+	// one that repeats a single word many times.
+	for doc, s := range scores {
+		scores[doc] = s * math.Pow(matched[doc]/mass, coverageExponent)
 	}
 	return scores
 }
+
+// coverageExponent sets how strongly lexical scores favour files that hold
+// more of the query's terms.
+const coverageExponent = 1.0
 
 // path scores documents whose path holds query terms; a term in the file
 // name counts twice, as names are chosen to say what a file is.

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/indexer"
@@ -55,6 +56,20 @@ func init() {
 	}
 }
 
+var wordRe = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*`)
+
+func isStopword(w string) bool {
+	if stopwords[w] || len(w) < 2 {
+		return true
+	}
+	for _, t := range indexer.Tokenize(w) {
+		if stopwords[t] {
+			return true
+		}
+	}
+	return false
+}
+
 // queryTerm is a query term with its weight in the query.
 type queryTerm struct {
 	term   string
@@ -77,9 +92,26 @@ func queryTerms(q Query) []queryTerm {
 			weights[t] += w
 		}
 	}
-	add(stripConventionalPrefix(q.Prompt), 1)
+	prompt := stripConventionalPrefix(q.Prompt)
+	add(prompt, 1)
 	for _, l := range q.Lexemes {
 		add(l, 1.5)
+	}
+	// "command menu" in prose is CommandMenu or command-menu in code: adjacent
+	// prompt words also form a compound term, which only scores where such
+	// an identifier exists.
+	words := wordRe.FindAllString(prompt, -1)
+	for i := 0; i+1 < len(words); i++ {
+		a, b := strings.ToLower(words[i]), strings.ToLower(words[i+1])
+		if isStopword(a) || isStopword(b) {
+			continue
+		}
+		for _, c := range []string{a + b, a + "-" + b} {
+			if _, ok := weights[c]; !ok {
+				order = append(order, c)
+				weights[c] = 0.5
+			}
+		}
 	}
 	out := make([]queryTerm, 0, len(order))
 	for _, t := range order {

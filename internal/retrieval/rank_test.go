@@ -177,8 +177,9 @@ func TestQueryTerms(t *testing.T) {
 		q    Query
 		want []string
 	}{
-		{note: "conventional prefix dropped, scope kept", q: Query{Prompt: "fix(editor): Heading hash dropped"}, want: []string{"editor", "head", "hash", "drop"}},
-		{note: "stopwords removed", q: Query{Prompt: "Add the ability to export a document"}, want: []string{"ability", "export", "document"}},
+		{note: "conventional prefix dropped, scope kept", q: Query{Prompt: "fix(editor): Heading"}, want: []string{"editor", "head", "editorheading", "editor-heading"}},
+		{note: "stopwords removed", q: Query{Prompt: "Add the ability to export"}, want: []string{"ability", "export"}},
+		{note: "adjacent words form compound identifiers", q: Query{Prompt: "command menu"}, want: []string{"command", "menu", "commandmenu", "command-menu"}},
 		{note: "lexemes join the query", q: Query{Prompt: "grid", Lexemes: []string{"adp-data-table"}}, want: []string{"grid", "adp-data-table", "adp", "data", "tabl"}},
 	}
 	for _, tt := range tests {
