@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
-	"os"
 	"runtime"
 	"sort"
 	"sync"
@@ -185,7 +184,7 @@ func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
 
 func processFile(ps *parserSet, j job) result {
 	c := j.cand
-	src, err := os.ReadFile(c.Abs)
+	src, err := readRegular(c.Abs, j.maxBytes)
 	if err != nil {
 		kind := ProblemUnreadable
 		if errors.Is(err, fs.ErrNotExist) {

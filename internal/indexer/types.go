@@ -57,6 +57,7 @@ const (
 	ProblemNotUTF8     = "not_utf8"
 	ProblemUnreadable  = "unreadable"
 	ProblemSymlinkLoop = "symlink_loop"
+	ProblemSymlink     = "symlink"
 	ProblemVanished    = "vanished"
 )
 

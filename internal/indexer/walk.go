@@ -67,30 +67,12 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack, ac
 		childAbs := filepath.Join(abs, name)
 		mode := e.Type()
 		if mode&fs.ModeSymlink != 0 {
-			info, err := os.Stat(childAbs)
-			if err != nil {
-				if !stack.ignored(childRel, false) {
-					w.problem(childRel, ProblemUnreadable, "broken symlink: "+err.Error())
-				}
-				continue
+			// Links are never followed: one may lead out of the worktree
+			// or to a device or FIFO, and pathscope refuses to read through
+			// them anyway, so a linked file could never be in a usable pack.
+			if !stack.ignored(childRel, false) {
+				w.problem(childRel, ProblemSymlink, "symbolic link not followed")
 			}
-			if info.IsDir() {
-				if stack.ignored(childRel, true) {
-					continue
-				}
-				target, err := filepath.EvalSymlinks(childAbs)
-				if err != nil {
-					w.problem(childRel, ProblemUnreadable, err.Error())
-					continue
-				}
-				if active[target] {
-					w.problem(childRel, ProblemSymlinkLoop, "symlink leads back to "+target)
-					continue
-				}
-				w.enter(ctx, childAbs, childRel, stack, active, target)
-				continue
-			}
-			w.file(childAbs, childRel, info, stack)
 			continue
 		}
 		if e.IsDir() {

@@ -1,0 +1,137 @@
+package e2e
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpc/mcpc/internal/demo"
+)
+
+// treeHash hashes the workspace's files (mcpc's own decision records and
+// database left out: they are kept for every turn by design).
+func treeHash(t *testing.T, ws string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(ws, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(ws, path)
+		if d.IsDir() {
+			if rel == filepath.Join(".ai", "tmp") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil // FIFOs and the like
+		}
+		h.Write([]byte(rel + "\x00"))
+		h.Write(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// TestBadInput: every malformed request is a structured denial, the server
+// keeps running and nothing in the repository, the pack or the state changes.
+func TestBadInput(t *testing.T) {
+	ws := newWorkspace(t)
+	a := startServer(t, ws)
+	init := a.initialize(demo.Prompt, "adp-alert")
+	packRef := init.ContextPack["ref"].(string)
+	packBefore, _ := os.ReadFile(filepath.Join(ws, packRef))
+	before := treeHash(t, ws)
+	env := envelopeOf(init)
+
+	cases := []struct {
+		note string
+		req  map[string]any
+		code string
+	}{
+		{"unknown verb", map[string]any{"verb": "rm_rf"}, "UNKNOWN_VERB"},
+		{"retired v1 verb", map[string]any{"verb": "list_scoped_files"}, "UNKNOWN_VERB"},
+		{"empty verb", map[string]any{"verb": ""}, "INVALID_ARGS"},
+		{"verb of the wrong type", map[string]any{"verb": 7}, "INVALID_ARGS"},
+		{"missing targetFile", map[string]any{"verb": "read_file_lines", "args": map[string]any{}}, "INVALID_ARGS"},
+		{"targetFile of the wrong type", map[string]any{"verb": "read_file_lines", "args": map[string]any{"targetFile": 42}}, "INVALID_ARGS"},
+		{"startLine zero", map[string]any{"verb": "read_file_lines", "args": map[string]any{"targetFile": demo.Target, "startLine": 0}}, "INVALID_ARGS"},
+		{"args not an object", map[string]any{"verb": "read_file_lines", "args": "src/app.ts"}, "INVALID_ARGS"},
+		{"unknown envelope field", map[string]any{"verb": "read_file_lines", "args": map[string]any{"targetFile": demo.Target}, "sudo": true}, "INVALID_ARGS"},
+		{"scratch without content", map[string]any{"verb": "write_scratch_file", "args": map[string]any{"relativePath": "a.md"}}, "INVALID_ARGS"},
+		{"plan not an object", map[string]any{"verb": "submit_execution_plan", "args": map[string]any{"planGraph": "do it"}}, "INVALID_ARGS"},
+		{"plan nodes not a list", map[string]any{"verb": "submit_execution_plan", "args": map[string]any{"planGraph": map[string]any{"nodes": "x"}}}, "INVALID_ARGS"},
+		{"plan with a bad citation source", map[string]any{"verb": "submit_execution_plan", "args": map[string]any{"planGraph": withNode(env, map[string]any{
+			"nodeId": "c", "kind": "change", "citations": []any{map[string]any{"source": "vibes", "ref": "x"}}})}}, "INVALID_ARGS"},
+		{"plan with duplicate ids and a cycle", map[string]any{"verb": "submit_execution_plan", "args": map[string]any{"planGraph": cyclicPlan(env)}}, "PLAN_GRAPH_INVALID"},
+		{"plan with missing fields", map[string]any{"verb": "submit_execution_plan", "args": map[string]any{"planGraph": withNode(env, map[string]any{"nodeId": "c", "kind": "change"})}}, "PLAN_MISSING_REQUIRED_FIELDS"},
+		{"plan outside the pack", map[string]any{"verb": "submit_execution_plan", "args": map[string]any{"planGraph": outsidePlan(env)}}, "PLAN_SCOPE_VIOLATION"},
+		{"escalate without need", map[string]any{"verb": "escalate", "args": map[string]any{}}, "INVALID_ARGS"},
+		{"patch before a plan", map[string]any{"verb": "apply_code_patch", "args": map[string]any{"planNodeId": "x", "targetFile": demo.Target, "edits": []any{}}}, "VERB_NOT_AVAILABLE"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.note, func(t *testing.T) {
+			req := map[string]any{"workId": a.work, "agentId": a.id}
+			for k, v := range tc.req {
+				req[k] = v
+			}
+			resp := a.send(req)
+			mustDeny(t, resp, tc.code)
+			if resp.State != "PLANNING" {
+				t.Errorf("state moved to %s", resp.State)
+			}
+		})
+	}
+	// An oversized request is refused, and still charged to its sender (a
+	// separate agent here), who is then over budget; other agents are not.
+	big := a.send(map[string]any{"workId": a.work, "agentId": "flooder", "verb": "write_scratch_file",
+		"args": map[string]any{"relativePath": "big.md", "content": strings.Repeat("x", 5<<20)}})
+	mustDeny(t, big, "INVALID_ARGS")
+	if big.State != "BLOCKED_BUDGET" || !big.BudgetStatus.Blocked {
+		t.Errorf("the flooding agent is in %s (budget %+v)", big.State, big.BudgetStatus)
+	}
+	if after := treeHash(t, ws); after != before {
+		t.Errorf("bad input changed the workspace")
+	}
+	if packAfter, _ := os.ReadFile(filepath.Join(ws, packRef)); string(packAfter) != string(packBefore) {
+		t.Errorf("bad input changed the context pack")
+	}
+	// The server still serves.
+	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+}
+
+func withNode(env map[string]any, node map[string]any) map[string]any {
+	plan := demo.Plan(env, true)
+	plan["nodes"] = []any{node}
+	return plan
+}
+
+func cyclicPlan(env map[string]any) map[string]any {
+	plan := demo.Plan(env, true)
+	nodes := plan["nodes"].([]any)
+	change := nodes[0].(map[string]any)
+	change["dependsOn"] = []string{"validate-alert"}
+	dup := map[string]any{}
+	for k, v := range change {
+		dup[k] = v
+	}
+	dup["dependsOn"] = []string{"ghost"}
+	plan["nodes"] = append(nodes, dup)
+	return plan
+}
+
+func outsidePlan(env map[string]any) map[string]any {
+	plan := demo.Plan(env, true)
+	change := plan["nodes"].([]any)[0].(map[string]any)
+	change["targetFile"] = "../outside.html"
+	return plan
+}

@@ -1,0 +1,190 @@
+// Package e2e drives the real mcpc binary over real stdio, as an MCP client
+// does: a real embedded store, real OPA, the bundled example workspace.
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/mcp"
+	"github.com/mcpc/mcpc/internal/protocol"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcpc-e2e-bin-*")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "mcpc")
+	build := exec.Command("go", "build", "-o", binary, "github.com/mcpc/mcpc/cmd/mcpc")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building mcpc:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// exampleDir is the bundled example workspace in the source tree.
+func exampleDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "examples", "angular-shop")
+}
+
+// newWorkspace copies the example into a fresh temporary workspace.
+func newWorkspace(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	src := exampleDir()
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		dst := filepath.Join(ws, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// agent is one MCP client connected to its own `mcpc serve` process.
+type agent struct {
+	t      *testing.T
+	c      *mcp.Client
+	work   string
+	id     string
+	lastTx *protocol.TurnResponse
+}
+
+func startServer(t *testing.T, ws string, extra ...string) *agent {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	args := append([]string{"serve", "--workspace", ws}, extra...)
+	c, err := mcp.Dial(ctx, exec.Command(binary, args...))
+	if err != nil {
+		t.Fatalf("starting mcpc serve: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &agent{t: t, c: c}
+}
+
+// turn sends a request (workId and agentId filled in unless set) and fails
+// the test on a protocol error.
+func (a *agent) turn(verb string, args map[string]any, fields ...any) *protocol.TurnResponse {
+	a.t.Helper()
+	req := map[string]any{"verb": verb}
+	if a.work != "" {
+		req["workId"] = a.work
+	}
+	if a.id != "" {
+		req["agentId"] = a.id
+	}
+	if args != nil {
+		req["args"] = args
+	}
+	for i := 0; i+1 < len(fields); i += 2 {
+		k := fields[i].(string)
+		if fields[i+1] == nil {
+			delete(req, k)
+			continue
+		}
+		req[k] = fields[i+1]
+	}
+	return a.send(req)
+}
+
+func (a *agent) send(req any) *protocol.TurnResponse {
+	a.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	start := time.Now()
+	resp, err := a.c.Turn(ctx, req)
+	if os.Getenv("E2E_TIMING") != "" {
+		a.t.Logf("%v %v", time.Since(start), req)
+	}
+	if err != nil {
+		a.t.Fatalf("controller_turn: %v", err)
+	}
+	a.lastTx = resp
+	return resp
+}
+
+func (a *agent) initialize(prompt string, lexemes ...string) *protocol.TurnResponse {
+	a.t.Helper()
+	resp := a.turn("initialize_work", map[string]any{"lexemes": lexemes}, "originalPrompt", prompt)
+	mustAllow(a.t, resp)
+	a.work, a.id = resp.WorkID, resp.AgentID
+	return resp
+}
+
+func mustAllow(t *testing.T, r *protocol.TurnResponse) {
+	t.Helper()
+	if len(r.Denials) > 0 || len(r.DenyReasons) > 0 {
+		t.Fatalf("want allowed, got denied: %v", r.DenyReasons)
+	}
+	if e, ok := r.Result["error"]; ok {
+		t.Fatalf("allowed but failed: %v", e)
+	}
+}
+
+// mustDeny checks a denial carries code, is fully structured and suggests
+// a next step.
+func mustDeny(t *testing.T, r *protocol.TurnResponse, code string) {
+	t.Helper()
+	if len(r.Denials) == 0 {
+		t.Fatalf("want %s, got allowed (result %v)", code, r.Result)
+	}
+	codes := []string{}
+	for i, d := range r.Denials {
+		codes = append(codes, d.Code)
+		if d.Rule == "" || d.Message == "" || d.Remediation == "" || d.Severity == "" {
+			t.Errorf("denial %d is not fully structured: %+v", i, d)
+		}
+		if !strings.HasPrefix(r.DenyReasons[i], d.Code+": ") {
+			t.Errorf("denyReasons[%d] = %q, want it to start with %s", i, r.DenyReasons[i], d.Code)
+		}
+	}
+	if !slices.Contains(codes, code) {
+		t.Fatalf("want %s among %v (%v)", code, codes, r.DenyReasons)
+	}
+	if r.SuggestedAction == nil || r.SuggestedAction.Verb == "" {
+		t.Errorf("a denial must carry suggestedAction, got %+v", r.SuggestedAction)
+	}
+}
+
+func packFiles(r *protocol.TurnResponse) []string {
+	raw, _ := json.Marshal(r.ContextPack["files"])
+	var files []string
+	_ = json.Unmarshal(raw, &files)
+	return files
+}
+
+func envelopeOf(r *protocol.TurnResponse) map[string]any {
+	env, _ := r.PlanGraphSchema["envelope"].(map[string]any)
+	return env
+}
