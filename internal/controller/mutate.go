@@ -210,8 +210,8 @@ func (c *Controller) runValidation(ctx context.Context, argv []string, dir strin
 	if ctx.Err() == context.DeadlineExceeded {
 		res["timedOut"] = true
 		res["passed"] = false
-	} else if err != nil {
-		res["error"] = err.Error()
+	} else if cmd.ProcessState == nil {
+		res["error"] = "the command did not start: " + err.Error()
 	}
 	return res
 }

@@ -1,0 +1,210 @@
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/demo"
+)
+
+// TestBudget: an agent past its threshold is BLOCKED_BUDGET with that state's
+// verbs; the other agents of the work are not.
+func TestBudget(t *testing.T) {
+	ws := newWorkspace(t)
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 10000, "thresholdPercent": 0.5}}`), 0o644))
+	a := startServer(t, ws)
+	init := a.initialize(demo.Prompt, "adp-alert")
+	if init.BudgetStatus.ThresholdTokens != 5000 || init.BudgetStatus.MaxTokens != 10000 {
+		t.Fatalf("budget = %+v", init.BudgetStatus)
+	}
+	var last = init
+	for i := 0; i < 40 && !last.BudgetStatus.Blocked; i++ {
+		last = a.turn("write_scratch_file", map[string]any{"relativePath": "n.md", "content": strings.Repeat("y", 2000)})
+	}
+	if !last.BudgetStatus.Blocked || last.State != "BLOCKED_BUDGET" {
+		t.Fatalf("never blocked: %+v state %s", last.BudgetStatus, last.State)
+	}
+	want := []string{"initialize_work", "escalate", "signal_task_complete"}
+	if !slices.Equal(last.Capabilities, want) {
+		t.Errorf("BLOCKED_BUDGET capabilities %v, want %v", last.Capabilities, want)
+	}
+	mustDeny(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}), "BUDGET_EXCEEDED")
+	// Another agent of the same work is unaffected.
+	b := startServer(t, ws)
+	b.work = a.work
+	r := b.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
+	mustAllow(t, r)
+	if r.State != "PLANNING" {
+		t.Errorf("the other agent is in %s", r.State)
+	}
+}
+
+// TestPlanLifecycleRules: resubmission replaces a plan only before any node
+// started; a failing validation marks its node failed and completion waits.
+func TestPlanLifecycleRules(t *testing.T) {
+	ws := newWorkspace(t)
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"validation": {"commands": {"always-fails": {"argv": ["sh", "-c", "echo broken; exit 3"]}}}}`), 0o644))
+	a := startServer(t, ws)
+	init := a.initialize(demo.Prompt, "adp-alert")
+	env := envelopeOf(init)
+	plan := demo.Plan(env, true)
+	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
+	// Replace it while nothing started: the validate node now runs a failing command.
+	nodes := plan["nodes"].([]any)
+	hooks := []any{map[string]any{"recipeId": "run_targeted_validation", "params": map[string]any{"commandId": "always-fails"}}}
+	nodes[0].(map[string]any)["verificationHooks"] = hooks
+	nodes[1].(map[string]any)["verificationHooks"] = hooks
+	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
+	mustAllow(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
+		"edits": []any{map[string]any{"op": "replace_text", "find": "<adp-alert", "replace": "<sdf-alert"}}}))
+	mustDeny(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}), "PLAN_LOCKED")
+	// A command that is not one of the node's hooks is refused.
+	if r := a.turn("run_automation_recipe", map[string]any{"recipeId": "run_targeted_validation", "planNodeId": "validate-alert",
+		"params": map[string]any{"commandId": "no-adp-alert"}}); len(r.Denials) == 0 {
+		t.Errorf("a command outside the node's verificationHooks ran")
+	}
+	val := a.turn("run_automation_recipe", map[string]any{"recipeId": "run_targeted_validation", "planNodeId": "validate-alert",
+		"params": map[string]any{"commandId": "always-fails"}})
+	mustAllow(t, val)
+	if val.Result["status"] != "failed" || val.Result["exitCode"] != float64(3) || !strings.Contains(val.Result["output"].(string), "broken") {
+		t.Fatalf("failing validation result: %v", val.Result)
+	}
+	if len(val.Progress.PendingValidations) != 1 || val.Progress.PendingValidations[0].Status != "failed" {
+		t.Errorf("pendingValidations = %+v", val.Progress.PendingValidations)
+	}
+	mustDeny(t, a.turn("signal_task_complete", nil), "WORK_INCOMPLETE")
+	// Stale read: the file changes behind the agent's back after its read.
+	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+	must(t, os.WriteFile(filepath.Join(ws, demo.Target), []byte("<p>edited by a person</p>\n<sdf-alert></sdf-alert>\n"), 0o644))
+	mustDeny(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
+		"edits": []any{map[string]any{"op": "replace_text", "find": "<p>", "replace": "<div>"}}}), "STALE_CONTEXT")
+}
+
+// TestEscalate grows the pack monotonically and re-hashes it.
+func TestEscalate(t *testing.T) {
+	ws := newWorkspace(t)
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"pack": {"maxFiles": 2}}`), 0o644))
+	a := startServer(t, ws)
+	init := a.initialize("Fix the stock warning on the dashboard", "dashboard")
+	before := packFiles(init)
+	if len(before) > 2 {
+		t.Fatalf("pack.maxFiles 2 gave %d files", len(before))
+	}
+	mustDeny(t, a.turn("read_file_lines", map[string]any{"targetFile": "src/app/orders/orders-grid.component.ts"}), "PACK_SCOPE_VIOLATION")
+	esc := a.turn("escalate", map[string]any{"need": "the orders grid component with its ag-Grid columnDefs and cell renderer"})
+	mustAllow(t, esc)
+	after := packFiles(esc)
+	for _, f := range before {
+		if !slices.Contains(after, f) {
+			t.Errorf("escalate dropped %s", f)
+		}
+	}
+	if !slices.Contains(after, "src/app/orders/orders-grid.component.ts") {
+		t.Fatalf("escalate did not add the grid: %v", after)
+	}
+	if esc.ContextPack["hash"] == init.ContextPack["hash"] || envelopeOf(esc)["contextPackHash"] != esc.ContextPack["hash"] {
+		t.Errorf("pack not re-hashed or envelope not updated")
+	}
+	added, _ := esc.Result["added"].(map[string]any)
+	if files, _ := added["files"].([]any); len(files) == 0 {
+		t.Errorf("result.added.files is empty")
+	}
+	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": "src/app/orders/orders-grid.component.ts"}))
+	// A plan built against the old pack hash is stale.
+	mustDeny(t, a.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}), "PLAN_STALE_PACK")
+}
+
+// TestRawStdio speaks newline-delimited JSON-RPC to the binary directly.
+func TestRawStdio(t *testing.T) {
+	ws := newWorkspace(t)
+	cmd := exec.Command(binary, "serve", "--workspace", ws)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	must(t, cmd.Start())
+	defer func() { stdin.Close(); cmd.Wait() }()
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(make([]byte, 1<<20), 16<<20)
+	call := func(msg string) map[string]any {
+		t.Helper()
+		if _, err := stdin.Write([]byte(msg + "\n")); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan bool, 1)
+		go func() { done <- lines.Scan() }()
+		select {
+		case ok := <-done:
+			if !ok {
+				t.Fatalf("server closed stdout: %v", lines.Err())
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no answer to %s", msg)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Fatalf("not one JSON object per line: %q", lines.Text())
+		}
+		return m
+	}
+	init := call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if v := init["result"].(map[string]any)["protocolVersion"]; v != "2025-11-25" {
+		t.Fatalf("negotiated %v, want 2025-11-25", v)
+	}
+	stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+	list := call(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	tools := list["result"].(map[string]any)["tools"].([]any)
+	if len(tools) != 1 || tools[0].(map[string]any)["name"] != "controller_turn" {
+		t.Fatalf("tools = %v", tools)
+	}
+	schema, _ := json.Marshal(tools[0].(map[string]any)["inputSchema"])
+	if strings.Contains(string(schema), ":true") {
+		t.Errorf("input schema has a boolean true property, which the TypeScript client rejects: %s", schema)
+	}
+	res := call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"controller_turn","arguments":{"verb":"escalate"}}}`)
+	r := res["result"].(map[string]any)
+	if r["isError"] == true {
+		t.Errorf("a denial must not be isError")
+	}
+	sc := r["structuredContent"].(map[string]any)
+	text := r["content"].([]any)[0].(map[string]any)["text"].(string)
+	var fromText map[string]any
+	must(t, json.Unmarshal([]byte(text), &fromText))
+	if sc["state"] != "UNINITIALIZED" || fromText["state"] != "UNINITIALIZED" || len(sc["denials"].([]any)) == 0 {
+		t.Errorf("structured %v / text %v", sc["state"], fromText["state"])
+	}
+	bad := call(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"other_tool","arguments":{}}}`)
+	if bad["error"] == nil {
+		t.Errorf("an unknown tool must be a JSON-RPC error, got %v", bad)
+	}
+	ping := call(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	if ping["error"] != nil {
+		t.Errorf("ping: %v", ping)
+	}
+}
+
+// TestPolicyErrorFailsClosed: a bundle whose decision is undefined denies
+// every turn with POLICY_ERROR; nothing is allowed.
+func TestPolicyErrorFailsClosed(t *testing.T) {
+	ws := newWorkspace(t)
+	bundle := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(bundle, "broken.rego"), []byte("package mcpc.main\n\nimport rego.v1\n\ndecision := d if {\n\td := {\"allow\": true}\n\tinput.never_set\n}\n"), 0o644))
+	a := startServer(t, ws, "--bundle", bundle)
+	r := a.turn("initialize_work", nil, "originalPrompt", "anything")
+	mustDeny(t, r, "POLICY_ERROR")
+	if _, err := os.Stat(filepath.Join(ws, ".ai", "tmp", "work")); err == nil {
+		t.Errorf("a failed policy still created a work")
+	}
+	// A bundle that does not load stops serve with an error instead of serving.
+	bad := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(bad, "x.rego"), []byte("package mcpc.main\ndecision := {"), 0o644))
+	out, err := exec.Command(binary, "serve", "--workspace", ws, "--bundle", bad).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "policy") {
+		t.Errorf("serve with a broken bundle: err %v, output %s", err, out)
+	}
+}
