@@ -17,20 +17,18 @@ import data.mcpc.result
 
 report contains violation if {
 	some i, node in plan.nodes
-	some field in _required(node)
-	plan.missing(node, field)
+	is_object(node)
+	some field in object.get(_required, node.kind, tables.plangraph.commonNodeFields)
+	object.get(node, field, null) == null
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("node %s is missing %q", [_name(i, node), field]),
 		"path": sprintf("%s.%s", [plan.node_path(i), field]),
 	})
 }
 
-_required(node) := fields if {
-	is_object(node)
-	fields := array.concat(
-		tables.plangraph.commonNodeFields,
-		object.get(tables.plangraph.kindFields, node.kind, []),
-	)
+# node kind to every field it requires (common fields first)
+_required[kind] := array.concat(tables.plangraph.commonNodeFields, fields) if {
+	some kind, fields in tables.plangraph.kindFields
 }
 
 _name(_, node) := sprintf("%q (%s)", [node.nodeId, node.kind]) if is_string(node.nodeId)
