@@ -62,6 +62,13 @@ func TestPlanLifecycleRules(t *testing.T) {
 	nodes[0].(map[string]any)["verificationHooks"] = hooks
 	nodes[1].(map[string]any)["verificationHooks"] = hooks
 	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
+	before, _ := os.ReadFile(filepath.Join(ws, demo.Target))
+	mustDeny(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
+		"edits": []any{map[string]any{"op": "replace_text", "find": "<adp-alert", "replace": "<sdf-alert"},
+			map[string]any{"op": "replace_text", "find": "not in the file", "replace": "x"}}}), "EXEC_PATCH_INAPPLICABLE")
+	if after, _ := os.ReadFile(filepath.Join(ws, demo.Target)); string(after) != string(before) {
+		t.Fatalf("an inapplicable patch changed the file")
+	}
 	mustAllow(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
 		"edits": []any{map[string]any{"op": "replace_text", "find": "<adp-alert", "replace": "<sdf-alert"}}}))
 	mustDeny(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}), "PLAN_LOCKED")
