@@ -114,7 +114,12 @@ func score(ix *indexer.Index, q Query) []docScore {
 		}
 	}
 	lanes["anchor"] = anchor
-	return fuse(lanes, first)
+	final := fuse(lanes, first)
+	for i := range final {
+		final[i].total *= prior(d.corpus.Files[final[i].doc], d.corpus.Langs[final[i].doc])
+	}
+	sortScores(final)
+	return final
 }
 
 // fuse sums weighted lane scores per document. A lane joins a document's
@@ -153,13 +158,17 @@ func fuse(lanes map[string]map[int32]float64, _ []docScore) []docScore {
 		}
 		out = append(out, *ds)
 	}
+	sortScores(out)
+	return out
+}
+
+func sortScores(out []docScore) {
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].total != out[j].total {
 			return out[i].total > out[j].total
 		}
 		return out[i].doc < out[j].doc
 	})
-	return out
 }
 
 func normalise(m map[int32]float64) map[int32]float64 {
