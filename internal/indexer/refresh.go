@@ -121,8 +121,12 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 		return sum, err
 	}
 	sort.Slice(problems, func(i, j int) bool { return problems[i].File < problems[j].File })
-	if err := ix.apply(ctx, nil, removed, problems); err != nil {
-		return sum, err
+	// A refresh that found nothing new must not pay for a write
+	// transaction: it runs before every pack.
+	if len(removed) > 0 || ix.problemsChanged(problems) {
+		if err := ix.apply(ctx, nil, removed, problems); err != nil {
+			return sum, err
+		}
 	}
 	for _, p := range removed {
 		if !present[p] {
@@ -135,12 +139,12 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 	sum.Symbols = len(v.symbols)
 	sum.Edges = len(v.edges)
 	sum.Usages = len(v.usages)
-	for _, p := range ix.Problems() {
+	sum.Problems = ix.Problems()
+	for _, p := range sum.Problems {
 		if p.Kind == ProblemParseError {
 			sum.ParseErrors++
 		}
 	}
-	sum.Problems = ix.Problems()
 	sum.Seconds = time.Since(started).Seconds()
 	return sum, nil
 }
@@ -270,4 +274,20 @@ func (ix *Index) apply(ctx context.Context, batch []result, removed []string, pr
 		ix.invalidate()
 	}
 	return nil
+}
+
+// problemsChanged reports whether the walk's problems differ from the
+// stored ones.
+func (ix *Index) problemsChanged(problems []Problem) bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if len(problems) != len(ix.problems) {
+		return true
+	}
+	for _, p := range problems {
+		if ix.problems[p.File] != p {
+			return true
+		}
+	}
+	return false
 }
