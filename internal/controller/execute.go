@@ -49,12 +49,13 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 	return nil
 }
 
-// transition applies the decision's nextState to the work.
+// transition persists the decision's workState. The agent-facing nextState
+// may be BLOCKED_BUDGET, which is per agent and never the work's state.
 func (c *Controller) transition(ctx context.Context, tx *store.Tx, t *turn) error {
-	if t.work == nil || t.dec.NextState == "" || t.dec.NextState == t.work.State || t.dec.NextState == "BLOCKED_BUDGET" {
-		return nil // budget blocks are per agent, never the work's state
+	if t.work == nil || t.dec.WorkState == "" || t.dec.WorkState == t.work.State {
+		return nil
 	}
-	t.work.State = t.dec.NextState
+	t.work.State = t.dec.WorkState
 	return tx.PutWork(ctx, t.work)
 }
 
@@ -65,7 +66,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 		runID = newID("run")
 	}
 	w := &store.Work{
-		ID: newID("work"), RunSessionID: runID, State: t.dec.NextState, Prompt: t.req.OriginalPrompt,
+		ID: newID("work"), RunSessionID: runID, State: t.dec.WorkState, Prompt: t.req.OriginalPrompt,
 		Lexemes: t.in.Lexemes, RepoSnapshotID: repoSnapshotID(c.root, c.index),
 	}
 	strategy := t.dec.Strategy
@@ -102,17 +103,21 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 
 // escalate grows the pack monotonically with what policy allowed.
 func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error {
-	var p packDoc
-	if err := json.Unmarshal(t.work.Pack, &p); err != nil {
+	var sum packSummary
+	if err := json.Unmarshal(t.work.Pack, &sum); err != nil {
 		return err
 	}
-	added := c.addFiles(&p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.EscalateMaxFiles)
+	p, err := c.loadPack(sum)
+	if err != nil {
+		return err
+	}
+	added := c.addFiles(p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.EscalateMaxFiles)
 	syms, usages := c.symbolsFor(added)
 	p.Symbols = append(p.Symbols, syms...)
 	p.Usages = append(p.Usages, usages...)
 	p.Excluded = append(p.Excluded, t.dec.Pack.Excluded...)
 	p.Escalations++
-	if err := c.writePack(&p); err != nil {
+	if err := c.writePack(p); err != nil {
 		return err
 	}
 	t.work.Pack = p.MarshalStored()
@@ -124,7 +129,7 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 			return err
 		}
 	}
-	t.pack = &p
+	t.pack = p
 	t.result["added"] = map[string]any{"files": orStrings(added), "symbols": syms}
 	if len(added) == 0 {
 		t.result["note"] = "nothing new matched the need; rephrase it with file names, symbols or lexemes"

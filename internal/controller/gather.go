@@ -32,7 +32,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 			if err != nil {
 				return err
 			}
-			var p packDoc
+			var p packSummary
 			_ = json.Unmarshal(w.Pack, &p)
 			for _, f := range p.Files {
 				exclude[f] = true

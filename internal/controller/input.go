@@ -111,6 +111,7 @@ type decision struct {
 	Allow             *bool             `json:"allow"`
 	State             string            `json:"state"`
 	NextState         string            `json:"nextState"`
+	WorkState         string            `json:"workState"`
 	Capabilities      []string          `json:"capabilities"`
 	Denials           []denialDoc       `json:"denials"`
 	Advisories        []denialDoc       `json:"advisories"`

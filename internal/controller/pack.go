@@ -48,29 +48,35 @@ type attachment struct {
 	Caption    string `json:"caption,omitempty"`
 }
 
-// stored is how the pack sits in the works table: the document plus its hash.
-type storedPack struct {
-	packDoc
-	Hash string `json:"hash"`
+// packSummary is how the pack sits in the works table: what every turn
+// needs (ref, hash, files, outcome). The full document is the file on disk,
+// so a read turn never decodes symbols and rankings.
+type packSummary struct {
+	Ref         string   `json:"ref"`
+	Hash        string   `json:"hash"`
+	Files       []string `json:"files"`
+	Outcome     string   `json:"outcome"`
+	Escalations int      `json:"escalations"`
 }
 
+// MarshalStored is the works-table form of the pack.
 func (p *packDoc) MarshalStored() json.RawMessage {
-	raw, _ := json.Marshal(storedPack{packDoc: *p, Hash: p.Hash})
+	raw, _ := json.Marshal(packSummary{Ref: p.Ref, Hash: p.Hash, Files: p.Files, Outcome: p.Outcome, Escalations: p.Escalations})
 	return raw
 }
 
-func (p *packDoc) UnmarshalJSON(b []byte) error {
-	type plain packDoc
-	var s struct {
-		plain
-		Hash string `json:"hash"`
+// loadPack reads the full pack document of a work from disk.
+func (c *Controller) loadPack(sum packSummary) (*packDoc, error) {
+	raw, err := os.ReadFile(filepath.Join(c.root, sum.Ref))
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
+	p := &packDoc{}
+	if err := json.Unmarshal(raw, p); err != nil {
+		return nil, err
 	}
-	*p = packDoc(s.plain)
-	p.Hash = s.Hash
-	return nil
+	p.Hash = sum.Hash
+	return p, nil
 }
 
 // addFiles appends the decided files (policy-filtered candidates) in order,
@@ -188,7 +194,7 @@ func safeName(s string) string {
 
 // envelope is what the server will check on a PlanGraph: the values an
 // agent copies from planGraphSchema.envelope instead of guessing.
-func (c *Controller) envelope(w *store.Work, agentID string, p *packDoc) map[string]any {
+func (c *Controller) envelope(w *store.Work, agentID, packRef, packHash string) map[string]any {
 	var strat struct {
 		StrategyID string `json:"strategyId"`
 	}
@@ -196,9 +202,9 @@ func (c *Controller) envelope(w *store.Work, agentID string, p *packDoc) map[str
 	return map[string]any{
 		"workId": w.ID, "agentId": agentID, "runSessionId": w.RunSessionID,
 		"repoSnapshotId": w.RepoSnapshotID, "worktreeRoot": c.root,
-		"contextPackRef": p.Ref, "contextPackHash": p.Hash,
+		"contextPackRef": packRef, "contextPackHash": packHash,
 		"policyVersionSet":  map[string]any{"mcpc": c.engine.Version()},
-		"scopeAllowlistRef": p.Ref, "knowledgeStrategyId": strat.StrategyID,
+		"scopeAllowlistRef": packRef, "knowledgeStrategyId": strat.StrategyID,
 		"schemaVersion": protocol.SchemaVersion,
 	}
 }

@@ -154,11 +154,11 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	if t.nodes, err = tx.Nodes(ctx, t.work.ID); err != nil {
 		return err
 	}
-	var p packDoc
+	var p packSummary
 	_ = json.Unmarshal(t.work.Pack, &p)
-	t.in.Pack = packFacts{Ref: p.Ref, Hash: p.Hash, Files: p.Files}
+	t.in.Pack = packFacts{Ref: p.Ref, Hash: p.Hash, Files: orStrings(p.Files)}
 	t.in.PackInsufficient = p.Outcome == "pack_insufficient"
-	t.in.Envelope = c.envelope(t.work, a.ID, &p)
+	t.in.Envelope = c.envelope(t.work, a.ID, p.Ref, p.Hash)
 	t.in.Plan = planFactsOf(t.nodes)
 	t.in.Progress = countProgress(t.nodes).counts()
 	return nil

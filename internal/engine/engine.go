@@ -75,7 +75,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	e := &Engine{source: source, version: bundleVersion(b), data: b.Data, docs: ruleDocs(b)}
 	// Modules and data go in directly rather than as an activated bundle:
 	// the engine never updates policy in place, it builds a new Engine.
-	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Store(inmem.NewFromObject(b.Data))}
+	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Store(inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true)))}
 	for _, m := range b.Modules {
 		regoOpts = append(regoOpts, rego.ParsedModule(m.Parsed))
 	}

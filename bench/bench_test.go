@@ -1,0 +1,214 @@
+// Package bench measures mcpc's hot paths: one gated read turn (in process
+// and over real stdio against the binary) and the validation of a 200-node
+// plan (the decision alone and the whole turn). Figures, never assertions:
+// run `make bench` and read ns/op, allocs/op and the p50/p99 metrics.
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/app"
+	"github.com/mcpc/mcpc/internal/demo"
+	"github.com/mcpc/mcpc/internal/engine"
+	"github.com/mcpc/mcpc/internal/mcp"
+	"github.com/mcpc/mcpc/internal/protocol"
+)
+
+func example(b *testing.B) string {
+	b.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	src := filepath.Join(filepath.Dir(file), "..", "examples", "angular-shop")
+	ws := b.TempDir()
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(ws, rel), 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(ws, rel), data, 0o644)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ws
+}
+
+func turn(b *testing.B, a *app.App, req map[string]any) *protocol.TurnResponse {
+	raw, _ := json.Marshal(req)
+	resp, err := a.Controller.Turn(context.Background(), raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return resp
+}
+
+func started(b *testing.B) (*app.App, *protocol.TurnResponse) {
+	ws := example(b)
+	a, err := app.Open(context.Background(), app.Options{Workspace: ws})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { a.Close() })
+	init := turn(b, a, map[string]any{"verb": "initialize_work", "originalPrompt": demo.Prompt,
+		"args": map[string]any{"lexemes": []string{"adp-alert", "dashboard"}}})
+	if len(init.Denials) > 0 {
+		b.Fatal(init.DenyReasons)
+	}
+	return a, init
+}
+
+// BenchmarkReadTurn is one read_file_lines turn in process: decode, store
+// transaction, facts, OPA decision, read, decision record, response.
+func BenchmarkReadTurn(b *testing.B) {
+	a, init := started(b)
+	req := map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
+		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}
+	// A large budget so the loop never blocks the agent.
+	a.Config.Budget.MaxTokens = 1 << 40
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if r := turn(b, a, req); len(r.Denials) > 0 {
+			b.Fatal(r.DenyReasons)
+		}
+	}
+}
+
+// plan200 is a valid plan of 100 change nodes and 100 validate nodes.
+func plan200(env map[string]any, files []string) map[string]any {
+	plan := demo.Plan(env, true)
+	var nodes []any
+	for i := 0; i < 100; i++ {
+		change := demo.Plan(env, true)["nodes"].([]any)[0].(map[string]any)
+		change["nodeId"] = fmt.Sprintf("change-%03d", i)
+		change["targetFile"] = files[i%len(files)]
+		change["codeEvidence"] = []any{map[string]any{"file": files[i%len(files)], "startLine": 1}}
+		if i > 0 {
+			change["dependsOn"] = []string{fmt.Sprintf("change-%03d", i-1)}
+		}
+		validate := demo.Plan(env, true)["nodes"].([]any)[1].(map[string]any)
+		validate["nodeId"] = fmt.Sprintf("validate-%03d", i)
+		validate["dependsOn"] = []string{change["nodeId"].(string)}
+		validate["mapsToNodeIds"] = []string{change["nodeId"].(string)}
+		nodes = append(nodes, change, validate)
+	}
+	plan["nodes"] = nodes
+	return plan
+}
+
+func packFiles(r *protocol.TurnResponse) []string {
+	raw, _ := json.Marshal(r.ContextPack["files"])
+	var files []string
+	_ = json.Unmarshal(raw, &files)
+	return slices.DeleteFunc(files, func(f string) bool { return filepath.Ext(f) == ".json" || filepath.Ext(f) == ".md" })
+}
+
+// BenchmarkPlan200Turn submits a 200-node plan as a whole turn (accepted;
+// each iteration replaces the previous plan, as nothing has started).
+func BenchmarkPlan200Turn(b *testing.B) {
+	a, init := started(b)
+	a.Config.Budget.MaxTokens = 1 << 40
+	env, _ := init.PlanGraphSchema["envelope"].(map[string]any)
+	req := map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
+		"args": map[string]any{"planGraph": plan200(env, packFiles(init))}}
+	if r := turn(b, a, req); len(r.Denials) > 0 {
+		b.Fatal(r.DenyReasons)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if r := turn(b, a, req); len(r.Denials) > 0 {
+			b.Fatal(r.DenyReasons)
+		}
+	}
+}
+
+// BenchmarkPlan200Decision is the policy decision alone over a recorded
+// 200-node submission input (convert once, evaluate).
+func BenchmarkPlan200Decision(b *testing.B) {
+	a, init := started(b)
+	a.Config.Budget.MaxTokens = 1 << 40
+	env, _ := init.PlanGraphSchema["envelope"].(map[string]any)
+	r := turn(b, a, map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
+		"args": map[string]any{"planGraph": plan200(env, packFiles(init))}})
+	if len(r.Denials) > 0 {
+		b.Fatal(r.DenyReasons)
+	}
+	rec, err := os.ReadFile(filepath.Join(a.Workspace, r.TraceRef))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var doc struct {
+		Input json.RawMessage `json:"input"`
+	}
+	_ = json.Unmarshal(rec, &doc)
+	var input any
+	_ = json.Unmarshal(doc.Input, &input)
+	in, err := engine.ParseInput(input)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		var out struct {
+			Allow bool `json:"allow"`
+		}
+		if _, err := a.Engine.Eval(context.Background(), in, &out); err != nil || !out.Allow {
+			b.Fatal(err, out)
+		}
+	}
+}
+
+// BenchmarkStdioReadTurn is a read turn over real stdio against the built
+// binary, reporting p50 and p99 latency as metrics.
+func BenchmarkStdioReadTurn(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "mcpc")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/mcpc/mcpc/cmd/mcpc").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	ws := example(b)
+	os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 1000000000000}}`), 0o644)
+	ctx := context.Background()
+	c, err := mcp.Dial(ctx, exec.Command(bin, "serve", "--workspace", ws, "--no-warm"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	init, err := c.Turn(ctx, map[string]any{"verb": "initialize_work", "originalPrompt": demo.Prompt})
+	if err != nil || len(init.Denials) > 0 {
+		b.Fatal(err, init.DenyReasons)
+	}
+	req := map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
+		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}
+	var lat []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		r, err := c.Turn(ctx, req)
+		lat = append(lat, time.Since(start))
+		if err != nil || len(r.Denials) > 0 {
+			b.Fatal(err, r.DenyReasons)
+		}
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-us")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-us")
+}
