@@ -168,4 +168,3 @@ func TestAdversarialPaths(t *testing.T) {
 	// And the server still answers.
 	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
 }
-
