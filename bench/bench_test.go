@@ -158,6 +158,9 @@ func BenchmarkPlan200Decision(b *testing.B) {
 		Input json.RawMessage `json:"input"`
 	}
 	_ = json.Unmarshal(rec, &doc)
+	if dump := os.Getenv("MCPC_BENCH_DUMP"); dump != "" {
+		_ = os.WriteFile(dump, doc.Input, 0o644) // for `opa eval --profile`
+	}
 	var input any
 	_ = json.Unmarshal(doc.Input, &input)
 	in, err := engine.ParseInput(input)

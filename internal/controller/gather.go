@@ -115,6 +115,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	case "submit_execution_plan":
 		if m, ok := t.args["planGraph"].(map[string]any); ok {
 			in.Submission = m
+			in.SubmissionFacts.CycleNodes = cycleNodes(m)
 		}
 	case "apply_code_patch":
 		c.resolveArg(t, "targetFile", true)

@@ -24,6 +24,7 @@ type input struct {
 	Envelope         map[string]any       `json:"envelope"`
 	Plan             planFacts            `json:"plan"`
 	Submission       map[string]any       `json:"submission"`
+	SubmissionFacts  submissionFacts      `json:"submissionFacts"`
 	Reads            map[string]string    `json:"reads"`
 	Patch            patchFacts           `json:"patch"`
 	Gates            gateFacts            `json:"gates"`

@@ -72,6 +72,7 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 		Lexemes: []string{}, Candidates: []Candidate{}, Pack: packFacts{Files: []string{}},
 		Patch: patchFacts{Problems: []schemas.Problem{}}, Gates: gateFacts{Approved: []string{}},
 		StrategySignals: []map[string]any{}, Request: requestFacts{Errors: []schemas.Problem{}},
+		SubmissionFacts: submissionFacts{CycleNodes: []string{}},
 	}
 	t.in.Request.Bytes = len(raw)
 	t.in.Request.Tokens = (len(raw) + 3) / 4

@@ -1,0 +1,86 @@
+package controller
+
+import "sort"
+
+// submissionFacts are what Go counts and walks in a submitted plan so the
+// plan rules need not: graph walks are linear here and quadratic in Rego.
+type submissionFacts struct {
+	// CycleNodes are the node ids on a dependency cycle (self-loops included),
+	// sorted. Dangling dependencies are ignored here; policy reports them.
+	CycleNodes []string `json:"cycleNodes"`
+}
+
+// cycleNodes runs Tarjan's strongly connected components over dependsOn.
+func cycleNodes(submission map[string]any) []string {
+	nodes, _ := submission["nodes"].([]any)
+	deps := map[string][]string{}
+	var order []string
+	for _, n := range nodes {
+		m, _ := n.(map[string]any)
+		id, _ := m["nodeId"].(string)
+		if id == "" {
+			continue
+		}
+		if _, seen := deps[id]; !seen {
+			order = append(order, id)
+		}
+		deps[id] = append(deps[id], stringList(m["dependsOn"])...)
+	}
+	index, low := map[string]int{}, map[string]int{}
+	onStack := map[string]bool{}
+	var stack, out []string
+	next := 0
+	var visit func(v string)
+	visit = func(v string) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, w := range deps[v] {
+			if _, known := deps[w]; !known {
+				continue
+			}
+			if _, done := index[w]; !done {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] != index[v] {
+			return
+		}
+		var scc []string
+		for {
+			w := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			onStack[w] = false
+			scc = append(scc, w)
+			if w == v {
+				break
+			}
+		}
+		if len(scc) > 1 || selfLoop(v, deps[v]) {
+			out = append(out, scc...)
+		}
+	}
+	for _, v := range order {
+		if _, done := index[v]; !done {
+			visit(v)
+		}
+	}
+	sort.Strings(out)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+func selfLoop(v string, deps []string) bool {
+	for _, d := range deps {
+		if d == v {
+			return true
+		}
+	}
+	return false
+}
