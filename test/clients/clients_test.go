@@ -32,7 +32,7 @@ import (
 	_ "github.com/mcpc/mcpc/internal/cli"
 )
 
-const installHint = "install them with `npm ci --prefix test/clients` (Node 20+, reads test/clients/package-lock.json)"
+const installHint = "install the pinned clients with `npm ci --prefix test/clients` (Node 20+; it reads test/clients/package-lock.json)"
 
 // pinned are the exact client versions package.json and package-lock.json pin.
 var pinned = map[string]string{

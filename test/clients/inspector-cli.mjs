@@ -4,7 +4,8 @@
 // mcpc and checks its JSON output: tools/list (also under --strict, the
 // inspector's tool-schema portability check), tools/call of controller_turn
 // before and after initialize_work, a second server process joining the work
-// by workId, and tools/list + tools/call over streamable HTTP.
+// by workId, protocol era auto (the 2026-07-28 probe), and tools/list +
+// tools/call over streamable HTTP.
 //
 //   node inspector-cli.mjs --binary /tmp/mcpc --workspace DIR
 //
@@ -141,15 +142,31 @@ try {
     `stdio read in a second process: result ${JSON.stringify(read.result)}`);
   console.log(`ok  stdio read in a second process: lines 1-3 of ${read.result.totalLines}`);
 
+  // --protocol-era auto: the inspector probes server/discover for the
+  // 2026-07-28 ("modern") protocol and falls back to initialize. Whichever the
+  // server offers on a transport, the call must work; a modern-era result
+  // names the server in _meta.
+  const era = (json) => (json._meta?.["io.modelcontextprotocol/serverInfo"]?.name === "mcpc" ? "modern 2026-07-28" : "legacy initialize");
+  const auto = (await inspector("stdio auto-era read", stdioTarget, ["--protocol-era", "auto",
+    ...callFlags(["verb=read_file_lines", `workId=${init.workId}`, `agentId=${init.agentId}`, `args={"targetFile":"${TARGET}"}`])])).json;
+  const aread = turnOf("stdio auto-era read", auto);
+  check((aread.denials ?? []).length === 0 && aread.result?.targetFile === TARGET, `stdio auto-era read: ${aread.denyReasons} ${JSON.stringify(aread.result)?.slice(0, 200)}`);
+  console.log(`ok  stdio auto-era read (${era(auto)}): ${aread.result.totalLines} lines`);
+
   // Streamable HTTP: the inspector detects the transport from the /mcp URL.
-  const ws2 = opts.workspace; // same workspace: works are shared across servers
-  http = startHTTP(ws2);
+  // Same workspace: the HTTP server joins the stdio servers' work by workId.
+  http = startHTTP(opts.workspace);
   const url = await http.url;
   checkTools("http tools/list", (await inspector("http tools/list", [url], ["--method", "tools/list"])).json);
   const scope = turnOf("http read outside the pack", (await inspector("http read outside the pack", [url],
     callFlags(["verb=read_file_lines", `workId=${init.workId}`, `agentId=${init.agentId}`, 'args={"targetFile":"../../etc/passwd"}']))).json);
   check(scope.denials?.[0]?.code === "PACK_SCOPE_VIOLATION", `http read outside the pack: got ${scope.denyReasons}`);
   console.log(`ok  http read outside the pack (${url}): ${scope.denyReasons[0]}`);
+  const hauto = (await inspector("http auto-era read", [url], ["--protocol-era", "auto",
+    ...callFlags(["verb=read_file_lines", `workId=${init.workId}`, `agentId=${init.agentId}`, `args={"targetFile":"${TARGET}","startLine":2}`])])).json;
+  const hread = turnOf("http auto-era read", hauto);
+  check((hread.denials ?? []).length === 0 && hread.result?.startLine === 2, `http auto-era read: ${hread.denyReasons} ${JSON.stringify(hread.result)?.slice(0, 200)}`);
+  console.log(`ok  http auto-era read (${era(hauto)}): lines ${hread.result.startLine}-${hread.result.endLine}`);
   console.log("OK: inspector CLI checks passed");
 } catch (e) {
   console.log(`FAIL: ${e instanceof Mismatch ? e.message : e.stack ?? e}`);
