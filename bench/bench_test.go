@@ -200,6 +200,13 @@ func BenchmarkStdioReadTurn(b *testing.B) {
 	}
 	req := map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
 		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}
+	if os.Getenv("MCPC_BENCH_PING") != "" { // transport alone, for comparison
+		start := time.Now()
+		for i := 0; i < 200; i++ {
+			_ = c.Ping(ctx)
+		}
+		b.Logf("ping round trip %v", time.Since(start)/200)
+	}
 	var lat []time.Duration
 	b.ResetTimer()
 	for b.Loop() {

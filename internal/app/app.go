@@ -83,8 +83,11 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl}, nil
 }
 
-// Close releases the store.
-func (a *App) Close() error { return a.Store.Close() }
+// Close flushes decision records and releases the store.
+func (a *App) Close() error {
+	a.Controller.Close()
+	return a.Store.Close()
+}
 
 // codeIndex adapts the indexer and retrieval to what the controller needs.
 type codeIndex struct {

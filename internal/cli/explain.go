@@ -2,18 +2,20 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpc/mcpc/internal/app"
 	"github.com/mcpc/mcpc/internal/engine"
+	"github.com/mcpc/mcpc/internal/store"
 )
 
 type explainParams struct {
@@ -165,42 +167,30 @@ func (p *explainParams) load() (*record, error) {
 	if strings.ContainsAny(p.work, `/\`) || strings.Contains(p.work, "..") {
 		return nil, fmt.Errorf("--work %q is not a work id", p.work)
 	}
-	dir := filepath.Join(p.workspace, ".ai", "tmp", "work", p.work, "decisions")
-	entries, err := os.ReadDir(dir)
+	st, err := store.Open(filepath.Join(p.workspace, app.StorePath))
 	if err != nil {
-		return nil, fmt.Errorf("work %s has no decision records (%w)", p.work, err)
+		return nil, err
 	}
-	names := []string{}
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".json") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Sort(sort.Reverse(sort.StringSlice(names)))
-	for _, name := range names {
-		raw, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			return nil, err
-		}
-		rec := &record{}
-		if err := json.Unmarshal(raw, rec); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if p.decision != 0 {
-			if rec.Seq == p.decision {
-				return rec, nil
-			}
-			continue
-		}
-		var res recordedDecision
-		if json.Unmarshal(rec.Result, &res) == nil && !res.Allow {
-			return rec, nil
-		}
-	}
-	if p.decision != 0 {
+	defer st.Close()
+	var raw []byte
+	err = st.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		raw, err = tx.Decision(context.Background(), p.work, p.decision)
+		return err
+	})
+	switch {
+	case errors.Is(err, store.ErrNotFound) && p.decision != 0:
 		return nil, fmt.Errorf("work %s has no decision %d", p.work, p.decision)
+	case errors.Is(err, store.ErrNotFound):
+		return nil, fmt.Errorf("work %s has no denied decision", p.work)
+	case err != nil:
+		return nil, err
 	}
-	return nil, fmt.Errorf("work %s has no denied decision", p.work)
+	rec := &record{}
+	if err := json.Unmarshal(raw, rec); err != nil {
+		return nil, err
+	}
+	return rec, nil
 }
 
 // lookupPath follows a denial path like args.planGraph.nodes[3].codeEvidence

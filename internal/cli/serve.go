@@ -64,7 +64,11 @@ func (p *serveParams) run(ctx context.Context) error {
 	if p.http == "" {
 		return mcp.ServeStdio(ctx, srv)
 	}
-	ln, err := net.Listen("tcp", p.http)
+	addr := p.http
+	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+		addr = net.JoinHostPort("127.0.0.1", port) // loopback unless a host is named
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}

@@ -65,6 +65,7 @@ type Controller struct {
 	now       func() time.Time
 	reqSchema *jsonschema.Schema
 	verbs     map[string]protocol.VerbDescription
+	records   *recorder
 }
 
 // New builds a Controller.
@@ -101,8 +102,12 @@ func New(opts Options) (*Controller, error) {
 		c.now = time.Now
 	}
 	c.verbs = verbCatalogue(opts.Engine.Data("data", "mcpc", "verbs"))
+	c.records = newRecorder(c.log)
 	return c, nil
 }
+
+// Close waits for pending decision record files to be written.
+func (c *Controller) Close() { c.records.close() }
 
 // Root is the absolute workspace root.
 func (c *Controller) Root() string { return c.root }

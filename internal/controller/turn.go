@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -30,6 +29,7 @@ type turn struct {
 	inputRaw []byte
 	decRaw   []byte
 	pack     *packDoc // set when the turn wrote a pack (initialize_work, escalate)
+	record   []byte   // the decision record, once committed
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
@@ -56,6 +56,9 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 	})
 	if err != nil {
 		return nil, err
+	}
+	if t.record != nil {
+		c.records.write(c.recordPath(t.work.ID, t.seq), t.record)
 	}
 	if t.afterTx != nil {
 		t.afterTx(ctx)
@@ -209,15 +212,16 @@ func (c *Controller) account(ctx context.Context, tx *store.Tx, t *turn) error {
 		return err
 	}
 	t.seq = seq
-	rec, _ := json.Marshal(map[string]any{
+	t.record, _ = json.Marshal(map[string]any{
 		"seq": seq, "verb": t.req.Verb, "agentId": t.agent.ID, "at": c.now().UTC(),
 		"input": json.RawMessage(t.inputRaw), "result": json.RawMessage(orNull(t.decRaw)),
 	})
-	dir := filepath.Join(c.root, workDir(t.work.ID), "decisions")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, fmt.Sprintf("%06d.json", seq)), rec, 0o644)
+	return tx.PutDecision(ctx, t.work.ID, seq, !t.dec.allowed(), t.record)
+}
+
+// recordPath is where a decision's record file goes in the work bucket.
+func (c *Controller) recordPath(workID string, seq int) string {
+	return filepath.Join(c.root, workDir(workID), "decisions", fmt.Sprintf("%06d.json", seq))
 }
 
 func orNull(b []byte) []byte {

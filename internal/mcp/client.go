@@ -78,3 +78,6 @@ func (c *Client) Turn(ctx context.Context, req any) (*protocol.TurnResponse, err
 
 // Close ends the session and the server process.
 func (c *Client) Close() error { return c.session.Close() }
+
+// Ping round-trips an MCP ping (transport latency without a turn).
+func (c *Client) Ping(ctx context.Context) error { return c.session.Ping(ctx, nil) }

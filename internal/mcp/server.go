@@ -8,7 +8,11 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"os"
+	"sync/atomic"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -54,7 +58,9 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := sdk.NewServer(&sdk.Implementation{Name: "mcpc", Version: opts.Version}, nil)
+	s := sdk.NewServer(&sdk.Implementation{Name: "mcpc", Version: opts.Version}, &sdk.ServerOptions{
+		SupportedProtocolVersions: protocolVersions(),
+	})
 	s.AddTool(&sdk.Tool{
 		Name:        ToolName,
 		Description: toolDescription,
@@ -64,6 +70,8 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 		if len(args) == 0 {
 			args = json.RawMessage(`{}`)
 		}
+		inflight.Add(1)
+		defer inflight.Add(-1)
 		resp, err := t.Turn(ctx, args)
 		if err != nil {
 			return nil, err
@@ -80,11 +88,58 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 	return s
 }
 
-// ServeStdio serves newline-delimited JSON-RPC on stdin/stdout until the
-// client disconnects or ctx ends.
-func ServeStdio(ctx context.Context, s *sdk.Server) error {
-	return s.Run(ctx, &sdk.StdioTransport{})
+// NewestProtocol is the newest MCP version mcpc speaks (ARCHITECTURE §5);
+// the SDK's drafts beyond it are not offered.
+const NewestProtocol = "2025-11-25"
+
+func protocolVersions() []string {
+	var out []string
+	for _, v := range sdk.SupportedProtocolVersions() {
+		if v <= NewestProtocol { // ISO dates compare as strings
+			out = append(out, v)
+		}
+	}
+	return out
 }
+
+// inflight counts tool calls being handled, so stdio can answer them all
+// before it reports end of input.
+var inflight atomic.Int64
+
+// ServeStdio serves newline-delimited JSON-RPC on stdin/stdout until the
+// client disconnects or ctx ends. A client that writes its requests and
+// closes stdin at once (a one-shot pipe) still gets every answer.
+func ServeStdio(ctx context.Context, s *sdk.Server) error {
+	return s.Run(ctx, &sdk.IOTransport{Reader: &drainingReader{r: os.Stdin}, Writer: nopCloser{os.Stdout}})
+}
+
+// drainingReader delays end of input until the requests already read have
+// been answered: the SDK ends the session (and cancels handlers) at EOF.
+type drainingReader struct {
+	r        io.Reader
+	lastRead atomic.Int64
+}
+
+func (d *drainingReader) Read(p []byte) (int, error) {
+	n, err := d.r.Read(p)
+	if n > 0 {
+		d.lastRead.Store(time.Now().UnixNano())
+	}
+	if err == io.EOF {
+		// Let the last lines be dispatched, then wait for their handlers.
+		for time.Since(time.Unix(0, d.lastRead.Load())) < 50*time.Millisecond || inflight.Load() > 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond) // the last answer's write
+	}
+	return n, err
+}
+
+func (d *drainingReader) Close() error { return nil }
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 // HTTPHandler serves streamable HTTP; mount it at /mcp.
 func HTTPHandler(s *sdk.Server) http.Handler {

@@ -12,13 +12,15 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
 )
 
 // Store is the shared runtime database.
 type Store struct {
-	db *sql.DB
+	db    *sql.DB
+	stmts sync.Map // query text -> *sql.Stmt
 }
 
 // Open opens (creating if needed) the database at path.
@@ -85,6 +87,13 @@ CREATE TABLE IF NOT EXISTS nodes (
   body TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   PRIMARY KEY (work_id, node_id)
+);
+CREATE TABLE IF NOT EXISTS decisions (
+  work_id TEXT NOT NULL REFERENCES works(id),
+  seq INTEGER NOT NULL,
+  denied INTEGER NOT NULL,
+  record BLOB NOT NULL,
+  PRIMARY KEY (work_id, seq)
 );
 CREATE TABLE IF NOT EXISTS reads (
   work_id TEXT NOT NULL REFERENCES works(id),

@@ -47,6 +47,48 @@ type Node struct {
 // Tx is one turn's transaction.
 type Tx struct {
 	tx *sql.Tx
+	s  *Store
+}
+
+// stmt returns query prepared once per store and bound to this transaction:
+// parsing SQL on every turn cost as much as the policy decision.
+func (t *Tx) stmt(ctx context.Context, query string) *sql.Stmt {
+	if cached, ok := t.s.stmts.Load(query); ok {
+		return t.tx.StmtContext(ctx, cached.(*sql.Stmt))
+	}
+	prepared, err := t.s.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil
+	}
+	if prev, loaded := t.s.stmts.LoadOrStore(query, prepared); loaded {
+		prepared.Close()
+		prepared = prev.(*sql.Stmt)
+	}
+	return t.tx.StmtContext(ctx, prepared)
+}
+
+func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st := t.stmt(ctx, query)
+	if st == nil {
+		return t.exec(ctx, query, args...)
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+func (t *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	st := t.stmt(ctx, query)
+	if st == nil {
+		return t.queryRow(ctx, query, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+func (t *Tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st := t.stmt(ctx, query)
+	if st == nil {
+		return t.query(ctx, query, args...)
+	}
+	return st.QueryContext(ctx, args...)
 }
 
 // Update runs fn in an immediate write transaction, committing when fn
@@ -56,7 +98,7 @@ func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(&Tx{tx: tx}); err != nil {
+	if err := fn(&Tx{tx: tx, s: s}); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -69,7 +111,7 @@ func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 func (t *Tx) Work(ctx context.Context, id string) (*Work, error) {
 	w := &Work{}
 	var lex, pack, plan, strategy string
-	err := t.tx.QueryRowContext(ctx, `SELECT id, run_session_id, state, prompt, lexemes, pack, plan, strategy, repo_snapshot, decision_seq FROM works WHERE id = ?`, id).
+	err := t.queryRow(ctx, `SELECT id, run_session_id, state, prompt, lexemes, pack, plan, strategy, repo_snapshot, decision_seq FROM works WHERE id = ?`, id).
 		Scan(&w.ID, &w.RunSessionID, &w.State, &w.Prompt, &lex, &pack, &plan, &strategy, &w.RepoSnapshotID, &w.DecisionSeq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -86,7 +128,7 @@ func (t *Tx) Work(ctx context.Context, id string) (*Work, error) {
 func (t *Tx) PutWork(ctx context.Context, w *Work) error {
 	lex, _ := json.Marshal(w.Lexemes)
 	ts := now()
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO works (id, run_session_id, state, prompt, lexemes, pack, plan, strategy, repo_snapshot, decision_seq, created_at, updated_at)
+	_, err := t.exec(ctx, `INSERT INTO works (id, run_session_id, state, prompt, lexemes, pack, plan, strategy, repo_snapshot, decision_seq, created_at, updated_at)
 VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
 ON CONFLICT(id) DO UPDATE SET state=excluded.state, pack=excluded.pack, plan=excluded.plan, strategy=excluded.strategy,
   decision_seq=excluded.decision_seq, updated_at=excluded.updated_at`,
@@ -97,14 +139,14 @@ ON CONFLICT(id) DO UPDATE SET state=excluded.state, pack=excluded.pack, plan=exc
 // NextDecision reserves the work's next decision number.
 func (t *Tx) NextDecision(ctx context.Context, workID string) (int, error) {
 	var n int
-	err := t.tx.QueryRowContext(ctx, `UPDATE works SET decision_seq = decision_seq + 1 WHERE id = ? RETURNING decision_seq`, workID).Scan(&n)
+	err := t.queryRow(ctx, `UPDATE works SET decision_seq = decision_seq + 1 WHERE id = ? RETURNING decision_seq`, workID).Scan(&n)
 	return n, err
 }
 
 // Agent loads an agent of a work.
 func (t *Tx) Agent(ctx context.Context, workID, id string) (*Agent, error) {
 	a := &Agent{WorkID: workID, ID: id}
-	err := t.tx.QueryRowContext(ctx, `SELECT used_tokens, turns, denials FROM agents WHERE work_id = ? AND id = ?`, workID, id).
+	err := t.queryRow(ctx, `SELECT used_tokens, turns, denials FROM agents WHERE work_id = ? AND id = ?`, workID, id).
 		Scan(&a.UsedTokens, &a.Turns, &a.Denials)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -114,7 +156,7 @@ func (t *Tx) Agent(ctx context.Context, workID, id string) (*Agent, error) {
 
 // PutAgent inserts or updates an agent's counters.
 func (t *Tx) PutAgent(ctx context.Context, a *Agent) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO agents (work_id, id, used_tokens, turns, denials, created_at) VALUES (?,?,?,?,?,?)
+	_, err := t.exec(ctx, `INSERT INTO agents (work_id, id, used_tokens, turns, denials, created_at) VALUES (?,?,?,?,?,?)
 ON CONFLICT(work_id, id) DO UPDATE SET used_tokens=excluded.used_tokens, turns=excluded.turns, denials=excluded.denials`,
 		a.WorkID, a.ID, a.UsedTokens, a.Turns, a.Denials, now())
 	return err
@@ -122,7 +164,7 @@ ON CONFLICT(work_id, id) DO UPDATE SET used_tokens=excluded.used_tokens, turns=e
 
 // Agents lists a work's agents.
 func (t *Tx) Agents(ctx context.Context, workID string) ([]Agent, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT id, used_tokens, turns, denials FROM agents WHERE work_id = ? ORDER BY created_at, id`, workID)
+	rows, err := t.query(ctx, `SELECT id, used_tokens, turns, denials FROM agents WHERE work_id = ? ORDER BY created_at, id`, workID)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +182,7 @@ func (t *Tx) Agents(ctx context.Context, workID string) ([]Agent, error) {
 
 // Nodes lists the accepted plan's nodes in plan order.
 func (t *Tx) Nodes(ctx context.Context, workID string) ([]Node, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT node_id, ord, kind, status, target_file, body FROM nodes WHERE work_id = ? ORDER BY ord`, workID)
+	rows, err := t.query(ctx, `SELECT node_id, ord, kind, status, target_file, body FROM nodes WHERE work_id = ? ORDER BY ord`, workID)
 	if err != nil {
 		return nil, err
 	}
@@ -160,12 +202,12 @@ func (t *Tx) Nodes(ctx context.Context, workID string) ([]Node, error) {
 
 // ReplaceNodes swaps in a newly accepted plan's nodes.
 func (t *Tx) ReplaceNodes(ctx context.Context, workID string, nodes []Node) error {
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM nodes WHERE work_id = ?`, workID); err != nil {
+	if _, err := t.exec(ctx, `DELETE FROM nodes WHERE work_id = ?`, workID); err != nil {
 		return err
 	}
 	ts := now()
 	for _, n := range nodes {
-		if _, err := t.tx.ExecContext(ctx, `INSERT INTO nodes (work_id, node_id, ord, kind, status, target_file, body, updated_at) VALUES (?,?,?,?,?,?,?,?)`,
+		if _, err := t.exec(ctx, `INSERT INTO nodes (work_id, node_id, ord, kind, status, target_file, body, updated_at) VALUES (?,?,?,?,?,?,?,?)`,
 			workID, n.NodeID, n.Ord, n.Kind, n.Status, n.TargetFile, string(n.Body), ts); err != nil {
 			return err
 		}
@@ -175,7 +217,7 @@ func (t *Tx) ReplaceNodes(ctx context.Context, workID string, nodes []Node) erro
 
 // SetNodeStatus records a node's new execution status.
 func (t *Tx) SetNodeStatus(ctx context.Context, workID, nodeID, status string) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE nodes SET status = ?, updated_at = ? WHERE work_id = ? AND node_id = ?`, status, now(), workID, nodeID)
+	_, err := t.exec(ctx, `UPDATE nodes SET status = ?, updated_at = ? WHERE work_id = ? AND node_id = ?`, status, now(), workID, nodeID)
 	return err
 }
 
@@ -184,7 +226,7 @@ func (t *Tx) Reads(ctx context.Context, workID string, files ...string) (map[str
 	out := map[string]string{}
 	for _, f := range files {
 		var h string
-		err := t.tx.QueryRowContext(ctx, `SELECT hash FROM reads WHERE work_id = ? AND file = ?`, workID, f).Scan(&h)
+		err := t.queryRow(ctx, `SELECT hash FROM reads WHERE work_id = ? AND file = ?`, workID, f).Scan(&h)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
@@ -198,7 +240,7 @@ func (t *Tx) Reads(ctx context.Context, workID string, files ...string) (map[str
 
 // RecordRead remembers the hash of a file as the work read (or wrote) it.
 func (t *Tx) RecordRead(ctx context.Context, workID, file, hash string) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO reads (work_id, file, hash) VALUES (?,?,?) ON CONFLICT(work_id, file) DO UPDATE SET hash=excluded.hash`, workID, file, hash)
+	_, err := t.exec(ctx, `INSERT INTO reads (work_id, file, hash) VALUES (?,?,?) ON CONFLICT(work_id, file) DO UPDATE SET hash=excluded.hash`, workID, file, hash)
 	return err
 }
 
@@ -209,5 +251,5 @@ func (s *Store) View(ctx context.Context, fn func(*Tx) error) error {
 		return err
 	}
 	defer tx.Rollback()
-	return fn(&Tx{tx: tx})
+	return fn(&Tx{tx: tx, s: s})
 }

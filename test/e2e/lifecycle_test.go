@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/demo"
 )
@@ -149,7 +150,12 @@ func TestLifecycle(t *testing.T) {
 	mustDeny(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}), "VERB_NOT_AVAILABLE")
 
 	// Every turn after initialize_work is a numbered decision record.
-	recs, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", a.work, "decisions", "*.json"))
+	// The files follow the store's records asynchronously; give them a moment.
+	var recs []string
+	for i := 0; i < 50 && len(recs) < 15; i++ {
+		recs, _ = filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", a.work, "decisions", "*.json"))
+		time.Sleep(20 * time.Millisecond)
+	}
 	if len(recs) < 15 {
 		t.Errorf("%d decision records, want one per turn", len(recs))
 	}
