@@ -222,3 +222,26 @@ func BenchmarkStdioReadTurn(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-us")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-us")
 }
+
+// BenchmarkInitializeWork is initialize_work with a warm index on a real
+// repository: MCPC_BENCH_REPO names its work tree (skipped when unset).
+// It includes the index refresh initialize_work does before ranking.
+func BenchmarkInitializeWork(b *testing.B) {
+	ws := os.Getenv("MCPC_BENCH_REPO")
+	if ws == "" {
+		b.Skip("set MCPC_BENCH_REPO to a repository work tree to measure initialize_work on it")
+	}
+	a, err := app.Open(context.Background(), app.Options{Workspace: ws})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	req := map[string]any{"verb": "initialize_work", "originalPrompt": "fix: Heading hash on link dropped when pasting"}
+	turn(b, a, req) // warm: the first refresh and the ranking caches
+	b.ResetTimer()
+	for b.Loop() {
+		if r := turn(b, a, req); len(r.Denials) > 0 {
+			b.Fatal(r.DenyReasons)
+		}
+	}
+}

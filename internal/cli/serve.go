@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -46,6 +47,12 @@ func (p *serveParams) run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := p.logger()
+	if path := os.Getenv("MCPC_CPUPROFILE"); path != "" { // for performance work
+		if f, err := os.Create(path); err == nil {
+			_ = pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
 	a, err := app.Open(ctx, app.Options{Workspace: p.workspace, BundlePath: p.bundle, Log: log})
 	if err != nil {
 		return err
