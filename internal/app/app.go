@@ -123,8 +123,14 @@ func (c *codeIndex) candidates(ranked []retrieval.Ranked) []controller.Candidate
 	return out
 }
 
-func (c *codeIndex) Rank(_ context.Context, prompt string, lexemes []string, limit int) ([]controller.Candidate, error) {
-	return c.candidates(retrieval.Rank(c.ix, retrieval.Query{Prompt: prompt, Lexemes: lexemes, Limit: limit, MaxBytes: c.maxBytes * 2})), nil
+func (c *codeIndex) Rank(_ context.Context, q controller.RankQuery) ([]controller.Candidate, error) {
+	boost := retrieval.SideLanes(c.ix, retrieval.SideInputs{
+		Prompt: q.Prompt, Lexemes: q.Lexemes, Attachments: q.Attachments,
+		MemoryAnchors: retrieval.MemoryAnchors(c.root),
+	})
+	return c.candidates(retrieval.Rank(c.ix, retrieval.Query{
+		Prompt: q.Prompt, Lexemes: q.Lexemes, Limit: q.Limit, MaxBytes: c.maxBytes * 2, Boost: boost,
+	})), nil
 }
 
 func (c *codeIndex) Search(_ context.Context, need string, exclude map[string]bool, limit int) ([]controller.Candidate, error) {

@@ -17,7 +17,10 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 	switch t.req.Verb {
 	case "initialize_work":
 		c.refreshIndex(ctx)
-		cands, err := c.index.Rank(ctx, t.req.OriginalPrompt, stringList(t.args["lexemes"]), c.cfg.Pack.MaxFiles*2)
+		cands, err := c.index.Rank(ctx, RankQuery{
+			Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
+			Attachments: attachmentText(t.args["attachments"]), Limit: c.cfg.Pack.MaxFiles * 2,
+		})
 		if err != nil {
 			c.log.Warn().Err(err).Msg("ranking failed")
 		}
@@ -70,6 +73,22 @@ func escalationNeed(args map[string]any) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// attachmentText is what retrieval may read of attachments: captions and
+// refs, never inline content.
+func attachmentText(v any) []string {
+	list, _ := v.([]any)
+	out := []string{}
+	for _, item := range list {
+		m, _ := item.(map[string]any)
+		for _, k := range []string{"caption", "ref"} {
+			if s, ok := m[k].(string); ok && !strings.HasPrefix(s, "inline:") {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 func stringList(v any) []string {

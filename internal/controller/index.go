@@ -40,13 +40,21 @@ type Usage struct {
 	Anchor    string `json:"anchor,omitempty"`
 }
 
+// RankQuery is what a pack is ranked for.
+type RankQuery struct {
+	Prompt      string
+	Lexemes     []string
+	Attachments []string // captions and non-inline refs
+	Limit       int
+}
+
 // CodeIndex is what the controller needs of the code index and retrieval.
 type CodeIndex interface {
 	// Refresh brings the index up to date with the workspace (changed files
 	// only), so a pack never reflects stale code.
 	Refresh(ctx context.Context) error
-	// Rank proposes pack files for a prompt, in rank order.
-	Rank(ctx context.Context, prompt string, lexemes []string, limit int) ([]Candidate, error)
+	// Rank proposes pack files for a task, in rank order.
+	Rank(ctx context.Context, q RankQuery) ([]Candidate, error)
 	// Search proposes files for an escalation need, leaving out exclude.
 	Search(ctx context.Context, need string, exclude map[string]bool, limit int) ([]Candidate, error)
 	Symbols(name string) []Symbol

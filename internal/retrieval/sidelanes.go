@@ -1,0 +1,122 @@
+package retrieval
+
+import (
+	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/mcpc/mcpc/internal/indexer"
+)
+
+// Side lanes are the retrieval lanes whose evidence lives outside the code
+// index (seed 000 §4 step 6): they become Query.Boost entries.
+//   - policy: templates that use a custom element the task names (an
+//     adp-alert migration needs every <adp-alert> usage: the inventory a
+//     MigrationRule applies to, seed 000 §11.1);
+//   - artifact: files an attachment or the prompt names by path or file name;
+//   - memory: files under the domain anchors of enforced memory records
+//     (.ai/memory/records.json, states provisional and approved).
+type SideInputs struct {
+	Prompt      string
+	Lexemes     []string
+	Attachments []string // captions and refs of the work's attachments
+	// MemoryAnchors are domain anchor folders of enforced memories.
+	MemoryAnchors []string
+}
+
+var (
+	customTag = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
+	fileName  = regexp.MustCompile(`[\w./-]+\.[A-Za-z]{1,5}\b`)
+)
+
+// SideLanes computes the side lanes' boosts for ix.
+func SideLanes(ix *indexer.Index, in SideInputs) map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	text := strings.ToLower(in.Prompt + " " + strings.Join(in.Lexemes, " "))
+	tags := map[string]bool{}
+	for _, t := range customTag.FindAllString(text, -1) {
+		tags[t] = true
+	}
+	if len(tags) > 0 {
+		policy := map[string]float64{}
+		for _, u := range ix.Usages("") {
+			if tags[u.Tag] {
+				policy[u.File] = 1
+			}
+		}
+		if len(policy) > 0 {
+			out["policy"] = policy
+		}
+	}
+	named := map[string]bool{}
+	for _, s := range append([]string{in.Prompt}, in.Attachments...) {
+		for _, n := range fileName.FindAllString(s, -1) {
+			named[strings.TrimPrefix(n, "./")] = true
+		}
+	}
+	if len(named) > 0 {
+		artifact := map[string]float64{}
+		for _, f := range ix.Files() {
+			if named[f] || named[path.Base(f)] {
+				artifact[f] = 1
+			}
+		}
+		if len(artifact) > 0 {
+			out["artifact"] = artifact
+		}
+	}
+	if len(in.MemoryAnchors) > 0 {
+		memory := map[string]float64{}
+		for _, f := range ix.Files() {
+			for _, a := range in.MemoryAnchors {
+				if a != "" && (f == a || strings.HasPrefix(f, strings.TrimSuffix(a, "/")+"/")) {
+					memory[f] = 0.5 // a hint about the area, weaker than a named file
+				}
+			}
+		}
+		if len(memory) > 0 {
+			out["memory"] = memory
+		}
+	}
+	return out
+}
+
+// MemoryAnchors reads the domain anchors of enforced memory records from a
+// workspace's .ai/memory/records.json (absent or malformed: none).
+func MemoryAnchors(root string) []string {
+	raw, err := os.ReadFile(filepath.Join(root, ".ai", "memory", "records.json"))
+	if err != nil {
+		return nil
+	}
+	var records []struct {
+		State           string   `json:"state"`
+		DomainAnchorIDs []string `json:"domainAnchorIds"`
+	}
+	if json.Unmarshal(raw, &records) != nil {
+		var wrapped struct {
+			Records []struct {
+				State           string   `json:"state"`
+				DomainAnchorIDs []string `json:"domainAnchorIds"`
+			} `json:"records"`
+		}
+		if json.Unmarshal(raw, &wrapped) != nil {
+			return nil
+		}
+		for _, r := range wrapped.Records {
+			records = append(records, r)
+		}
+	}
+	var out []string
+	for _, r := range records {
+		if r.State != "approved" && r.State != "provisional" {
+			continue
+		}
+		for _, a := range r.DomainAnchorIDs {
+			out = append(out, strings.TrimPrefix(strings.TrimPrefix(a, "anchor:"), "/"))
+		}
+	}
+	return out
+}
