@@ -1,0 +1,61 @@
+package e2e
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/mcpc/mcpc/internal/demo"
+)
+
+// TestConcurrentProcesses: several mcpc processes run turns on one work at
+// the same time; every turn is answered, and decisions are numbered without
+// gaps or duplicates in the shared store.
+func TestConcurrentProcesses(t *testing.T) {
+	ws := newWorkspace(t)
+	lead := startServer(t, ws)
+	lead.initialize(demo.Prompt, "adp-alert")
+	const procs, turns = 3, 15
+	agents := make([]*agent, procs)
+	for i := range agents {
+		agents[i] = startServer(t, ws)
+		agents[i].work, agents[i].id = lead.work, fmt.Sprintf("sub-%d", i)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, procs*turns)
+	for _, a := range agents {
+		wg.Add(1)
+		go func(a *agent) {
+			defer wg.Done()
+			for j := 0; j < turns; j++ {
+				var args map[string]any
+				verb := "read_file_lines"
+				if j%3 == 2 {
+					verb, args = "write_scratch_file", map[string]any{"relativePath": a.id + ".md", "content": fmt.Sprint(j)}
+				} else {
+					args = map[string]any{"targetFile": demo.Target}
+				}
+				req := map[string]any{"verb": verb, "workId": a.work, "agentId": a.id, "args": args}
+				resp, err := a.c.Turn(t.Context(), req)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				if len(resp.Denials) > 0 || resp.Result["error"] != nil {
+					errs <- fmt.Sprint(resp.DenyReasons, resp.Result["error"])
+				}
+			}
+		}(a)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	// The lead's next decision number accounts for every turn: 1 init + all.
+	next := lead.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
+	want := fmt.Sprintf(".ai/tmp/work/%s/decisions/%06d.json", lead.work, 1+procs*turns+1)
+	if next.TraceRef != want {
+		t.Errorf("traceRef %s, want %s", next.TraceRef, want)
+	}
+}
