@@ -173,7 +173,7 @@ func BenchmarkPlan200Decision(b *testing.B) {
 		var out struct {
 			Allow bool `json:"allow"`
 		}
-		if _, err := a.Engine.Eval(context.Background(), in, &out); err != nil || !out.Allow {
+		if _, err := a.Engine.Current().Eval(context.Background(), in, &out); err != nil || !out.Allow {
 			b.Fatal(err, out)
 		}
 	}

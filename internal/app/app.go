@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -23,8 +24,11 @@ import (
 type Options struct {
 	// Workspace is the governed repository. Default: the current directory.
 	Workspace string
-	// BundlePath is an OPA bundle to decide with. Default: the embedded policies.
+	// BundlePath is an OPA bundle (path or http(s) URL, polled for updates)
+	// to decide with. Default: the embedded policies.
 	BundlePath string
+	// BundlePoll is how often BundlePath is checked for updates. Default 30s.
+	BundlePoll time.Duration
 	// Log receives diagnostics. Default: disabled.
 	Log *zerolog.Logger
 }
@@ -34,7 +38,7 @@ type App struct {
 	Workspace  string
 	Config     *config.Config
 	Store      *store.Store
-	Engine     *engine.Engine
+	Engine     *engine.Loader
 	Index      *indexer.Index
 	Controller *controller.Controller
 }
@@ -59,9 +63,11 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	eng, err := engine.New(ctx, engine.Options{BundlePath: opts.BundlePath})
-	if err != nil {
-		return nil, err
+	// A bundle that does not load leaves the engine empty: every turn is
+	// then denied with POLICY_ERROR (fail closed) until it loads.
+	eng := engine.Load(ctx, engine.LoaderOptions{Bundle: opts.BundlePath, PollInterval: opts.BundlePoll, Log: opts.Log})
+	if opts.BundlePath == "" && eng.Current() == nil {
+		return nil, eng.LoadErr() // the embedded policies must always compile
 	}
 	st, err := store.Open(filepath.Join(ws, StorePath))
 	if err != nil {

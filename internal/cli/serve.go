@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -23,6 +24,7 @@ type serveParams struct {
 	http   string
 	bundle string
 	noWarm bool
+	poll   time.Duration
 }
 
 func newServeCommand(root *rootParams) *cobra.Command {
@@ -40,6 +42,7 @@ the address names another host explicitly).`,
 	cmd.Flags().StringVar(&p.http, "http", "", "serve streamable HTTP on ADDR (e.g. 127.0.0.1:8723) at /mcp")
 	cmd.Flags().StringVar(&p.bundle, "bundle", "", "OPA bundle (.tar.gz or directory) to decide with; default the embedded policies")
 	cmd.Flags().BoolVar(&p.noWarm, "no-warm", false, "do not refresh the code index at start-up")
+	cmd.Flags().DurationVar(&p.poll, "bundle-poll", 30*time.Second, "how often a --bundle path or URL is checked for a new version (MCPC_BUNDLE_POLL_SECONDS overrides)")
 	return cmd
 }
 
@@ -47,13 +50,16 @@ func (p *serveParams) run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := p.logger()
+	if v, err := strconv.Atoi(os.Getenv("MCPC_BUNDLE_POLL_SECONDS")); err == nil && v > 0 {
+		p.poll = time.Duration(v) * time.Second
+	}
 	if path := os.Getenv("MCPC_CPUPROFILE"); path != "" { // for performance work
 		if f, err := os.Create(path); err == nil {
 			_ = pprof.StartCPUProfile(f)
 			defer pprof.StopCPUProfile()
 		}
 	}
-	a, err := app.Open(ctx, app.Options{Workspace: p.workspace, BundlePath: p.bundle, Log: log})
+	a, err := app.Open(ctx, app.Options{Workspace: p.workspace, BundlePath: p.bundle, BundlePoll: p.poll, Log: log})
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -64,8 +65,11 @@ type Controller struct {
 	log       zerolog.Logger
 	now       func() time.Time
 	reqSchema *jsonschema.Schema
-	verbs     map[string]protocol.VerbDescription
 	records   *recorder
+
+	verbsMu      sync.Mutex
+	verbsVersion string
+	verbs        map[string]protocol.VerbDescription
 }
 
 // New builds a Controller.
@@ -101,7 +105,6 @@ func New(opts Options) (*Controller, error) {
 	if c.now == nil {
 		c.now = time.Now
 	}
-	c.verbs = verbCatalogue(opts.Engine.Data("data", "mcpc", "verbs"))
 	c.records = newRecorder(c.log)
 	return c, nil
 }
@@ -113,15 +116,19 @@ func (c *Controller) Close() { c.records.close() }
 func (c *Controller) Root() string { return c.root }
 
 // verbCatalogue decodes the policy data's verb descriptions (the same file
-// the gate rules read), so descriptions and gating cannot disagree.
-func verbCatalogue(v any) map[string]protocol.VerbDescription {
-	out := map[string]protocol.VerbDescription{}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return out
+// the gate rules read), so descriptions and gating cannot disagree. It is
+// decoded again only when the policy bundle changes.
+func (c *Controller) verbCatalogue() map[string]protocol.VerbDescription {
+	c.verbsMu.Lock()
+	defer c.verbsMu.Unlock()
+	if v := c.engine.Version(); v != c.verbsVersion || c.verbs == nil {
+		out := map[string]protocol.VerbDescription{}
+		if raw, err := json.Marshal(c.engine.Data("data", "mcpc", "verbs")); err == nil {
+			_ = json.Unmarshal(raw, &out)
+		}
+		c.verbs, c.verbsVersion = out, v
 	}
-	_ = json.Unmarshal(raw, &out)
-	return out
+	return c.verbs
 }
 
 // newID mints an id like "work-3f9a0c1d2e4b".

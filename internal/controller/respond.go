@@ -35,8 +35,9 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 		r.SuggestedAction = suggestedAction(d.SuggestedAction)
 	}
 	r.VerbDescriptions = map[string]protocol.VerbDescription{}
+	verbs := c.verbCatalogue()
 	for _, v := range r.Capabilities {
-		if desc, ok := c.verbs[v]; ok {
+		if desc, ok := verbs[v]; ok {
 			r.VerbDescriptions[v] = desc
 		}
 	}

@@ -207,11 +207,16 @@ func TestPolicyErrorFailsClosed(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(ws, ".ai", "tmp", "work")); err == nil {
 		t.Errorf("a failed policy still created a work")
 	}
-	// A bundle that does not load stops serve with an error instead of serving.
+	// A bundle that does not load (or does not exist) is also fail closed:
+	// the server runs and denies every turn until a bundle loads.
 	bad := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(bad, "x.rego"), []byte("package mcpc.main\ndecision := {"), 0o644))
-	out, err := exec.Command(binary, "serve", "--workspace", ws, "--bundle", bad).CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "policy") {
-		t.Errorf("serve with a broken bundle: err %v, output %s", err, out)
+	for _, b := range []string{bad, filepath.Join(bad, "missing.tar.gz")} {
+		s := startServer(t, ws, "--bundle", b)
+		r := s.turn("initialize_work", nil, "originalPrompt", "anything")
+		mustDeny(t, r, "POLICY_ERROR")
+		if !strings.Contains(r.Denials[0].Message, "bundle") {
+			t.Errorf("the denial does not say the bundle is missing: %s", r.Denials[0].Message)
+		}
 	}
 }

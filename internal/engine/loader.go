@@ -1,0 +1,199 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// LoaderOptions configures Load.
+type LoaderOptions struct {
+	// Bundle is a bundle path (file or directory) or an http(s) URL serving
+	// one. Default: the embedded policies.
+	Bundle string
+	// PollInterval is how often a path or URL bundle is checked for a new
+	// version. Default 30s; negative disables polling.
+	PollInterval time.Duration
+	// Log receives load and poll outcomes. Default: disabled.
+	Log *zerolog.Logger
+}
+
+// Loader holds the engine in force and replaces it when the bundle changes,
+// as OPA's bundle plugin does. Until a bundle has loaded, and whenever the
+// configured one cannot be read, every evaluation fails with code
+// bundle_missing: callers deny (fail closed), they never fall back to
+// another policy.
+type Loader struct {
+	opts    LoaderOptions
+	log     zerolog.Logger
+	current atomic.Pointer[Engine]
+	lastErr atomic.Pointer[string]
+	etag    string
+	modTime time.Time
+}
+
+// Load builds a Loader and loads the bundle once. A bundle that cannot be
+// loaded is not an error here (the Loader denies until it can); LoadErr says
+// why. Polling runs until ctx ends.
+func Load(ctx context.Context, opts LoaderOptions) *Loader {
+	if opts.PollInterval == 0 {
+		opts.PollInterval = 30 * time.Second
+	}
+	l := &Loader{opts: opts, log: zerolog.Nop()}
+	if opts.Log != nil {
+		l.log = *opts.Log
+	}
+	l.refresh(ctx)
+	if opts.Bundle != "" && opts.PollInterval > 0 {
+		go func() {
+			t := time.NewTicker(opts.PollInterval)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					l.refresh(ctx)
+				}
+			}
+		}()
+	}
+	return l
+}
+
+// refresh loads the bundle when it is new; on failure the previous engine
+// stays only if one was loaded from this same source (a bad update does not
+// take a good policy away), otherwise evaluations keep failing.
+func (l *Loader) refresh(ctx context.Context) {
+	path, changed, err := l.fetch(ctx)
+	if err == nil && !changed {
+		return
+	}
+	var e *Engine
+	if err == nil {
+		e, err = New(ctx, Options{BundlePath: path})
+		if strings.HasPrefix(l.opts.Bundle, "http") {
+			os.Remove(path)
+		}
+	}
+	if err != nil {
+		msg := err.Error()
+		l.lastErr.Store(&msg)
+		l.log.Error().Err(err).Str("bundle", l.opts.Bundle).Msg("policy bundle not loaded; turns are denied until it loads")
+		return
+	}
+	l.lastErr.Store(nil)
+	if prev := l.current.Swap(e); prev != nil && prev.Version() != e.Version() {
+		l.log.Info().Str("version", e.Version()).Msg("policy bundle updated")
+	}
+}
+
+// fetch returns a local path to load and whether it changed since the last
+// successful look.
+func (l *Loader) fetch(ctx context.Context) (string, bool, error) {
+	src := l.opts.Bundle
+	switch {
+	case src == "":
+		return "", l.current.Load() == nil, nil
+	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
+		return l.download(ctx)
+	default:
+		fi, err := os.Stat(src)
+		if err != nil {
+			return "", false, fmt.Errorf("bundle %s: %w", src, err)
+		}
+		if l.current.Load() != nil && fi.ModTime().Equal(l.modTime) && !fi.IsDir() {
+			return src, false, nil
+		}
+		l.modTime = fi.ModTime()
+		return src, true, nil
+	}
+}
+
+func (l *Loader) download(ctx context.Context) (string, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, l.opts.Bundle, nil)
+	if err != nil {
+		return "", false, err
+	}
+	if l.etag != "" && l.current.Load() != nil {
+		req.Header.Set("If-None-Match", l.etag)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", false, fmt.Errorf("bundle %s: %w", l.opts.Bundle, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotModified {
+		return "", false, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", false, fmt.Errorf("bundle %s: HTTP %s", l.opts.Bundle, resp.Status)
+	}
+	f, err := os.CreateTemp("", "mcpc-bundle-*.tar.gz")
+	if err != nil {
+		return "", false, err
+	}
+	defer f.Close()
+	if _, err := io.Copy(f, io.LimitReader(resp.Body, 256<<20)); err != nil {
+		os.Remove(f.Name())
+		return "", false, err
+	}
+	l.etag = resp.Header.Get("ETag")
+	return f.Name(), true, nil
+}
+
+// Current is the engine in force, or nil before a bundle has loaded.
+func (l *Loader) Current() *Engine { return l.current.Load() }
+
+// LoadErr is why the configured bundle is not (or no longer) loading.
+func (l *Loader) LoadErr() error {
+	if m := l.lastErr.Load(); m != nil {
+		return errors.New(*m)
+	}
+	return nil
+}
+
+// Evaluate decides with the engine in force; without one it fails with
+// bundle_missing.
+func (l *Loader) Evaluate(ctx context.Context, doc any, out any) ([]byte, []byte, error) {
+	e := l.current.Load()
+	if e == nil {
+		in, err := ParseInput(doc)
+		var raw []byte
+		if err == nil {
+			raw = in.JSON
+		}
+		msg := "no policy bundle is loaded"
+		if err := l.LoadErr(); err != nil {
+			msg += ": " + err.Error()
+		}
+		return raw, nil, &Error{Code: "bundle_missing", Location: l.opts.Bundle, Message: msg}
+	}
+	return e.Evaluate(ctx, doc, out)
+}
+
+// Version is the version of the engine in force ("" before one loaded).
+func (l *Loader) Version() string {
+	if e := l.current.Load(); e != nil {
+		return e.Version()
+	}
+	return ""
+}
+
+// Data reads the bundle data of the engine in force.
+func (l *Loader) Data(path ...string) any {
+	if e := l.current.Load(); e != nil {
+		return e.Data(path...)
+	}
+	return nil
+}
