@@ -73,6 +73,6 @@ func RankInit(dbDir string, limit int) (InitFunc, func() error, error) {
 // OpenDB opens a SQLite database the way mcpc's store does: WAL, a busy
 // timeout, normal synchronous mode.
 func OpenDB(path string) (*sql.DB, error) {
-	dsn := fmt.Sprintf("file:%s?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)", path)
+	dsn := fmt.Sprintf("file:%s?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)", path)
 	return sql.Open("sqlite", dsn)
 }

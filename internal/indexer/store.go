@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+
+	"github.com/mcpc/mcpc/internal/store"
 )
 
 // schema creates the index tables. Raw references are stored rather than
@@ -59,7 +61,7 @@ CREATE TABLE IF NOT EXISTS idx_problems (
 `
 
 func createSchema(ctx context.Context, db *sql.DB) error {
-	if _, err := db.ExecContext(ctx, schema); err != nil {
+	if err := store.RetryBusy(ctx, func() error { _, err := db.ExecContext(ctx, schema); return err }); err != nil {
 		return fmt.Errorf("indexer: create tables: %w", err)
 	}
 	return nil
@@ -291,3 +293,4 @@ func decodeTerms(buf []byte) map[string]int32 {
 	}
 	return terms
 }
+

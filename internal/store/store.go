@@ -104,6 +104,5 @@ CREATE TABLE IF NOT EXISTS reads (
 `
 
 func (s *Store) migrate(ctx context.Context) error {
-	_, err := s.db.ExecContext(ctx, schema)
-	return err
+	return RetryBusy(ctx, func() error { _, err := s.db.ExecContext(ctx, schema); return err })
 }
