@@ -15,7 +15,7 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 		RunSessionID: t.req.RunSessionID, AgentID: t.agent.ID, State: d.State,
 		Capabilities: orStrings(d.Capabilities), Result: t.result,
 		DenyReasons: []string{}, Denials: denialsOf(d.Denials), SchemaVersion: protocol.SchemaVersion,
-		OriginalPrompt: t.in.Prompt, KnowledgeStrategy: protocol.KnowledgeStrategy{Reasons: []string{}},
+		OriginalPrompt: t.in.Prompt, KnowledgeStrategy: protocol.KnowledgeStrategy{Reasons: []protocol.StrategyReason{}},
 		SubAgentHints: protocol.SubAgentHints{SuggestedSplits: []string{}},
 		Scope:         protocol.Scope{WorktreeRoot: c.root},
 	}
@@ -134,7 +134,13 @@ func (c *Controller) validationCommandIDs() []string {
 }
 
 func knowledgeStrategy(s map[string]any) protocol.KnowledgeStrategy {
-	ks := protocol.KnowledgeStrategy{Reasons: stringList(s["reasons"])}
+	ks := protocol.KnowledgeStrategy{Reasons: []protocol.StrategyReason{}}
+	if raw, err := json.Marshal(s["reasons"]); err == nil {
+		_ = json.Unmarshal(raw, &ks.Reasons)
+	}
+	if ks.Reasons == nil {
+		ks.Reasons = []protocol.StrategyReason{}
+	}
 	ks.StrategyID, _ = s["strategyId"].(string)
 	ks.ContextSignature, _ = s["contextSignature"].(map[string]any)
 	return ks

@@ -66,9 +66,16 @@ type Scope struct {
 
 // KnowledgeStrategy is the strategy in force for the work.
 type KnowledgeStrategy struct {
-	StrategyID       string         `json:"strategyId"`
-	ContextSignature map[string]any `json:"contextSignature,omitempty"`
-	Reasons          []string       `json:"reasons"`
+	StrategyID       string           `json:"strategyId"`
+	ContextSignature map[string]any   `json:"contextSignature,omitempty"`
+	Reasons          []StrategyReason `json:"reasons"`
+}
+
+// StrategyReason is one piece of evidence for the strategy; a plan copies
+// these into knowledgeStrategyReasons.
+type StrategyReason struct {
+	Reason       string   `json:"reason"`
+	EvidenceRefs []string `json:"evidenceRefs"`
 }
 
 // SubAgentHints recommends splitting the work.

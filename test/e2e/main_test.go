@@ -16,8 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
 	"github.com/mcpc/mcpc/internal/mcp"
 	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/schemas"
 )
 
 var binary string
@@ -131,7 +134,28 @@ func (a *agent) send(req any) *protocol.TurnResponse {
 		a.t.Fatalf("controller_turn: %v", err)
 	}
 	a.lastTx = resp
+	checkResponseSchema(a.t, resp)
 	return resp
+}
+
+var responseSchema = func() *jsonschema.Schema {
+	s, err := schemas.Compile("turn-response.schema.json")
+	if err != nil {
+		panic(err)
+	}
+	return s
+}()
+
+// checkResponseSchema validates every response against the published
+// TurnResponse schema.
+func checkResponseSchema(t *testing.T, resp *protocol.TurnResponse) {
+	t.Helper()
+	raw, _ := json.Marshal(resp)
+	var doc any
+	_ = json.Unmarshal(raw, &doc)
+	if probs := schemas.Check(responseSchema, doc); len(probs) > 0 {
+		t.Errorf("the response does not match schemas/turn-response.schema.json: %v", probs)
+	}
 }
 
 func (a *agent) initialize(prompt string, lexemes ...string) *protocol.TurnResponse {
