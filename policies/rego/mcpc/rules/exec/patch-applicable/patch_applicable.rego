@@ -7,7 +7,9 @@
 #   is written, one denial per failing edit.
 # custom:
 #   code: EXEC_PATCH_INAPPLICABLE
-#   remediation: "Read the file again and make each replace_text find occur exactly once (or give occurrence); use a built-in codemod (rename_identifier_in_file, rewrite_template_tag)."
+#   remediation: >-
+#     Read the file again and make each replace_text find occur exactly once (or give
+#     occurrence); use a built-in codemod (rename_identifier_in_file, rewrite_template_tag).
 #   severity: error
 #   suggestedVerb: read_file_lines
 package mcpc.rules.exec["patch-applicable"]
