@@ -1,6 +1,10 @@
 package controller
 
-import "context"
+import (
+	"context"
+
+	"github.com/mcpc/mcpc/internal/indexer"
+)
 
 // Candidate is a file retrieval proposes for a pack, before policy.
 type Candidate struct {
@@ -11,34 +15,13 @@ type Candidate struct {
 	ParseError bool     `json:"parseError"`
 }
 
-// Symbol is a definition header from the code index.
-type Symbol struct {
-	Name      string `json:"name"`
-	Kind      string `json:"kind"`
-	File      string `json:"file"`
-	StartLine int    `json:"startLine"`
-	EndLine   int    `json:"endLine"`
-	Exported  bool   `json:"exported"`
-	Container string `json:"container,omitempty"`
-}
-
-// Edge is an import or reference between two files.
-type Edge struct {
-	From   string `json:"from"`
-	To     string `json:"to"`
-	Kind   string `json:"kind"`
-	Symbol string `json:"symbol,omitempty"`
-}
-
-// Usage is a template's use of a custom element (e.g. an adp-* tag).
-type Usage struct {
-	Tag       string `json:"tag"`
-	File      string `json:"file"`
-	StartLine int    `json:"startLine"`
-	EndLine   int    `json:"endLine"`
-	Attrs     string `json:"attrs,omitempty"`
-	Anchor    string `json:"anchor,omitempty"`
-}
+// The index's own fact types: the controller passes them through to
+// responses and packs unchanged.
+type (
+	Symbol = indexer.Symbol
+	Edge   = indexer.Edge
+	Usage  = indexer.Usage
+)
 
 // RankQuery is what a pack is ranked for.
 type RankQuery struct {

@@ -293,4 +293,3 @@ func decodeTerms(buf []byte) map[string]int32 {
 	}
 	return terms
 }
-

@@ -105,12 +105,17 @@ func replaceText(content string, e Edit) (string, error) {
 	return content[:at] + e.Replace + content[at+len(e.Find):], nil
 }
 
-func stringParam(params map[string]any, name string) (string, error) {
-	s, _ := params[name].(string)
-	if s == "" {
-		return "", fmt.Errorf("param %q is required", name)
+// fromTo reads a codemod's {from, to} params, both matching valid.
+func fromTo(params map[string]any, valid *regexp.Regexp, what string) (string, string, error) {
+	from, _ := params["from"].(string)
+	to, _ := params["to"].(string)
+	if from == "" || to == "" {
+		return "", "", fmt.Errorf("params from and to are required")
 	}
-	return s, nil
+	if !valid.MatchString(from) || !valid.MatchString(to) {
+		return "", "", fmt.Errorf("from and to must be %s", what)
+	}
+	return from, to, nil
 }
 
 var identRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
@@ -118,16 +123,9 @@ var identRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 // renameIdentifier renames a whole identifier (word boundaries), params
 // {from, to}.
 func renameIdentifier(content string, params map[string]any) (string, error) {
-	from, err := stringParam(params, "from")
+	from, to, err := fromTo(params, identRe, "identifiers")
 	if err != nil {
 		return "", err
-	}
-	to, err := stringParam(params, "to")
-	if err != nil {
-		return "", err
-	}
-	if !identRe.MatchString(from) || !identRe.MatchString(to) {
-		return "", fmt.Errorf("from and to must be identifiers")
 	}
 	re := regexp.MustCompile(`(^|[^A-Za-z0-9_$])` + regexp.QuoteMeta(from) + `($|[^A-Za-z0-9_$])`)
 	if !re.MatchString(content) {
@@ -145,16 +143,9 @@ var tagRe = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)+$`)
 // rewriteTemplateTag rewrites a custom element's opening and closing tags,
 // params {from, to} (e.g. adp-alert -> sdf-alert); attributes are kept.
 func rewriteTemplateTag(content string, params map[string]any) (string, error) {
-	from, err := stringParam(params, "from")
+	from, to, err := fromTo(params, tagRe, "custom element names like adp-alert")
 	if err != nil {
 		return "", err
-	}
-	to, err := stringParam(params, "to")
-	if err != nil {
-		return "", err
-	}
-	if !tagRe.MatchString(from) || !tagRe.MatchString(to) {
-		return "", fmt.Errorf("from and to must be custom element names like adp-alert")
 	}
 	re := regexp.MustCompile(`<(/?)` + regexp.QuoteMeta(from) + `([\s/>])`)
 	if !re.MatchString(content) {
