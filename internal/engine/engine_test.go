@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestFailClosed: every way the policy can fail is an error, never a
+// decision the caller could mistake for an allow.
+func TestFailClosed(t *testing.T) {
+	ctx := context.Background()
+	dir := func(rego string) string {
+		d := t.TempDir()
+		if err := os.WriteFile(filepath.Join(d, "p.rego"), []byte(rego), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		note, rego, code string
+	}{
+		{"undefined decision", "package mcpc.main\n\ndecision := {\"allow\": true} if input.never\n", "undefined"},
+		{"decision not an object", "package mcpc.main\n\ndecision := true\n", "malformed"},
+		{"conflicting decisions", "package mcpc.main\n\ndecision := {\"allow\": true} if input.zero == 0\n\ndecision := {\"allow\": false} if input.zero == 0\n", "eval"},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			e, err := New(ctx, Options{BundlePath: dir(tc.rego)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = e.Evaluate(ctx, map[string]any{"zero": 0}, &map[string]any{})
+			ee, ok := err.(*Error)
+			if !ok || ee.Code != tc.code {
+				t.Fatalf("err %v, want code %s", err, tc.code)
+			}
+		})
+	}
+	if _, err := New(ctx, Options{BundlePath: dir("package mcpc.main\ndecision := {")}); err == nil {
+		t.Errorf("a bundle that does not parse compiled")
+	}
+	l := Load(ctx, LoaderOptions{Bundle: filepath.Join(t.TempDir(), "absent.tar.gz"), PollInterval: -1})
+	if _, _, err := l.Evaluate(ctx, map[string]any{}, nil); err == nil || err.(*Error).Code != "bundle_missing" {
+		t.Errorf("a missing bundle evaluated: %v", err)
+	}
+}
+
+// TestEmbeddedPolicies: the defaults compile, carry the verb catalogue, and
+// document every rule.
+func TestEmbeddedPolicies(t *testing.T) {
+	e, err := New(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Data("data", "mcpc", "verbs", "initialize_work") == nil {
+		t.Errorf("the verb catalogue is not at data.mcpc.verbs")
+	}
+	docs := e.RuleDocs()
+	if len(docs) < 20 {
+		t.Errorf("%d documented rules", len(docs))
+	}
+	for rule, d := range docs {
+		if d.Title == "" || d.Custom["code"] == nil && len(rule) > 11 && rule[:11] == "mcpc.rules." {
+			t.Errorf("%s lacks a title or custom.code", rule)
+		}
+	}
+}
