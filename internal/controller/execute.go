@@ -78,6 +78,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 	if err != nil {
 		return err
 	}
+	atts = c.ingestInbox(w.ID, atts)
 	p := &packDoc{
 		WorkID: w.ID, Ref: workDir(w.ID) + "/context-pack.json", Prompt: w.Prompt, Lexemes: w.Lexemes,
 		Files: []string{}, Ranking: []rankEntry{}, Policies: []map[string]any{}, Memories: []map[string]any{},

@@ -2,7 +2,9 @@ package controller
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/patch"
@@ -75,6 +77,23 @@ func escalationNeed(args map[string]any) string {
 	return strings.Join(parts, "\n")
 }
 
+// attachmentProblems reports inline attachments that do not decode, so
+// policy refuses the turn before a work is created.
+func attachmentProblems(v any) []schemas.Problem {
+	list, _ := v.([]any)
+	var out []schemas.Problem
+	for i, item := range list {
+		m, _ := item.(map[string]any)
+		ref, _ := m["ref"].(string)
+		if b64, ok := strings.CutPrefix(ref, "inline:base64:"); ok {
+			if _, err := base64.StdEncoding.DecodeString(b64); err != nil {
+				out = append(out, schemas.Problem{Path: fmt.Sprintf("args.attachments[%d].ref", i), Message: "inline attachment is not valid base64"})
+			}
+		}
+	}
+	return out
+}
+
 // attachmentText is what retrieval may read of attachments: captions and
 // refs, never inline content.
 func attachmentText(v any) []string {
@@ -119,6 +138,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt
 		in.Lexemes = stringList(t.args["lexemes"])
+		in.Request.Errors = append(in.Request.Errors, attachmentProblems(t.args["attachments"])...)
 	case "read_file_lines", "lookup_symbol_definition", "trace_symbol_graph":
 		c.resolveArg(t, "targetFile", false)
 	case "write_scratch_file":

@@ -179,6 +179,43 @@ func (c *Controller) storeAttachments(workID string, raw any) ([]attachment, err
 	return out, nil
 }
 
+// maxInboxFile bounds one .ai/inbox file copied into a work.
+const maxInboxFile = 16 << 20
+
+// ingestInbox copies the files dropped in .ai/inbox/ (seed 000 §12: always
+// ingested at initialize_work) into the work's attachments/, after the
+// ones the agent passed. Links, nested folders and oversized files are
+// skipped: the inbox is for people to drop files, not a way to reach out of
+// the worktree.
+func (c *Controller) ingestInbox(workID string, atts []attachment) []attachment {
+	inbox, err := c.paths.Sub(".ai/inbox")
+	if err != nil {
+		return atts
+	}
+	entries, err := os.ReadDir(inbox.Root())
+	if err != nil {
+		return atts
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		data, err := inbox.ReadFile(e.Name(), maxInboxFile)
+		if err != nil {
+			c.log.Warn().Err(err).Str("file", e.Name()).Msg("inbox file skipped")
+			continue
+		}
+		a := attachment{ArtifactID: fmt.Sprintf("att-%03d", len(atts)+1), Type: "inbox",
+			Ref: workDir(workID) + "/attachments/inbox-" + e.Name(), Caption: e.Name()}
+		if err := writeFileAtomic(filepath.Join(c.root, a.Ref), data); err != nil {
+			c.log.Warn().Err(err).Str("file", e.Name()).Msg("inbox file not copied")
+			continue
+		}
+		atts = append(atts, a)
+	}
+	return atts
+}
+
 func safeName(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
