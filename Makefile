@@ -31,7 +31,7 @@ bundle:
 
 ## bench: turn and plan benchmarks (figures, not pass/fail)
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./internal/controller/ ./internal/engine/
+	$(GO) test -run '^$$' -bench . -benchmem ./bench/
 
 ## clients: install the TypeScript SDK and Inspector used by test/clients
 clients:
