@@ -8,15 +8,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/mcpc/mcpc/examples"
 	"github.com/mcpc/mcpc/internal/app"
 	"github.com/mcpc/mcpc/internal/demo"
 	"github.com/mcpc/mcpc/internal/engine"
@@ -26,24 +25,8 @@ import (
 
 func example(b *testing.B) string {
 	b.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	src := filepath.Join(filepath.Dir(file), "..", "examples", "angular-shop")
 	ws := b.TempDir()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(ws, rel), 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(ws, rel), data, 0o644)
-	})
-	if err != nil {
+	if err := examples.CopyAngularShop(ws); err != nil {
 		b.Fatal(err)
 	}
 	return ws

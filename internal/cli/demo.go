@@ -3,10 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -73,19 +71,5 @@ func copyExample(ws string) error {
 	if entries, err := os.ReadDir(ws); err == nil && len(entries) > 0 {
 		return fmt.Errorf("%s is not empty; demo needs a fresh directory", ws)
 	}
-	return fs.WalkDir(examples.FS, "angular-shop", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel("angular-shop", path)
-		dst := filepath.Join(ws, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := examples.FS.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
+	return examples.CopyAngularShop(ws)
 }

@@ -74,13 +74,11 @@ type planFacts struct {
 	Nodes    map[string]nodeFact `json:"nodes"`
 }
 
+// nodeFact is an accepted node as policy sees it: its plan fields and
+// the status Go recorded while executing.
 type nodeFact struct {
-	Kind              string           `json:"kind"`
-	TargetFile        string           `json:"targetFile"`
-	Status            string           `json:"status"`
-	VerificationHooks []map[string]any `json:"verificationHooks"`
-	MapsToNodeIDs     []string         `json:"mapsToNodeIds"`
-	CommitGateID      string           `json:"commitGateId,omitempty"`
+	planNode
+	Status string `json:"status"`
 }
 
 // patchFacts is the dry run of apply_code_patch's edits: Go tries them on

@@ -25,7 +25,8 @@ type planNode struct {
 	TargetFile        string           `json:"targetFile"`
 	VerificationHooks []map[string]any `json:"verificationHooks"`
 	MapsToNodeIDs     []string         `json:"mapsToNodeIds"`
-	CommitGateID      string           `json:"commitGateId"`
+	CommitGateID      string           `json:"commitGateId,omitempty"`
+	SideEffectType    string           `json:"sideEffectType,omitempty"`
 }
 
 func decodeNode(n store.Node) planNode {
@@ -50,10 +51,8 @@ func planFactsOf(nodes []store.Node) planFacts {
 		if maps == nil {
 			maps = []string{}
 		}
-		pf.Nodes[n.NodeID] = nodeFact{
-			Kind: n.Kind, TargetFile: n.TargetFile, Status: n.Status,
-			VerificationHooks: hooks, MapsToNodeIDs: maps, CommitGateID: p.CommitGateID,
-		}
+		p.VerificationHooks, p.MapsToNodeIDs = hooks, maps
+		pf.Nodes[n.NodeID] = nodeFact{planNode: p, Status: n.Status}
 	}
 	return pf
 }

@@ -52,7 +52,7 @@ func TestIndexCommand(t *testing.T) {
 
 func TestPolicyCommands(t *testing.T) {
 	ws := newWorkspace(t)
-	policies := filepath.Join(exampleDir(), "..", "..", "policies")
+	policies := policiesDir()
 	out, err := runCLI(ws, "policy", "check", "--dir", policies)
 	if err != nil || !strings.Contains(out, `"ok": true`) {
 		t.Fatalf("policy check: %v\n%s", err, out)
@@ -120,7 +120,7 @@ func TestExplainDenyFormats(t *testing.T) {
 // bundle is served every turn is denied, then the policies apply.
 func TestBundleFromURL(t *testing.T) {
 	ws := newWorkspace(t)
-	policies := filepath.Join(exampleDir(), "..", "..", "policies")
+	policies := policiesDir()
 	bundle := filepath.Join(t.TempDir(), "mcpc.tar.gz")
 	if out, err := runCLI(ws, "policy", "build", "--dir", policies, "--output", bundle); err != nil {
 		t.Fatalf("policy build: %v\n%s", err, out)

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/mcpc/mcpc/examples"
 	"github.com/mcpc/mcpc/internal/mcp"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/schemas"
@@ -42,33 +42,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// exampleDir is the bundled example workspace in the source tree.
-func exampleDir() string {
+// policiesDir is the source tree's policies/ folder.
+func policiesDir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "examples", "angular-shop")
+	return filepath.Join(filepath.Dir(file), "..", "..", "policies")
 }
 
 // newWorkspace copies the example into a fresh temporary workspace.
 func newWorkspace(t *testing.T) string {
 	t.Helper()
 	ws := t.TempDir()
-	src := exampleDir()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		dst := filepath.Join(ws, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
+	if err := examples.CopyAngularShop(ws); err != nil {
 		t.Fatal(err)
 	}
 	return ws
