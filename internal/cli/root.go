@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
@@ -23,6 +24,12 @@ type rootParams struct {
 
 // Execute runs the CLI and returns the process exit code.
 func Execute() int {
+	if path := os.Getenv("MCPC_CPUPROFILE"); path != "" { // for performance work
+		if f, err := os.Create(path); err == nil {
+			_ = pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
 	cmd := newRootCommand()
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpc:", err)

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"time"
@@ -52,12 +51,6 @@ func (p *serveParams) run(ctx context.Context) error {
 	log := p.logger()
 	if v, err := strconv.Atoi(os.Getenv("MCPC_BUNDLE_POLL_SECONDS")); err == nil && v > 0 {
 		p.poll = time.Duration(v) * time.Second
-	}
-	if path := os.Getenv("MCPC_CPUPROFILE"); path != "" { // for performance work
-		if f, err := os.Create(path); err == nil {
-			_ = pprof.StartCPUProfile(f)
-			defer pprof.StopCPUProfile()
-		}
 	}
 	a, err := app.Open(ctx, app.Options{Workspace: p.workspace, BundlePath: p.bundle, BundlePoll: p.poll, Log: log})
 	if err != nil {
