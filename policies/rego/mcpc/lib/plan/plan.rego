@@ -2,8 +2,11 @@
 # title: Submitted PlanGraph
 # description: |
 #   Shared views of input.submission (args.planGraph as sent) for the plan rules:
-#   its nodes with their index, node ids, the dependency graph and the
-#   effective evidence policy. Evaluated only on submit_execution_plan.
+#   its nodes with their index, node ids, nodes by kind, aggregates the rules
+#   use as cheap guards, and the effective evidence policy. Evaluated only on
+#   submit_execution_plan. Every view is a complete rule, so each is computed
+#   once per decision; rules walk the nodes again only when a guard shows
+#   something to report.
 package mcpc.lib.plan
 
 import data.mcpc.lib.tables
@@ -15,41 +18,41 @@ nodes := input.submission.nodes if is_array(input.submission.nodes)
 
 nodes := [] if not is_array(input.submission.nodes)
 
-_id_list := [node.nodeId | some node in nodes; is_string(node.nodeId)]
+# METADATA
+# description: the string nodeIds in node order (duplicates kept)
+id_list := [node.nodeId | some node in nodes; is_string(node.nodeId)]
 
 # METADATA
 # description: every nodeId of the submission
-ids contains id if some id in _id_list
+ids := {id | some id in id_list}
+
+# METADATA
+# description: index to node for the change nodes
+change_nodes := {i: node | some i, node in nodes; node.kind == "change"}
+
+# METADATA
+# description: index to node for the validate nodes
+validate_nodes := {i: node | some i, node in nodes; node.kind == "validate"}
 
 # METADATA
 # description: the nodeIds of change nodes
-change_ids contains node.nodeId if {
-	some node in nodes
-	node.kind == "change"
-	is_string(node.nodeId)
-}
+change_ids := {node.nodeId | some node in change_nodes; is_string(node.nodeId)}
+
+# METADATA
+# description: every distinct dependsOn entry of the plan
+dependencies := {dependency | some node in nodes; some dependency in node.dependsOn}
+
+# METADATA
+# description: every distinct citation of the plan
+citations := {citation | some node in nodes; some citation in node.citations}
+
+# METADATA
+# description: every distinct verification hook of the plan
+hooks := {hook | some node in nodes; some hook in node.verificationHooks}
 
 # METADATA
 # description: the path of a node in the request
 node_path(i) := sprintf("args.planGraph.nodes[%d]", [i])
-
-_deps(node) := {dep | some dep in node.dependsOn; dep in ids} if is_array(node.dependsOn)
-
-_deps(node) := set() if not is_array(node.dependsOn)
-
-# METADATA
-# scope: document
-# description: nodeId to the nodeIds it depends on (resolving ones only)
-dependency_graph := {node.nodeId: _deps(node) | some node in nodes; is_string(node.nodeId)} if {
-	count(_id_list) == count(ids)
-}
-
-dependency_graph := {id: deps |
-	some id in ids
-	deps := {dep | some node in nodes; node.nodeId == id; some dep in _deps(node)}
-} if {
-	count(_id_list) != count(ids)
-}
 
 # METADATA
 # description: the evidence policy in force (config over the default of policies/data)

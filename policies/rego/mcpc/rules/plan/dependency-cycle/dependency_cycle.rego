@@ -1,7 +1,9 @@
 # METADATA
 # title: Dependency cycle
 # description: |
-#   The dependsOn relation is acyclic; every node on a cycle is reported.
+#   The dependsOn relation is acyclic; every node on a cycle is reported. Go
+#   finds the cycles (input.submissionFacts.cycleNodes, strongly connected
+#   components of dependsOn, self-loops included, dangling entries ignored).
 # custom:
 #   code: PLAN_GRAPH_INVALID
 #   remediation: "Remove a dependsOn edge so that no node depends on itself, directly or through other nodes."
@@ -13,13 +15,26 @@ import data.mcpc.lib.plan
 import data.mcpc.result
 
 report contains violation if {
-	some id, dependencies in plan.dependency_graph
-	count(dependencies) > 0
-	id in graph.reachable(plan.dependency_graph, dependencies)
+	some id, i in _first_index
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("node %q depends on itself through a dependency cycle", [id]),
-		"path": sprintf("%s.dependsOn", [_path(id)]),
+		"path": sprintf("%s.dependsOn", [plan.node_path(i)]),
 	})
 }
 
-_path(id) := [plan.node_path(i) | some i, node in plan.nodes; node.nodeId == id][0]
+_cycle_nodes := {id | some id in input.submissionFacts.cycleNodes}
+
+# [nodeId, index] of every node on a cycle, in node order
+_hits := [[node.nodeId, i] |
+	cycle := _cycle_nodes
+	count(cycle) > 0
+	some i, node in plan.nodes
+	node.nodeId in cycle
+]
+
+# a cycle node's first index (a duplicated nodeId is reported where it first occurs)
+_first_index := {id: min(indices) |
+	some id in _cycle_nodes
+	indices := [i | some [hit, i] in _hits; hit == id]
+	count(indices) > 0
+}

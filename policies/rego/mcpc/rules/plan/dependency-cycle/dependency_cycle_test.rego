@@ -6,6 +6,7 @@ import data.mcpc.rules.plan["dependency-cycle"] as rule
 test_fail_cycle if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "submit_execution_plan",
+		"submissionFacts": {"cycleNodes": ["change-1", "change-2", "validate-1"]},
 		"args": {"planGraph": {
 			"agentId": "agent-1",
 			"contextPackHash": "sha256:pack",
