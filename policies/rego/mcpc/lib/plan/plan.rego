@@ -47,6 +47,10 @@ dependencies := {dependency | some node in nodes; some dependency in node.depend
 citations := {citation | some node in nodes; some citation in node.citations}
 
 # METADATA
+# description: every distinct code evidence entry of the change nodes
+change_evidence := {evidence | some node in change_nodes; some evidence in node.codeEvidence}
+
+# METADATA
 # description: every distinct verification hook of the plan
 hooks := {hook | some node in nodes; some hook in node.verificationHooks}
 

@@ -14,6 +14,7 @@ import data.mcpc.lib.plan
 import data.mcpc.result
 
 report contains violation if {
+	_cites_attachment
 	some i, node in plan.nodes
 	some k, citation in node.citations
 	citation.source == "attachment"
@@ -25,4 +26,10 @@ report contains violation if {
 		),
 		"path": sprintf("%s.citations[%d]", [plan.node_path(i), k]),
 	})
+}
+
+# guard: some distinct citation of the plan is an attachment
+_cites_attachment if {
+	some citation in plan.citations
+	citation.source == "attachment"
 }

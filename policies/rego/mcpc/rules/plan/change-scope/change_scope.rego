@@ -15,10 +15,11 @@ import data.mcpc.lib.turn
 import data.mcpc.result
 
 report contains violation if {
-	some i, node in plan.nodes
-	node.kind == "change"
+	pack_files := turn.pack_files
+	count(_targets - pack_files) > 0
+	some i, node in plan.change_nodes
 	is_string(node.targetFile)
-	not node.targetFile in turn.pack_files
+	not node.targetFile in pack_files
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("change node %v targets %s, which is not in the context pack", [node.nodeId, node.targetFile]),
 		"path": sprintf("%s.targetFile", [plan.node_path(i)]),
@@ -26,10 +27,11 @@ report contains violation if {
 }
 
 report contains violation if {
-	some i, node in plan.nodes
-	node.kind == "change"
+	pack_files := turn.pack_files
+	_evidence_outside_pack
+	some i, node in plan.change_nodes
 	some k, evidence in node.codeEvidence
-	not evidence.file in turn.pack_files
+	not evidence.file in pack_files
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf(
 			"change node %v cites code evidence from %v, which is not in the context pack",
@@ -37,4 +39,13 @@ report contains violation if {
 		),
 		"path": sprintf("%s.codeEvidence[%d].file", [plan.node_path(i), k]),
 	})
+}
+
+_targets := {node.targetFile | some node in plan.change_nodes; is_string(node.targetFile)}
+
+# guard: some distinct code evidence entry of a change node names no pack file
+_evidence_outside_pack if {
+	pack_files := turn.pack_files
+	some evidence in plan.change_evidence
+	not evidence.file in pack_files
 }

@@ -13,9 +13,11 @@ import data.mcpc.lib.plan
 import data.mcpc.result
 
 report contains violation if {
+	ids := plan.ids
+	count(plan.dependencies - ids) > 0
 	some i, node in plan.nodes
 	some k, dependency in node.dependsOn
-	not dependency in plan.ids
+	not dependency in ids
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("node %v depends on %v, which is not a node of this plan", [node.nodeId, dependency]),
 		"path": sprintf("%s.dependsOn[%d]", [plan.node_path(i), k]),

@@ -13,7 +13,7 @@ import data.mcpc.lib.plan
 import data.mcpc.result
 
 report contains violation if {
-	count(plan.ids) != count([1 | some node in plan.nodes; is_string(node.nodeId)])
+	count(plan.ids) != count(plan.id_list)
 	some i, node in plan.nodes
 	some j, earlier in plan.nodes
 	j < i

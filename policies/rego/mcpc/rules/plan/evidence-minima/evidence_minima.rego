@@ -22,10 +22,13 @@ import data.mcpc.lib.tables
 import data.mcpc.result
 
 report contains violation if {
-	some i, node in plan.nodes
-	node.kind == "change"
+	not _fast
+	sources := _sources
+	some i, facts in _facts
+	facts.valid != facts.citations
+	node := plan.nodes[i]
 	some k, citation in node.citations
-	not _valid_citation(citation)
+	not _valid_citation(citation, sources)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("change node %v: citation %d needs a source among %s and a ref", [
 			node.nodeId, k,
@@ -36,70 +39,118 @@ report contains violation if {
 }
 
 report contains violation if {
-	some i, node in plan.nodes
-	node.kind == "change"
-	is_array(node.citations)
-	have := count(_citations(node))
-	have < plan.evidence_policy.minRequirementSources
+	not _fast
+	policy := plan.evidence_policy
+	some i, facts in _facts
+	facts.citationsArray
+	facts.valid < policy.minRequirementSources
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("change node %v has %d requirement citations; the evidence policy requires %d", [
-			node.nodeId, have,
-			plan.evidence_policy.minRequirementSources,
+			plan.nodes[i].nodeId, facts.valid,
+			policy.minRequirementSources,
 		]),
 		"path": sprintf("%s.citations", [plan.node_path(i)]),
 	})
 }
 
 report contains violation if {
-	some i, node in plan.nodes
-	node.kind == "change"
-	is_array(node.codeEvidence)
-	have := count(_evidence_files(node))
-	have < plan.evidence_policy.minCodeEvidenceSources
+	not _fast
+	policy := plan.evidence_policy
+	some i, facts in _facts
+	facts.evidenceArray
+	facts.evidence < policy.minCodeEvidenceSources
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("change node %v has %d code evidence entries; the evidence policy requires %d", [
-			node.nodeId, have,
-			plan.evidence_policy.minCodeEvidenceSources,
+			plan.nodes[i].nodeId, facts.evidence,
+			policy.minCodeEvidenceSources,
 		]),
 		"path": sprintf("%s.codeEvidence", [plan.node_path(i)]),
 	})
 }
 
 report contains violation if {
-	some i, node in plan.nodes
-	node.kind == "change"
-	is_array(node.citations)
-	is_array(node.codeEvidence)
-	distinct := count({sprintf("%s:%s", [c.source, c.ref]) | some c in _citations(node)}) + count({e.file |
-		some e in _evidence_files(node)
-	})
-	distinct < plan.evidence_policy.minDistinctSources
-	not _guarded(node)
+	not _fast
+	policy := plan.evidence_policy
+	some i, facts in _facts
+	facts.citationsArray
+	facts.evidenceArray
+	facts.distinct < policy.minDistinctSources
+	node := plan.nodes[i]
+	not _guarded(node, policy)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("change node %v has %d distinct sources; the evidence policy requires %d (or the guard)", [
-			node.nodeId, distinct,
-			plan.evidence_policy.minDistinctSources,
+			node.nodeId, facts.distinct,
+			policy.minDistinctSources,
 		]),
 		"path": plan.node_path(i),
 	})
 }
 
-_valid_citation(citation) if {
-	citation.source in tables.plangraph.citationSources
+# Fast path: aggregates over the plan prove that no change node falls short,
+# so the per-node facts below are computed only for a plan that may. Every
+# distinct citation of the plan is valid and every distinct code evidence
+# entry of a change node names a file, so a change node's counts are the
+# lengths of its arrays; the distinct sources are at least one per non-empty
+# array. A node whose citations or codeEvidence cannot be counted leaves the
+# fast path (its row is missing).
+_fast if {
+	sources := _sources
+	every citation in plan.citations {
+		_valid_citation(citation, sources)
+	}
+	every evidence in plan.change_evidence {
+		is_string(evidence.file)
+		evidence.file != ""
+	}
+	count(_count_rows) == count(plan.change_nodes)
+	policy := plan.evidence_policy
+	every row in {row | some row in _count_rows} {
+		row[0] >= policy.minRequirementSources
+		row[1] >= policy.minCodeEvidenceSources
+		min([row[0], 1]) + min([row[1], 1]) >= policy.minDistinctSources
+	}
+}
+
+# [citations, code evidence entries] of each change node
+_count_rows := [[count(node.citations), count(node.codeEvidence)] | some node in plan.change_nodes]
+
+_sources := {source | some source in tables.plangraph.citationSources}
+
+# change node index to its evidence counts, computed once per node: citations
+# (entries), valid (valid citations), evidence (entries with a file), distinct
+# (distinct source:ref pairs plus distinct evidence files)
+_facts := {i: facts |
+	sources := _sources
+	some i, node in plan.change_nodes
+	valid := [[citation.source, citation.ref] |
+		some citation in node.citations
+		citation.source in sources
+		is_string(citation.ref)
+		citation.ref != ""
+	]
+	files := [evidence.file |
+		some evidence in node.codeEvidence
+		is_string(evidence.file)
+		evidence.file != ""
+	]
+	facts := {
+		"citations": count([1 | some _ in node.citations]),
+		"citationsArray": is_array(object.get(node, "citations", null)),
+		"valid": count(valid),
+		"evidence": count(files),
+		"evidenceArray": is_array(object.get(node, "codeEvidence", null)),
+		"distinct": count({pair | some pair in valid}) + count({file | some file in files}),
+	}
+}
+
+_valid_citation(citation, sources) if {
+	citation.source in sources
 	is_string(citation.ref)
 	citation.ref != ""
 }
 
-_citations(node) := [citation | some citation in node.citations; _valid_citation(citation)]
-
-_evidence_files(node) := [evidence |
-	some evidence in node.codeEvidence
-	is_string(evidence.file)
-	evidence.file != ""
-]
-
-_guarded(node) if {
-	plan.evidence_policy.allowSingleSourceWithGuard == true
+_guarded(node, policy) if {
+	policy.allowSingleSourceWithGuard == true
 	node.lowEvidenceGuard == true
 	is_string(node.uncertaintyNote)
 	trim_space(node.uncertaintyNote) != ""

@@ -15,20 +15,34 @@ import data.mcpc.lib.plan
 import data.mcpc.lib.tables
 import data.mcpc.result
 
+# One pass over the nodes: a node's missing fields are a set difference (a
+# field present with JSON null counts as present; the request schema already
+# rejects null for typed fields).
 report contains violation if {
-	some i, node in plan.nodes
-	is_object(node)
-	some field in object.get(_required, node.kind, tables.plangraph.commonNodeFields)
-	object.get(node, field, null) == null
+	some i, missing in _missing
+	some field in missing
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("node %s is missing %q", [_name(i, node), field]),
+		"message": sprintf("node %s is missing %q", [_name(i, plan.nodes[i]), field]),
 		"path": sprintf("%s.%s", [plan.node_path(i), field]),
 	})
 }
 
-# node kind to every field it requires (common fields first)
-_required[kind] := array.concat(tables.plangraph.commonNodeFields, fields) if {
+# node index to the fields it lacks (only nodes that lack some)
+_missing := {i: missing |
+	required := _required
+	common := _common
+	some i, node in plan.nodes
+	is_object(node)
+	missing := object.get(required, node.kind, common) - object.keys(node)
+	count(missing) > 0
+}
+
+_common := {field | some field in tables.plangraph.commonNodeFields}
+
+# node kind to every field it requires (common fields included)
+_required := {kind: required |
 	some kind, fields in tables.plangraph.kindFields
+	required := _common | {field | some field in fields}
 }
 
 _name(_, node) := sprintf("%q (%s)", [node.nodeId, node.kind]) if is_string(node.nodeId)

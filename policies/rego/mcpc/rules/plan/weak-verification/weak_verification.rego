@@ -19,10 +19,11 @@ import data.mcpc.lib.tables
 import data.mcpc.result
 
 report contains violation if {
-	some i, node in plan.nodes
-	node.kind == "validate"
+	change_ids := plan.change_ids
+	count(_mapped - change_ids) > 0
+	some i, node in plan.validate_nodes
 	some k, target in node.mapsToNodeIds
-	not target in plan.change_ids
+	not target in change_ids
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("validate node %v maps to %v, which is not a change node of this plan", [node.nodeId, target]),
 		"path": sprintf("%s.mapsToNodeIds[%d]", [plan.node_path(i), k]),
@@ -30,10 +31,10 @@ report contains violation if {
 }
 
 report contains violation if {
-	some i, node in plan.nodes
-	node.kind == "change"
-	is_string(node.nodeId)
-	not node.nodeId in _mapped
+	unmapped := plan.change_ids - _mapped
+	count(unmapped) > 0
+	some i, node in plan.change_nodes
+	node.nodeId in unmapped
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("change node %q is not mapped by any validate node", [node.nodeId]),
 		"path": sprintf("%s.nodeId", [plan.node_path(i)]),
@@ -41,35 +42,53 @@ report contains violation if {
 }
 
 report contains violation if {
+	_unknown_recipe
+	recipes := tables.recipes
 	some i, node in plan.nodes
 	some k, hook in node.verificationHooks
-	not tables.recipes[hook.recipeId]
+	not recipes[hook.recipeId]
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("node %v: verification hook recipe %v is not one of %s", [
 			node.nodeId, object.get(hook, "recipeId", null),
-			concat(", ", object.keys(tables.recipes)),
+			concat(", ", object.keys(recipes)),
 		]),
 		"path": sprintf("%s.verificationHooks[%d].recipeId", [plan.node_path(i), k]),
 	})
 }
 
 report contains violation if {
+	_unconfigured_command
+	configured := input.config.validationCommands
 	some i, node in plan.nodes
 	some k, hook in node.verificationHooks
 	hook.recipeId == "run_targeted_validation"
 	command := object.get(hook, ["params", "commandId"], null)
-	not command in input.config.validationCommands
+	not command in configured
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("node %v: validation command %v is not configured (configured: %s)", [
 			node.nodeId, command,
-			concat(", ", input.config.validationCommands),
+			concat(", ", configured),
 		]),
 		"path": sprintf("%s.verificationHooks[%d].params.commandId", [plan.node_path(i), k]),
 	})
 }
 
+# every mapsToNodeIds entry of the validate nodes
 _mapped contains target if {
-	some node in plan.nodes
-	node.kind == "validate"
+	some node in plan.validate_nodes
 	some target in node.mapsToNodeIds
+}
+
+# guards over the plan's distinct hooks (usually a handful however many nodes)
+_unknown_recipe if {
+	recipes := tables.recipes
+	some hook in plan.hooks
+	not recipes[hook.recipeId]
+}
+
+_unconfigured_command if {
+	configured := input.config.validationCommands
+	some hook in plan.hooks
+	hook.recipeId == "run_targeted_validation"
+	not object.get(hook, ["params", "commandId"], null) in configured
 }
