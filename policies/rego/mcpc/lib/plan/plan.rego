@@ -18,13 +18,31 @@ nodes := input.submission.nodes if is_array(input.submission.nodes)
 
 nodes := [] if not is_array(input.submission.nodes)
 
+_all_id_list := [node.nodeId | some node in nodes]
+
+# concat checks that every element is a string in one builtin call
+_ids_are_strings if concat("", _all_id_list)
+
 # METADATA
 # description: the string nodeIds in node order (duplicates kept)
-id_list := [node.nodeId | some node in nodes; is_string(node.nodeId)]
+id_list := _all_id_list if _ids_are_strings
+
+id_list := [id | some id in _all_id_list; is_string(id)] if not _ids_are_strings
 
 # METADATA
 # description: every nodeId of the submission
 ids := {id | some id in id_list}
+
+# [kind, field names] of every node that is an object with a kind, in node order
+_shape_list := [[node.kind, object.keys(node)] | some node in nodes]
+
+# METADATA
+# description: every node is an object with a kind (then shapes describes every node)
+all_kinded if count(_shape_list) == count(nodes)
+
+# METADATA
+# description: the distinct [kind, field names] of the nodes (usually one per kind)
+shapes := {shape | some shape in _shape_list}
 
 # METADATA
 # description: index to node for the change nodes
@@ -36,7 +54,9 @@ validate_nodes := {i: node | some i, node in nodes; node.kind == "validate"}
 
 # METADATA
 # description: the nodeIds of change nodes
-change_ids := {node.nodeId | some node in change_nodes; is_string(node.nodeId)}
+change_ids := {node.nodeId | some node in change_nodes} if _ids_are_strings
+
+change_ids := {node.nodeId | some node in change_nodes; is_string(node.nodeId)} if not _ids_are_strings
 
 # METADATA
 # description: every distinct dependsOn entry of the plan

@@ -18,13 +18,27 @@ import data.mcpc.result
 # One pass over the nodes: a node's missing fields are a set difference (a
 # field present with JSON null counts as present; the request schema already
 # rejects null for typed fields).
+# Fast path: every node is an object with a kind and no distinct node shape
+# lacks a field. Otherwise one pass over the nodes: a node's missing fields
+# are a set difference (a field present with JSON null counts as present; the
+# request schema already rejects null for typed fields).
 report contains violation if {
+	not _complete
 	some i, missing in _missing
 	some field in missing
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("node %s is missing %q", [_name(i, plan.nodes[i]), field]),
 		"path": sprintf("%s.%s", [plan.node_path(i), field]),
 	})
+}
+
+_complete if {
+	plan.all_kinded
+	required := _required
+	common := _common
+	every shape in plan.shapes {
+		count(object.get(required, shape[0], common) - shape[1]) == 0
+	}
 }
 
 # node index to the fields it lacks (only nodes that lack some)

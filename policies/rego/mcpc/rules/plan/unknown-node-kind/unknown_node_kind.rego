@@ -15,7 +15,7 @@ import data.mcpc.lib.tables
 import data.mcpc.result
 
 report contains violation if {
-	_unknown_kinds
+	not _known_kinds
 	kinds := tables.plangraph.kindFields
 	some i, node in plan.nodes
 	is_object(node)
@@ -31,6 +31,7 @@ report contains violation if {
 }
 
 report contains violation if {
+	not plan.all_kinded
 	some i, node in plan.nodes
 	not is_object(node)
 	violation := result.fail(rego.metadata.chain(), {
@@ -39,7 +40,11 @@ report contains violation if {
 	})
 }
 
-# guard: some node has a kind that is not a known one (null and absent kinds are node-fields' business)
-_unknown_kinds if count(_kinds - object.keys(tables.plangraph.kindFields) - {null}) > 0
-
-_kinds := {node.kind | some node in plan.nodes}
+# fast path: every node is an object whose kind is a known one
+_known_kinds if {
+	plan.all_kinded
+	kinds := tables.plangraph.kindFields
+	every shape in plan.shapes {
+		kinds[shape[0]]
+	}
+}
