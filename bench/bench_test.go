@@ -21,6 +21,7 @@ import (
 	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/mcp"
 	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/store"
 )
 
 func example(b *testing.B) string {
@@ -133,7 +134,12 @@ func BenchmarkPlan200Decision(b *testing.B) {
 	if len(r.Denials) > 0 {
 		b.Fatal(r.DenyReasons)
 	}
-	rec, err := os.ReadFile(filepath.Join(a.Workspace, r.TraceRef))
+	var rec []byte
+	err := a.Store.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		rec, err = tx.Decision(context.Background(), init.WorkID, 2)
+		return err
+	})
 	if err != nil {
 		b.Fatal(err)
 	}
