@@ -41,8 +41,16 @@ _priority := {"UNKNOWN_VERB": 0, "WORK_NOT_FOUND": 1, "BUDGET_EXCEEDED": 2, "VER
 
 _rank(v, stage) := object.get(_priority, v.code, stage)
 
-# [rank, code, path, message, rule, violation]: a deterministic order
-_ordered := sort(array.concat(
+_quiet if {
+	count(_first_stage) == 0
+	count(_second_stage) == 0
+}
+
+# [rank, code, path, message, rule, violation]: a deterministic order (a turn
+# without violations, the usual case, skips the sort)
+_ordered := [] if _quiet
+
+else := sort(array.concat(
 	[[_rank(v, 4), v.code, v.path, v.message, v.rule, v] | some v in _first_stage],
 	[[5, v.code, v.path, v.message, v.rule, v] | some v in _second_stage],
 ))

@@ -21,9 +21,10 @@ nodes := [] if not is_array(input.submission.nodes)
 _all_id_list := [node.nodeId | some node in nodes]
 
 # concat checks that every element is a string in one builtin call
-_ids_are_strings if concat("", _all_id_list)
+_ids_are_strings if is_string(concat("", _all_id_list))
 
 # METADATA
+# scope: document
 # description: the string nodeIds in node order (duplicates kept)
 id_list := _all_id_list if _ids_are_strings
 
@@ -31,7 +32,7 @@ id_list := [id | some id in _all_id_list; is_string(id)] if not _ids_are_strings
 
 # METADATA
 # description: every nodeId of the submission
-ids := {id | some id in id_list}
+ids contains id if some id in id_list
 
 # [kind, field names] of every node that is an object with a kind, in node order
 _shape_list := [[node.kind, object.keys(node)] | some node in nodes]
@@ -42,37 +43,63 @@ all_kinded if count(_shape_list) == count(nodes)
 
 # METADATA
 # description: the distinct [kind, field names] of the nodes (usually one per kind)
-shapes := {shape | some shape in _shape_list}
+shapes contains shape if some shape in _shape_list
 
 # METADATA
 # description: index to node for the change nodes
-change_nodes := {i: node | some i, node in nodes; node.kind == "change"}
+change_nodes[i] := node if {
+	some i, node in nodes
+	node.kind == "change"
+}
 
 # METADATA
 # description: index to node for the validate nodes
-validate_nodes := {i: node | some i, node in nodes; node.kind == "validate"}
+validate_nodes[i] := node if {
+	some i, node in nodes
+	node.kind == "validate"
+}
 
 # METADATA
+# scope: document
 # description: the nodeIds of change nodes
-change_ids := {node.nodeId | some node in change_nodes} if _ids_are_strings
+change_ids contains node.nodeId if {
+	_ids_are_strings
+	some node in change_nodes
+}
 
-change_ids := {node.nodeId | some node in change_nodes; is_string(node.nodeId)} if not _ids_are_strings
+change_ids contains node.nodeId if {
+	not _ids_are_strings
+	some node in change_nodes
+	is_string(node.nodeId)
+}
 
 # METADATA
 # description: every distinct dependsOn entry of the plan
-dependencies := {dependency | some node in nodes; some dependency in node.dependsOn}
+dependencies contains dependency if {
+	some node in nodes
+	some dependency in node.dependsOn
+}
 
 # METADATA
 # description: every distinct citation of the plan
-citations := {citation | some node in nodes; some citation in node.citations}
+citations contains citation if {
+	some node in nodes
+	some citation in node.citations
+}
 
 # METADATA
 # description: every distinct code evidence entry of the change nodes
-change_evidence := {evidence | some node in change_nodes; some evidence in node.codeEvidence}
+change_evidence contains evidence if {
+	some node in change_nodes
+	some evidence in node.codeEvidence
+}
 
 # METADATA
 # description: every distinct verification hook of the plan
-hooks := {hook | some node in nodes; some hook in node.verificationHooks}
+hooks contains hook if {
+	some node in nodes
+	some hook in node.verificationHooks
+}
 
 # METADATA
 # description: the path of a node in the request

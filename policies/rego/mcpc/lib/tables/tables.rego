@@ -1,74 +1,95 @@
 # METADATA
 # title: Data tables
 # description: |
-#   The JSON tables of policies/data, wherever the loader put them. The engine
-#   loads policies/data as a data root, so they sit at data.mcpc.*;
-#   `opa test policies/` roots the tree at policies/, so the same files land at
-#   data.data.mcpc.*. Rules read the tables only through this package.
+#   The JSON tables of policies/data, wherever the loader put them. The
+#   embedded engine and `opa test policies/` root the tree at policies/, so
+#   the files land at data.data.mcpc.*; a loader given policies/data as a data
+#   root puts them at data.mcpc.*. Rules read the tables only through this
+#   package. Each table is one rule whose else branch is tried only when the
+#   first location is empty, so a lookup costs one read of the data store.
 package mcpc.lib.tables
 
 # Regal does not load JSON data, so each reference to a table below carries
-# an unresolved-reference ignore directive.
+# an unresolved-reference ignore directive. data.mcpc is never read whole: in
+# the second layout it holds the rules too.
 
 # METADATA
 # scope: document
 # description: state name to the verbs offered in it (seed 000 section 3)
-states := data.mcpc.states # regal ignore:unresolved-reference
-
-states := data.data.mcpc.states if not data.mcpc.states # regal ignore:unresolved-reference
+states := table if {
+	table := data.data.mcpc.states # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.states # regal ignore:unresolved-reference
+}
 
 # METADATA
 # scope: document
 # description: verb to the state it enters when allowed
-transitions := data.mcpc.transitions # regal ignore:unresolved-reference
-
-transitions := data.data.mcpc.transitions if not data.mcpc.transitions # regal ignore:unresolved-reference
+transitions := table if {
+	table := data.data.mcpc.transitions # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.transitions # regal ignore:unresolved-reference
+}
 
 # METADATA
 # scope: document
 # description: states that never change again (and never become BLOCKED_BUDGET)
-terminal_states := data.mcpc.terminalStates # regal ignore:unresolved-reference
-
-terminal_states := data.data.mcpc.terminalStates if not data.mcpc.terminalStates # regal ignore:unresolved-reference
+terminal_states := table if {
+	table := data.data.mcpc.terminalStates # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.terminalStates # regal ignore:unresolved-reference
+}
 
 # METADATA
 # scope: document
 # description: verb to the rule categories and plan node kinds that apply to it
-verb_policy := data.mcpc.verbPolicy # regal ignore:unresolved-reference
-
-verb_policy := data.data.mcpc.verbPolicy if not data.mcpc.verbPolicy # regal ignore:unresolved-reference
+verb_policy := table if {
+	table := data.data.mcpc.verbPolicy # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.verbPolicy # regal ignore:unresolved-reference
+}
 
 # METADATA
 # scope: document
 # description: the verb catalogue (description, whenToUse, requiredArgs, optionalArgs)
-verbs := data.mcpc.verbs # regal ignore:unresolved-reference
-
-verbs := data.data.mcpc.verbs if not data.mcpc.verbs # regal ignore:unresolved-reference
+verbs := table if {
+	table := data.data.mcpc.verbs # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.verbs # regal ignore:unresolved-reference
+}
 
 # METADATA
 # scope: document
 # description: PlanGraph required fields, envelope checks, citation sources, default evidence policy
-plangraph := data.mcpc.plangraph # regal ignore:unresolved-reference
-
-plangraph := data.data.mcpc.plangraph if not data.mcpc.plangraph # regal ignore:unresolved-reference
+plangraph := table if {
+	table := data.data.mcpc.plangraph # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.plangraph # regal ignore:unresolved-reference
+}
 
 # METADATA
 # scope: document
 # description: context pack exclusion globs
-packpolicy := data.mcpc.packpolicy # regal ignore:unresolved-reference
-
-packpolicy := data.data.mcpc.packpolicy if not data.mcpc.packpolicy # regal ignore:unresolved-reference
+packpolicy := table if {
+	table := data.data.mcpc.packpolicy # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.packpolicy # regal ignore:unresolved-reference
+}
 
 # METADATA
 # scope: document
 # description: known automation recipes
-recipes := data.mcpc.recipes # regal ignore:unresolved-reference
-
-recipes := data.data.mcpc.recipes if not data.mcpc.recipes # regal ignore:unresolved-reference
+recipes := table if {
+	table := data.data.mcpc.recipes # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.recipes # regal ignore:unresolved-reference
+}
 
 # METADATA
 # scope: document
 # description: strategy decision table and context signature signals
-strategies := data.mcpc.strategies # regal ignore:unresolved-reference
-
-strategies := data.data.mcpc.strategies if not data.mcpc.strategies # regal ignore:unresolved-reference
+strategies := table if {
+	table := data.data.mcpc.strategies # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.strategies # regal ignore:unresolved-reference
+}

@@ -41,7 +41,10 @@ report contains violation if {
 	})
 }
 
-_targets := {node.targetFile | some node in plan.change_nodes; is_string(node.targetFile)}
+_targets contains node.targetFile if {
+	some node in plan.change_nodes
+	is_string(node.targetFile)
+}
 
 # guard: some distinct code evidence entry of a change node names no pack file
 _evidence_outside_pack if {

@@ -22,19 +22,18 @@ report contains violation if {
 	})
 }
 
-_cycle_nodes := {id | some id in input.submissionFacts.cycleNodes}
+_cycle_nodes contains id if some id in input.submissionFacts.cycleNodes
 
-# [nodeId, index] of every node on a cycle, in node order
-_hits := [[node.nodeId, i] |
-	cycle := _cycle_nodes
-	count(cycle) > 0
+# [nodeId, index] of every node on a cycle (walked only when there is one)
+_hits contains [node.nodeId, i] if {
+	count(_cycle_nodes) > 0
 	some i, node in plan.nodes
-	node.nodeId in cycle
-]
+	node.nodeId in _cycle_nodes
+}
 
 # a cycle node's first index (a duplicated nodeId is reported where it first occurs)
-_first_index := {id: min(indices) |
+_first_index[id] := min(indices) if {
 	some id in _cycle_nodes
-	indices := [i | some [hit, i] in _hits; hit == id]
+	indices := {i | some [hit, i] in _hits; hit == id}
 	count(indices) > 0
 }

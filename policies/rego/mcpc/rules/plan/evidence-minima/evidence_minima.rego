@@ -23,12 +23,11 @@ import data.mcpc.result
 
 report contains violation if {
 	not _fast
-	sources := _sources
 	some i, facts in _facts
 	facts.valid != facts.citations
 	node := plan.nodes[i]
 	some k, citation in node.citations
-	not _valid_citation(citation, sources)
+	not _valid_citation(citation, _sources)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("change node %v: citation %d needs a source among %s and a ref", [
 			node.nodeId, k,
@@ -94,16 +93,15 @@ report contains violation if {
 # array. A node whose citations or codeEvidence cannot be counted leaves the
 # fast path (its row is missing).
 _fast if {
-	sources := _sources
+	count(_count_rows) == count(plan.change_nodes)
+	policy := plan.evidence_policy
 	every citation in plan.citations {
-		_valid_citation(citation, sources)
+		_valid_citation(citation, _sources)
 	}
 	every evidence in plan.change_evidence {
 		is_string(evidence.file)
 		evidence.file != ""
 	}
-	count(_count_rows) == count(plan.change_nodes)
-	policy := plan.evidence_policy
 	every row in {row | some row in _count_rows} {
 		row[0] >= policy.minRequirementSources
 		row[1] >= policy.minCodeEvidenceSources
@@ -114,17 +112,16 @@ _fast if {
 # [citations, code evidence entries] of each change node
 _count_rows := [[count(node.citations), count(node.codeEvidence)] | some node in plan.change_nodes]
 
-_sources := {source | some source in tables.plangraph.citationSources}
+_sources contains source if some source in tables.plangraph.citationSources
 
 # change node index to its evidence counts, computed once per node: citations
 # (entries), valid (valid citations), evidence (entries with a file), distinct
 # (distinct source:ref pairs plus distinct evidence files)
-_facts := {i: facts |
-	sources := _sources
+_facts[i] := facts if {
 	some i, node in plan.change_nodes
 	valid := [[citation.source, citation.ref] |
 		some citation in node.citations
-		citation.source in sources
+		citation.source in _sources
 		is_string(citation.ref)
 		citation.ref != ""
 	]

@@ -34,29 +34,24 @@ report contains violation if {
 
 _complete if {
 	plan.all_kinded
-	required := _required
-	common := _common
 	every shape in plan.shapes {
-		count(object.get(required, shape[0], common) - shape[1]) == 0
+		count(object.get(_required, shape[0], _common) - shape[1]) == 0
 	}
 }
 
 # node index to the fields it lacks (only nodes that lack some)
-_missing := {i: missing |
-	required := _required
-	common := _common
+_missing[i] := missing if {
 	some i, node in plan.nodes
 	is_object(node)
-	missing := object.get(required, node.kind, common) - object.keys(node)
+	missing := object.get(_required, node.kind, _common) - object.keys(node)
 	count(missing) > 0
 }
 
-_common := {field | some field in tables.plangraph.commonNodeFields}
+_common contains field if some field in tables.plangraph.commonNodeFields
 
 # node kind to every field it requires (common fields included)
-_required := {kind: required |
+_required[kind] := _common | {field | some field in fields} if {
 	some kind, fields in tables.plangraph.kindFields
-	required := _common | {field | some field in fields}
 }
 
 _name(_, node) := sprintf("%q (%s)", [node.nodeId, node.kind]) if is_string(node.nodeId)
