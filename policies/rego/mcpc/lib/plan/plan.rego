@@ -7,6 +7,9 @@
 #   submit_execution_plan. Every view is a complete rule, so each is computed
 #   once per decision; rules walk the nodes again only when a guard shows
 #   something to report.
+#   The views are comprehensions in complete rules rather than multi-value
+#   rules: on a 200-node plan that evaluates measurably faster (fewer
+#   allocations), hence the prefer-set-or-object-rule ignore directives.
 package mcpc.lib.plan
 
 import data.mcpc.lib.tables
@@ -32,7 +35,7 @@ id_list := [id | some id in _all_id_list; is_string(id)] if not _ids_are_strings
 
 # METADATA
 # description: every nodeId of the submission
-ids contains id if some id in id_list
+ids := {id | some id in id_list}
 
 # [kind, field names] of every node that is an object with a kind, in node order
 _shape_list := [[node.kind, object.keys(node)] | some node in nodes]
@@ -43,63 +46,38 @@ all_kinded if count(_shape_list) == count(nodes)
 
 # METADATA
 # description: the distinct [kind, field names] of the nodes (usually one per kind)
-shapes contains shape if some shape in _shape_list
+shapes := {shape | some shape in _shape_list}
 
 # METADATA
 # description: index to node for the change nodes
-change_nodes[i] := node if {
-	some i, node in nodes
-	node.kind == "change"
-}
+change_nodes := {i: node | some i, node in nodes; node.kind == "change"} # regal ignore:prefer-set-or-object-rule
 
 # METADATA
 # description: index to node for the validate nodes
-validate_nodes[i] := node if {
-	some i, node in nodes
-	node.kind == "validate"
-}
+validate_nodes := {i: node | some i, node in nodes; node.kind == "validate"} # regal ignore:prefer-set-or-object-rule
 
 # METADATA
 # scope: document
 # description: the nodeIds of change nodes
-change_ids contains node.nodeId if {
-	_ids_are_strings
-	some node in change_nodes
-}
+change_ids := {node.nodeId | some node in change_nodes} if _ids_are_strings
 
-change_ids contains node.nodeId if {
-	not _ids_are_strings
-	some node in change_nodes
-	is_string(node.nodeId)
-}
+change_ids := {node.nodeId | some node in change_nodes; is_string(node.nodeId)} if not _ids_are_strings
 
 # METADATA
 # description: every distinct dependsOn entry of the plan
-dependencies contains dependency if {
-	some node in nodes
-	some dependency in node.dependsOn
-}
+dependencies := {dep | some node in nodes; some dep in node.dependsOn} # regal ignore:prefer-set-or-object-rule
 
 # METADATA
 # description: every distinct citation of the plan
-citations contains citation if {
-	some node in nodes
-	some citation in node.citations
-}
+citations := {citation | some node in nodes; some citation in node.citations} # regal ignore:prefer-set-or-object-rule
 
 # METADATA
 # description: every distinct code evidence entry of the change nodes
-change_evidence contains evidence if {
-	some node in change_nodes
-	some evidence in node.codeEvidence
-}
+change_evidence := {e | some node in change_nodes; some e in node.codeEvidence} # regal ignore:prefer-set-or-object-rule
 
 # METADATA
 # description: every distinct verification hook of the plan
-hooks contains hook if {
-	some node in nodes
-	some hook in node.verificationHooks
-}
+hooks := {hook | some node in nodes; some hook in node.verificationHooks} # regal ignore:prefer-set-or-object-rule
 
 # METADATA
 # description: the path of a node in the request
