@@ -41,10 +41,8 @@ report contains violation if {
 	})
 }
 
-_targets contains node.targetFile if {
-	some node in plan.change_nodes
-	is_string(node.targetFile)
-}
+# guard input: the distinct targetFiles (non-strings included; the walk above skips them)
+_targets := {node.targetFile | some node in plan.change_nodes} # regal ignore:prefer-set-or-object-rule
 
 # guard: some distinct code evidence entry of a change node names no pack file
 _evidence_outside_pack if {

@@ -74,10 +74,7 @@ report contains violation if {
 }
 
 # every mapsToNodeIds entry of the validate nodes
-_mapped contains target if {
-	some node in plan.validate_nodes
-	some target in node.mapsToNodeIds
-}
+_mapped := {t | some node in plan.validate_nodes; some t in node.mapsToNodeIds} # regal ignore:prefer-set-or-object-rule
 
 # guards over the plan's distinct hooks (usually a handful however many nodes)
 _unknown_recipe if {
