@@ -89,7 +89,7 @@ _moves if {
 #   otherwise the effective state (BLOCKED_BUDGET for an agent over budget)
 next_state := _transition if _moves
 
-next_state := turn.state if not _moves
+else := turn.state
 
 # METADATA
 # scope: document
@@ -98,7 +98,7 @@ next_state := turn.state if not _moves
 #   never a work's state
 work_state := _transition if _moves
 
-work_state := input.state if not _moves
+else := input.state
 
 # METADATA
 # description: the verbs offered in nextState
@@ -126,9 +126,9 @@ _search_scoped if tables.verb_policy[input.verb].searchScoped
 # METADATA
 # scope: document
 # description: what Go must honour while executing an allowed decision
-obligations := {"searchScope": input.pack.files} if _search_scoped
+default obligations := {}
 
-obligations := {} if not _search_scoped
+obligations := {"searchScope": input.pack.files} if _search_scoped
 
 _pack_verb if input.verb in {"initialize_work", "escalate"}
 
