@@ -33,7 +33,7 @@ budget_blocked if {
 # description: the state this agent is in for this turn
 state := "BLOCKED_BUDGET" if budget_blocked
 
-state := input.state if not budget_blocked
+else := input.state
 
 # METADATA
 # description: the verbs offered in the effective state
