@@ -65,7 +65,9 @@ func (p *packDoc) MarshalStored() json.RawMessage {
 	return raw
 }
 
-// loadPack reads the full pack document of a work from disk.
+// loadPack reads the full pack document of a work from disk. The store's
+// summary stays the authority on scope: a document edited on disk cannot
+// widen what the agent may see.
 func (c *Controller) loadPack(sum packSummary) (*packDoc, error) {
 	raw, err := os.ReadFile(filepath.Join(c.root, sum.Ref))
 	if err != nil {
@@ -75,7 +77,8 @@ func (c *Controller) loadPack(sum packSummary) (*packDoc, error) {
 	if err := json.Unmarshal(raw, p); err != nil {
 		return nil, err
 	}
-	p.Hash = sum.Hash
+	p.Hash, p.Files, p.Outcome, p.Escalations = sum.Hash, sum.Files, sum.Outcome, sum.Escalations
+	p.Ranking = slices.DeleteFunc(p.Ranking, func(r rankEntry) bool { return !slices.Contains(sum.Files, r.File) })
 	return p, nil
 }
 
