@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
@@ -23,7 +22,6 @@ type turn struct {
 	nodes    []store.Node
 	dec      decision
 	result   map[string]any
-	resp     protocol.TurnResponse
 	afterTx  func(context.Context) // work that must not hold the store lock (validation commands)
 	seq      int
 	inputRaw []byte
@@ -239,6 +237,3 @@ func denialsOf(ds []denialDoc) []protocol.Denial {
 	}
 	return out
 }
-
-// hasVerb reports whether the capabilities offer verb.
-func hasVerb(caps []string, verb string) bool { return slices.Contains(caps, verb) }
