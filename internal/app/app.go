@@ -48,18 +48,7 @@ const StorePath = ".ai/tmp/mcpc.db"
 
 // Open wires the workspace.
 func Open(ctx context.Context, opts Options) (*App, error) {
-	ws := opts.Workspace
-	if ws == "" {
-		ws = "."
-	}
-	ws, err := filepath.Abs(ws)
-	if err != nil {
-		return nil, err
-	}
-	if ws, err = filepath.EvalSymlinks(ws); err != nil {
-		return nil, err
-	}
-	cfg, err := config.Load(ws)
+	ws, cfg, err := workspace(opts.Workspace)
 	if err != nil {
 		return nil, err
 	}
@@ -69,13 +58,8 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if opts.BundlePath == "" && eng.Current() == nil {
 		return nil, eng.LoadErr() // the embedded policies must always compile
 	}
-	st, err := store.Open(filepath.Join(ws, StorePath))
+	st, ix, err := openIndex(ws, cfg)
 	if err != nil {
-		return nil, err
-	}
-	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude})
-	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	ctl, err := controller.New(controller.Options{
@@ -87,6 +71,45 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl}, nil
+}
+
+// workspace resolves the workspace root and loads its configuration.
+func workspace(dir string) (string, *config.Config, error) {
+	if dir == "" {
+		dir = "."
+	}
+	ws, err := filepath.Abs(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	if ws, err = filepath.EvalSymlinks(ws); err != nil {
+		return "", nil, err
+	}
+	cfg, err := config.Load(ws)
+	return ws, cfg, err
+}
+
+func openIndex(ws string, cfg *config.Config) (*store.Store, *indexer.Index, error) {
+	st, err := store.Open(filepath.Join(ws, StorePath))
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude})
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, ix, nil
+}
+
+// OpenIndex opens only the store and the code index, for commands that need
+// no policy engine (mcpc index). Close the store when done.
+func OpenIndex(dir string) (*store.Store, *indexer.Index, error) {
+	ws, cfg, err := workspace(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return openIndex(ws, cfg)
 }
 
 // Close flushes decision records and releases the store.

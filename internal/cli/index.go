@@ -29,11 +29,11 @@ func newIndexCommand(root *rootParams) *cobra.Command {
 }
 
 func (p *indexParams) run(ctx context.Context, cmd *cobra.Command) error {
-	a, err := app.Open(ctx, app.Options{Workspace: p.workspace, Log: p.logger()})
+	st, ix, err := app.OpenIndex(p.workspace)
 	if err != nil {
 		return err
 	}
-	defer a.Close()
+	defer st.Close()
 	var progress func(done, total int)
 	if !p.quiet && term.IsTerminal(int(os.Stderr.Fd())) {
 		last := time.Time{}
@@ -53,7 +53,7 @@ func (p *indexParams) run(ctx context.Context, cmd *cobra.Command) error {
 			}
 		}
 	}
-	sum, err := a.Index.Refresh(ctx, progress)
+	sum, err := ix.Refresh(ctx, progress)
 	if err != nil {
 		return err
 	}
