@@ -63,7 +63,16 @@ func (p *demoParams) run(ctx context.Context, cmd *cobra.Command) error {
 	}
 	defer c.Close()
 	fmt.Fprintf(out, "MCP protocol %s, tool %s\n\n", c.ProtocolVersion(), mcp.ToolName)
-	return demo.Run(ctx, c, out)
+	work, err := demo.Run(ctx, c, out)
+	if err != nil {
+		return err
+	}
+	if p.keep || cmd.Flags().Changed("workspace") {
+		fmt.Fprintf(out, "explain its denials: mcpc explain-deny --workspace %s --work %s\n", ws, work)
+	} else {
+		fmt.Fprintln(out, "run `mcpc demo --keep` to keep the workspace and explain its denials with mcpc explain-deny")
+	}
+	return nil
 }
 
 // copyExample writes the embedded example into ws, refusing a non-empty one.

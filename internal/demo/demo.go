@@ -35,10 +35,16 @@ type session struct {
 	denied []string
 }
 
-// Run plays the session and returns an error when the server does not behave
-// as the lifecycle says it must.
-func Run(ctx context.Context, t Turner, w io.Writer) error {
+// Run plays the session and returns the work's id, or an error when the
+// server does not behave as the lifecycle says it must.
+func Run(ctx context.Context, t Turner, w io.Writer) (string, error) {
 	s := &session{t: t, w: w}
+	err := s.run(ctx)
+	return s.work, err
+}
+
+func (s *session) run(ctx context.Context) error {
+	w := s.w
 	// 1. Nothing but initialize_work before a work exists.
 	if _, err := s.expectDenied(ctx, "read before initialize_work", map[string]any{
 		"verb": "read_file_lines", "args": map[string]any{"targetFile": Target},
@@ -125,7 +131,7 @@ func Run(ctx context.Context, t Turner, w io.Writer) error {
 	if done.State != "COMPLETED" {
 		return fmt.Errorf("expected COMPLETED, got %s", done.State)
 	}
-	fmt.Fprintf(w, "\nwork %s COMPLETED in %d turns; explain any denial with: mcpc explain-deny --work %s\n", s.work, s.n, s.work)
+	fmt.Fprintf(w, "\nwork %s COMPLETED in %d turns\n", s.work, s.n)
 	return nil
 }
 
