@@ -234,3 +234,24 @@ func BenchmarkInitializeWork(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadTurnPlan200 is a read turn on a work whose accepted plan has
+// 200 nodes: reads must not pay for the plan's size.
+func BenchmarkReadTurnPlan200(b *testing.B) {
+	a, init := started(b)
+	a.Config.Budget.MaxTokens = 1 << 40
+	env, _ := init.PlanGraphSchema["envelope"].(map[string]any)
+	if r := turn(b, a, map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
+		"args": map[string]any{"planGraph": plan200(env, packFiles(init))}}); len(r.Denials) > 0 {
+		b.Fatal(r.DenyReasons)
+	}
+	req := map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
+		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if r := turn(b, a, req); len(r.Denials) > 0 {
+			b.Fatal(r.DenyReasons)
+		}
+	}
+}

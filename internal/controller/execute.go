@@ -150,7 +150,8 @@ func (c *Controller) acceptPlan(ctx context.Context, tx *store.Tx, t *turn) erro
 	for i, body := range plan.Nodes {
 		var n planNode
 		_ = json.Unmarshal(body, &n)
-		nodes = append(nodes, store.Node{NodeID: n.NodeID, Ord: i, Kind: n.Kind, Status: statusPending, TargetFile: n.TargetFile, Body: body})
+		nodes = append(nodes, store.Node{NodeID: n.NodeID, Ord: i, Kind: n.Kind, Status: statusPending,
+			TargetFile: n.TargetFile, MapsTo: n.MapsToNodeIDs, Body: body})
 	}
 	if err := tx.ReplaceNodes(ctx, t.work.ID, nodes); err != nil {
 		return err

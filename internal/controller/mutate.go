@@ -166,7 +166,7 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 			if err := tx.SetNodeStatus(ctx, workID, nodeID, status); err != nil {
 				return err
 			}
-			nodes, err := tx.Nodes(ctx, workID)
+			nodes, err := tx.Nodes(ctx, workID, false)
 			t.nodes = nodes
 			return err
 		})

@@ -35,14 +35,27 @@ func decodeNode(n store.Node) planNode {
 	return p
 }
 
+// nodeVerbs are the verbs whose decisions look at individual plan nodes;
+// other turns get only whether a plan is accepted and started, so a read
+// does not pay for the size of the plan.
+var nodeVerbs = map[string]bool{
+	"apply_code_patch": true, "run_automation_recipe": true, "run_sandboxed_code": true,
+	"execute_gated_side_effect": true, "escalate": true, "signal_task_complete": true,
+}
+
 // planFactsOf summarises the accepted plan for policy.
-func planFactsOf(nodes []store.Node) planFacts {
+func planFactsOf(nodes []store.Node, verb string) planFacts {
 	pf := planFacts{Accepted: len(nodes) > 0, Nodes: map[string]nodeFact{}}
 	for _, n := range nodes {
-		p := decodeNode(n)
 		if n.Status != statusPending {
 			pf.Started = true
 		}
+	}
+	if !nodeVerbs[verb] {
+		return pf
+	}
+	for _, n := range nodes {
+		p := decodeNode(n)
 		hooks := p.VerificationHooks
 		if hooks == nil {
 			hooks = []map[string]any{}
@@ -72,7 +85,7 @@ func countProgress(nodes []store.Node) progress {
 	for _, n := range nodes {
 		status[n.NodeID] = n.Status
 		if n.Kind == "validate" {
-			for _, m := range decodeNode(n).MapsToNodeIDs {
+			for _, m := range n.MapsTo {
 				validators[m] = append(validators[m], n.NodeID)
 			}
 		}

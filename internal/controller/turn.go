@@ -153,7 +153,7 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	}
 	t.agent = a
 	t.in.Agent = agentFacts{ID: a.ID, UsedTokens: a.UsedTokens, Turns: a.Turns}
-	if t.nodes, err = tx.Nodes(ctx, t.work.ID); err != nil {
+	if t.nodes, err = tx.Nodes(ctx, t.work.ID, nodeVerbs[t.req.Verb]); err != nil {
 		return err
 	}
 	var p packSummary
@@ -161,7 +161,7 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	t.in.Pack = packFacts{Ref: p.Ref, Hash: p.Hash, Files: orStrings(p.Files)}
 	t.in.PackInsufficient = p.Outcome == "pack_insufficient"
 	t.in.Envelope = c.envelope(t.work, a.ID, p.Ref, p.Hash)
-	t.in.Plan = planFactsOf(t.nodes)
+	t.in.Plan = planFactsOf(t.nodes, t.req.Verb)
 	t.in.Progress = countProgress(t.nodes).counts()
 	return nil
 }

@@ -84,6 +84,7 @@ CREATE TABLE IF NOT EXISTS nodes (
   kind TEXT NOT NULL,
   status TEXT NOT NULL,
   target_file TEXT NOT NULL DEFAULT '',
+  maps_to TEXT NOT NULL DEFAULT '[]',
   body TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   PRIMARY KEY (work_id, node_id)

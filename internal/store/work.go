@@ -34,13 +34,16 @@ type Agent struct {
 	Denials    int
 }
 
-// Node is the execution status of one accepted plan node.
+// Node is the execution status of one accepted plan node. MapsTo (a
+// validate node's mapsToNodeIds) has its own column so progress can be
+// counted on every turn without decoding node bodies.
 type Node struct {
 	NodeID     string
 	Ord        int
 	Kind       string
 	Status     string
 	TargetFile string
+	MapsTo     []string
 	Body       json.RawMessage
 }
 
@@ -180,9 +183,14 @@ func (t *Tx) Agents(ctx context.Context, workID string) ([]Agent, error) {
 	return out, rows.Err()
 }
 
-// Nodes lists the accepted plan's nodes in plan order.
-func (t *Tx) Nodes(ctx context.Context, workID string) ([]Node, error) {
-	rows, err := t.query(ctx, `SELECT node_id, ord, kind, status, target_file, body FROM nodes WHERE work_id = ? ORDER BY ord`, workID)
+// Nodes lists the accepted plan's nodes in plan order; without bodies when
+// the caller needs only statuses and mappings (progress).
+func (t *Tx) Nodes(ctx context.Context, workID string, withBodies bool) ([]Node, error) {
+	q := `SELECT node_id, ord, kind, status, target_file, maps_to, '' FROM nodes WHERE work_id = ? ORDER BY ord`
+	if withBodies {
+		q = `SELECT node_id, ord, kind, status, target_file, maps_to, body FROM nodes WHERE work_id = ? ORDER BY ord`
+	}
+	rows, err := t.query(ctx, q, workID)
 	if err != nil {
 		return nil, err
 	}
@@ -190,11 +198,12 @@ func (t *Tx) Nodes(ctx context.Context, workID string) ([]Node, error) {
 	var out []Node
 	for rows.Next() {
 		var n Node
-		var body string
-		if err := rows.Scan(&n.NodeID, &n.Ord, &n.Kind, &n.Status, &n.TargetFile, &body); err != nil {
+		var body, mapsTo string
+		if err := rows.Scan(&n.NodeID, &n.Ord, &n.Kind, &n.Status, &n.TargetFile, &mapsTo, &body); err != nil {
 			return nil, err
 		}
 		n.Body = json.RawMessage(body)
+		_ = json.Unmarshal([]byte(mapsTo), &n.MapsTo)
 		out = append(out, n)
 	}
 	return out, rows.Err()
@@ -207,8 +216,12 @@ func (t *Tx) ReplaceNodes(ctx context.Context, workID string, nodes []Node) erro
 	}
 	ts := now()
 	for _, n := range nodes {
-		if _, err := t.exec(ctx, `INSERT INTO nodes (work_id, node_id, ord, kind, status, target_file, body, updated_at) VALUES (?,?,?,?,?,?,?,?)`,
-			workID, n.NodeID, n.Ord, n.Kind, n.Status, n.TargetFile, string(n.Body), ts); err != nil {
+		mapsTo, _ := json.Marshal(n.MapsTo)
+		if n.MapsTo == nil {
+			mapsTo = []byte("[]")
+		}
+		if _, err := t.exec(ctx, `INSERT INTO nodes (work_id, node_id, ord, kind, status, target_file, maps_to, body, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
+			workID, n.NodeID, n.Ord, n.Kind, n.Status, n.TargetFile, string(mapsTo), string(n.Body), ts); err != nil {
 			return err
 		}
 	}
