@@ -199,6 +199,10 @@ func lookupPath(doc any, path string) any {
 	if path == "" {
 		return nil
 	}
+	// The plan is carried once, as input.submission (docs/policy-input.md).
+	if rest, ok := strings.CutPrefix(path, "args.planGraph"); ok {
+		path = "submission" + rest
+	}
 	cur := doc
 	for _, part := range strings.Split(strings.ReplaceAll(path, "[", ".["), ".") {
 		if part == "" {

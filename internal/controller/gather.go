@@ -5,12 +5,17 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
 )
+
+// submissionMarker stands in input.args for the plan carried as
+// input.submission (docs/policy-input.md).
+const submissionMarker = "(see input.submission)"
 
 // prefetch runs retrieval before the turn's transaction: indexing writes to
 // the same database and ranking can take tens of milliseconds, neither of
@@ -155,6 +160,10 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 		if m, ok := t.args["planGraph"].(map[string]any); ok {
 			in.Submission = m
 			in.SubmissionFacts.CycleNodes = cycleNodes(m)
+			// The plan travels once, as input.submission: converting a large
+			// plan to policy values twice was most of a plan turn's cost.
+			in.Args = maps.Clone(t.args)
+			in.Args["planGraph"] = submissionMarker
 		}
 	case "apply_code_patch":
 		c.resolveArg(t, "targetFile", true)

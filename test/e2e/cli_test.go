@@ -81,7 +81,7 @@ func TestPolicyCommands(t *testing.T) {
 func TestExplainDenyFormats(t *testing.T) {
 	ws := newWorkspace(t)
 	a := startServer(t, ws)
-	a.initialize(demo.Prompt, "adp-alert")
+	init := a.initialize(demo.Prompt, "adp-alert")
 	mustDeny(t, a.turn("read_file_lines", map[string]any{"targetFile": "/etc/passwd"}), "PACK_SCOPE_VIOLATION")
 	text, err := runCLI(ws, "explain-deny", "--work", a.work)
 	if err != nil || !strings.Contains(text, "PACK_SCOPE_VIOLATION") || !strings.Contains(text, "fix:") || !strings.Contains(text, `"/etc/passwd"`) {
@@ -107,6 +107,14 @@ func TestExplainDenyFormats(t *testing.T) {
 		if err != nil || !strings.Contains(out, "same decision") {
 			t.Errorf("--input replay: %v\n%s", err, out)
 		}
+	}
+	// A plan denial shows the offending part of the plan.
+	plan := demo.Plan(envelopeOf(init), true)
+	plan["nodes"].([]any)[0].(map[string]any)["targetFile"] = "src/app/not-in-pack.ts"
+	mustDeny(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}), "PLAN_SCOPE_VIOLATION")
+	js, err = runCLI(ws, "explain-deny", "--work", a.work, "--format", "json")
+	if err != nil || !strings.Contains(js, `"value": "src/app/not-in-pack.ts"`) {
+		t.Errorf("plan denial explanation lacks the offending value: %v\n%s", err, js)
 	}
 	if _, err := runCLI(ws, "explain-deny", "--work", "../../etc"); err == nil {
 		t.Errorf("explain-deny accepted a traversal work id")
