@@ -5,6 +5,7 @@
 package bench
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -254,4 +255,59 @@ func BenchmarkReadTurnPlan200(b *testing.B) {
 			b.Fatal(r.DenyReasons)
 		}
 	}
+}
+
+// BenchmarkStdioReadTurnRaw is the same read turn over real stdio with a
+// minimal client (one JSON line out, one line back), so the figure is the
+// server's and the pipe's, not an SDK client's decoding.
+func BenchmarkStdioReadTurnRaw(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "mcpc")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/mcpc/mcpc/cmd/mcpc").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	ws := example(b)
+	os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 1000000000000}}`), 0o644)
+	cmd := exec.Command(bin, "serve", "--workspace", ws, "--no-warm")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Wait() }()
+	lines := bufio.NewReaderSize(stdout, 1<<20)
+	id := 0
+	call := func(method string, params any) map[string]any {
+		id++
+		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		stdin.Write(append(msg, '\n'))
+		line, err := lines.ReadBytes('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		var m map[string]any
+		_ = json.Unmarshal(line, &m)
+		return m
+	}
+	call("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "bench", "version": "1"}})
+	stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+	init := call("tools/call", map[string]any{"name": "controller_turn", "arguments": map[string]any{"verb": "initialize_work", "originalPrompt": demo.Prompt}})
+	sc := init["result"].(map[string]any)["structuredContent"].(map[string]any)
+	req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": map[string]any{"name": "controller_turn",
+		"arguments": map[string]any{"verb": "read_file_lines", "workId": sc["workId"], "agentId": sc["agentId"],
+			"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}}})
+	req = append(req, '\n')
+	var lat []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		stdin.Write(req)
+		if _, err := lines.ReadBytes('\n'); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-us")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-us")
 }

@@ -4,20 +4,28 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/rs/zerolog"
 )
 
+// recordIdle is how long the recorder waits for a quiet moment before it
+// writes pending decision record files.
+const recordIdle = 100 * time.Millisecond
+
 // recorder writes decision record files after the turn's transaction has
-// committed the same record to the store. Creating a file costs more than
-// the rest of a read turn on slow disks, so it happens off the turn's path,
-// in order, and Close waits for every pending write (fail-safe
-// post-recording, seed 004).
+// committed the same record to the store (the authority explain-deny reads).
+// Creating a file costs more than the rest of a read turn on slow disks, so
+// files are written in the pauses between turns, in order, and Close writes
+// whatever is still pending (fail-safe post-recording, seed 004).
 type recorder struct {
-	log  zerolog.Logger
-	ch   chan recordFile
-	wg   sync.WaitGroup
-	once sync.Once
+	log     zerolog.Logger
+	mu      sync.Mutex // guards pending, timer, done
+	pending []recordFile
+	timer   *time.Timer
+	done    bool
+	writing sync.Mutex // one writer at a time, in order; guards made
+	made    map[string]bool
 }
 
 type recordFile struct {
@@ -26,32 +34,62 @@ type recordFile struct {
 }
 
 func newRecorder(log zerolog.Logger) *recorder {
-	r := &recorder{log: log, ch: make(chan recordFile, 256)}
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		made := map[string]bool{}
-		for f := range r.ch {
-			dir := filepath.Dir(f.path)
-			if !made[dir] {
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					r.log.Warn().Err(err).Msg("decision record folder not created")
-					continue
-				}
-				made[dir] = true
-			}
-			if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
-				r.log.Warn().Err(err).Str("record", f.path).Msg("decision record file not written; the store keeps it")
-			}
-		}
-	}()
-	return r
+	return &recorder{log: log, made: map[string]bool{}}
 }
 
-func (r *recorder) write(path string, data []byte) { r.ch <- recordFile{path: path, data: data} }
+// write queues a record file and (re)arms the idle timer.
+func (r *recorder) write(path string, data []byte) {
+	r.mu.Lock()
+	r.pending = append(r.pending, recordFile{path, data})
+	switch {
+	case r.done:
+		r.mu.Unlock()
+		r.flush()
+		return
+	case len(r.pending) >= 256: // a long burst: do not let the backlog grow
+		go r.flush()
+	case r.timer == nil:
+		r.timer = time.AfterFunc(recordIdle, r.flush)
+	default:
+		r.timer.Reset(recordIdle)
+	}
+	r.mu.Unlock()
+}
 
-// close flushes pending records.
+// flush writes everything pending, without holding up new records.
+func (r *recorder) flush() {
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	r.mu.Lock()
+	batch := r.pending
+	r.pending = nil
+	r.mu.Unlock()
+	for _, f := range batch {
+		r.writeFile(f)
+	}
+}
+
+func (r *recorder) writeFile(f recordFile) {
+	dir := filepath.Dir(f.path)
+	if !r.made[dir] {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			r.log.Warn().Err(err).Msg("decision record folder not created")
+			return
+		}
+		r.made[dir] = true
+	}
+	if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
+		r.log.Warn().Err(err).Str("record", f.path).Msg("decision record file not written; the store keeps it")
+	}
+}
+
+// close writes what is pending; later records are written at once.
 func (r *recorder) close() {
-	r.once.Do(func() { close(r.ch) })
-	r.wg.Wait()
+	r.mu.Lock()
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	r.done = true
+	r.mu.Unlock()
+	r.flush()
 }

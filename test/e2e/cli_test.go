@@ -101,12 +101,17 @@ func TestExplainDenyFormats(t *testing.T) {
 		t.Errorf("json: %v\n%s", err, js)
 	}
 	// Replaying a saved input offline.
-	recs, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", a.work, "decisions", "*.json"))
-	if len(recs) > 0 {
-		out, err := runCLI(ws, "explain-deny", "--input", recs[len(recs)-1])
-		if err != nil || !strings.Contains(out, "same decision") {
-			t.Errorf("--input replay: %v\n%s", err, out)
-		}
+	var recs []string
+	for i := 0; i < 100 && len(recs) == 0; i++ { // files follow the store's records
+		recs, _ = filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", a.work, "decisions", "*.json"))
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(recs) == 0 {
+		t.Fatalf("no decision record files")
+	}
+	out, err := runCLI(ws, "explain-deny", "--input", recs[len(recs)-1])
+	if err != nil || !strings.Contains(out, "same decision") {
+		t.Errorf("--input replay: %v\n%s", err, out)
 	}
 	// A plan denial shows the offending part of the plan.
 	plan := demo.Plan(envelopeOf(init), true)
