@@ -187,6 +187,9 @@ func (c *Controller) decide(ctx context.Context, t *turn) {
 			Remediation: "Fix the policy bundle (run `mcpc policy check`); every turn is denied until it evaluates.",
 			Severity:    "error",
 		}},
+		// Nothing else can pass while the policy is down; the same call is
+		// the one to retry.
+		SuggestedAction: map[string]any{"verb": t.req.Verb, "reason": "no policy decision is available; retry once the policy bundle loads"},
 	}
 	t.decRaw, _ = json.Marshal(t.dec)
 }

@@ -180,7 +180,7 @@ func mustDeny(t *testing.T, r *protocol.TurnResponse, code string) {
 	if !slices.Contains(codes, code) {
 		t.Fatalf("want %s among %v (%v)", code, codes, r.DenyReasons)
 	}
-	if code != "POLICY_ERROR" && (r.SuggestedAction == nil || r.SuggestedAction.Verb == "") {
+	if r.SuggestedAction == nil || r.SuggestedAction.Verb == "" {
 		t.Errorf("a denial must carry suggestedAction, got %+v", r.SuggestedAction)
 	}
 }
