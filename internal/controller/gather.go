@@ -165,6 +165,14 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 			in.Args = maps.Clone(t.args)
 			in.Args["planGraph"] = submissionMarker
 		}
+	case "execute_gated_side_effect":
+		if t.work != nil {
+			approved, err := tx.ApprovedGates(ctx, t.work.ID)
+			if err != nil {
+				return err
+			}
+			in.Gates.Approved = approved
+		}
 	case "apply_code_patch":
 		c.resolveArg(t, "targetFile", true)
 		pf, ok := in.Paths["targetFile"]

@@ -96,6 +96,14 @@ CREATE TABLE IF NOT EXISTS decisions (
   record BLOB NOT NULL,
   PRIMARY KEY (work_id, seq)
 );
+CREATE TABLE IF NOT EXISTS gates (
+  work_id TEXT NOT NULL REFERENCES works(id),
+  gate_id TEXT NOT NULL,
+  approved_by TEXT NOT NULL,
+  note TEXT NOT NULL,
+  at TEXT NOT NULL,
+  PRIMARY KEY (work_id, gate_id)
+);
 CREATE TABLE IF NOT EXISTS reads (
   work_id TEXT NOT NULL REFERENCES works(id),
   file TEXT NOT NULL,

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpc/mcpc/internal/app"
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+type gateParams struct {
+	*rootParams
+	work, gate, by, note string
+}
+
+func newGateCommand(root *rootParams) *cobra.Command {
+	p := &gateParams{rootParams: root}
+	cmd := &cobra.Command{Use: "gate", Short: "Human approval of commit gates"}
+	approve := &cobra.Command{
+		Use:   "approve",
+		Short: "Approve a commit gate of a work's accepted plan, so its side_effect node may run",
+		Long: `A side_effect node names a commitGateId; execute_gated_side_effect is denied
+(EXEC_UNGATED_SIDE_EFFECT) until a person approves that gate here. The gate must
+belong to a side_effect node of the work's accepted plan. Prints the approval as JSON.`,
+		RunE: func(cmd *cobra.Command, _ []string) error { return p.approve(cmd) },
+	}
+	approve.Flags().StringVar(&p.work, "work", "", "work id (required)")
+	approve.Flags().StringVar(&p.gate, "gate", "", "commitGateId to approve (required)")
+	approve.Flags().StringVar(&p.by, "by", "", "who approves; default the current user")
+	approve.Flags().StringVar(&p.note, "note", "", "why, for the record")
+	_ = approve.MarkFlagRequired("work")
+	_ = approve.MarkFlagRequired("gate")
+	cmd.AddCommand(approve)
+	return cmd
+}
+
+func (p *gateParams) approve(cmd *cobra.Command) error {
+	if p.by == "" {
+		if u, err := user.Current(); err == nil {
+			p.by = u.Username
+		}
+	}
+	st, err := store.Open(filepath.Join(p.workspace, app.StorePath))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx := context.Background()
+	err = st.Update(ctx, func(tx *store.Tx) error {
+		if _, err := tx.Work(ctx, p.work); errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("work %s does not exist in %s", p.work, p.workspace)
+		} else if err != nil {
+			return err
+		}
+		nodes, err := tx.Nodes(ctx, p.work, true)
+		if err != nil {
+			return err
+		}
+		for _, n := range nodes {
+			var body struct {
+				CommitGateID string `json:"commitGateId"`
+			}
+			_ = json.Unmarshal(n.Body, &body)
+			if n.Kind == "side_effect" && body.CommitGateID == p.gate {
+				return tx.ApproveGate(ctx, p.work, p.gate, p.by, p.note)
+			}
+		}
+		return fmt.Errorf("gate %s is not the commitGateId of a side_effect node in work %s's accepted plan", p.gate, p.work)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "approved gate %s of work %s\n", p.gate, p.work)
+	return writeJSON(cmd.OutOrStdout(), map[string]string{"work": p.work, "gate": p.gate, "approvedBy": p.by, "note": p.note})
+}

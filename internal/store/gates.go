@@ -1,0 +1,29 @@
+package store
+
+import "context"
+
+// ApproveGate records a person's approval of a work's commit gate.
+func (t *Tx) ApproveGate(ctx context.Context, workID, gateID, by, note string) error {
+	_, err := t.exec(ctx, `INSERT INTO gates (work_id, gate_id, approved_by, note, at) VALUES (?,?,?,?,?)
+ON CONFLICT(work_id, gate_id) DO UPDATE SET approved_by=excluded.approved_by, note=excluded.note, at=excluded.at`,
+		workID, gateID, by, note, now())
+	return err
+}
+
+// ApprovedGates lists a work's approved commit gates.
+func (t *Tx) ApprovedGates(ctx context.Context, workID string) ([]string, error) {
+	rows, err := t.query(ctx, `SELECT gate_id FROM gates WHERE work_id = ? ORDER BY gate_id`, workID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var g string
+		if err := rows.Scan(&g); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
