@@ -2,7 +2,7 @@
 GO ?= go
 REGAL := $(GO) tool -modfile=regal.tool.mod regal
 
-.PHONY: demo test test-go test-policy lint-policy build bundle bench eval-retrieval clients
+.PHONY: demo test test-go test-policy lint-policy build bundle bench clients clients-installed
 
 ## demo: run a scripted agent session on the bundled example workspace over real stdio
 demo:
@@ -11,8 +11,15 @@ demo:
 ## test: every test: Go (unit and end-to-end over the real binary), Rego tests, strict check and Regal lint
 test: test-go test-policy lint-policy
 
-test-go:
+test-go: clients-installed
 	$(GO) test ./...
+
+# The TypeScript SDK and Inspector clients test/clients drives mcpc with:
+# installed from the lock file when npm is present (the test says it skipped
+# and why when it is not).
+clients-installed:
+	@if command -v npm >/dev/null 2>&1 && [ ! -d test/clients/node_modules ]; then \
+		npm ci --prefix test/clients --no-audit --no-fund; fi
 
 test-policy:
 	$(GO) tool opa test policies/
