@@ -43,6 +43,8 @@ func turn(b *testing.B, a *app.App, req map[string]any) *protocol.TurnResponse {
 	return resp
 }
 
+// started opens the example with a budget no loop exhausts and runs
+// initialize_work.
 func started(b *testing.B) (*app.App, *protocol.TurnResponse) {
 	ws := example(b)
 	a, err := app.Open(context.Background(), app.Options{Workspace: ws})
@@ -50,6 +52,7 @@ func started(b *testing.B) (*app.App, *protocol.TurnResponse) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { a.Close() })
+	a.Config.Budget.MaxTokens = 1 << 40
 	init := turn(b, a, map[string]any{"verb": "initialize_work", "originalPrompt": demo.Prompt,
 		"args": map[string]any{"lexemes": []string{"adp-alert", "dashboard"}}})
 	if len(init.Denials) > 0 {
@@ -64,8 +67,6 @@ func BenchmarkReadTurn(b *testing.B) {
 	a, init := started(b)
 	req := map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
 		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}
-	// A large budget so the loop never blocks the agent.
-	a.Config.Budget.MaxTokens = 1 << 40
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -75,8 +76,11 @@ func BenchmarkReadTurn(b *testing.B) {
 	}
 }
 
-// plan200 is a valid plan of 100 change nodes and 100 validate nodes.
-func plan200(env map[string]any, files []string) map[string]any {
+// plan200 is a valid plan of 100 change nodes and 100 validate nodes over
+// the pack initialize_work returned.
+func plan200(init *protocol.TurnResponse) map[string]any {
+	env, _ := init.PlanGraphSchema["envelope"].(map[string]any)
+	files := packFiles(init)
 	plan := demo.Plan(env, true)
 	var nodes []any
 	for i := 0; i < 100; i++ {
@@ -108,10 +112,8 @@ func packFiles(r *protocol.TurnResponse) []string {
 // each iteration replaces the previous plan, as nothing has started).
 func BenchmarkPlan200Turn(b *testing.B) {
 	a, init := started(b)
-	a.Config.Budget.MaxTokens = 1 << 40
-	env, _ := init.PlanGraphSchema["envelope"].(map[string]any)
 	req := map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
-		"args": map[string]any{"planGraph": plan200(env, packFiles(init))}}
+		"args": map[string]any{"planGraph": plan200(init)}}
 	if r := turn(b, a, req); len(r.Denials) > 0 {
 		b.Fatal(r.DenyReasons)
 	}
@@ -128,10 +130,8 @@ func BenchmarkPlan200Turn(b *testing.B) {
 // 200-node submission input (convert once, evaluate).
 func BenchmarkPlan200Decision(b *testing.B) {
 	a, init := started(b)
-	a.Config.Budget.MaxTokens = 1 << 40
-	env, _ := init.PlanGraphSchema["envelope"].(map[string]any)
 	r := turn(b, a, map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
-		"args": map[string]any{"planGraph": plan200(env, packFiles(init))}})
+		"args": map[string]any{"planGraph": plan200(init)}})
 	if len(r.Denials) > 0 {
 		b.Fatal(r.DenyReasons)
 	}
@@ -169,15 +169,24 @@ func BenchmarkPlan200Decision(b *testing.B) {
 	}
 }
 
-// BenchmarkStdioReadTurn is a read turn over real stdio against the built
-// binary, reporting p50 and p99 latency as metrics.
-func BenchmarkStdioReadTurn(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "mcpc")
+// stdioSetup builds the binary and an example workspace whose budget no
+// loop exhausts.
+func stdioSetup(b *testing.B) (bin, ws string) {
+	bin = filepath.Join(b.TempDir(), "mcpc")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/mcpc/mcpc/cmd/mcpc").CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
-	ws := example(b)
-	os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 1000000000000}}`), 0o644)
+	ws = example(b)
+	if err := os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 1000000000000}}`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return bin, ws
+}
+
+// BenchmarkStdioReadTurn is a read turn over real stdio against the built
+// binary, reporting p50 and p99 latency as metrics.
+func BenchmarkStdioReadTurn(b *testing.B) {
+	bin, ws := stdioSetup(b)
 	ctx := context.Background()
 	c, err := mcp.Dial(ctx, exec.Command(bin, "serve", "--workspace", ws, "--no-warm"))
 	if err != nil {
@@ -208,9 +217,7 @@ func BenchmarkStdioReadTurn(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-us")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-us")
+	reportLatency(b, lat)
 }
 
 // BenchmarkInitializeWork is initialize_work with a warm index on a real
@@ -240,10 +247,8 @@ func BenchmarkInitializeWork(b *testing.B) {
 // 200 nodes: reads must not pay for the plan's size.
 func BenchmarkReadTurnPlan200(b *testing.B) {
 	a, init := started(b)
-	a.Config.Budget.MaxTokens = 1 << 40
-	env, _ := init.PlanGraphSchema["envelope"].(map[string]any)
 	if r := turn(b, a, map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
-		"args": map[string]any{"planGraph": plan200(env, packFiles(init))}}); len(r.Denials) > 0 {
+		"args": map[string]any{"planGraph": plan200(init)}}); len(r.Denials) > 0 {
 		b.Fatal(r.DenyReasons)
 	}
 	req := map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
@@ -261,12 +266,7 @@ func BenchmarkReadTurnPlan200(b *testing.B) {
 // minimal client (one JSON line out, one line back), so the figure is the
 // server's and the pipe's, not an SDK client's decoding.
 func BenchmarkStdioReadTurnRaw(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "mcpc")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/mcpc/mcpc/cmd/mcpc").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
-	ws := example(b)
-	os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 1000000000000}}`), 0o644)
+	bin, ws := stdioSetup(b)
 	cmd := exec.Command(bin, "serve", "--workspace", ws, "--no-warm")
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -307,6 +307,11 @@ func BenchmarkStdioReadTurnRaw(b *testing.B) {
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
+	reportLatency(b, lat)
+}
+
+// reportLatency adds the p50 and p99 of the measured turns as metrics.
+func reportLatency(b *testing.B, lat []time.Duration) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-us")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-us")

@@ -153,6 +153,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 				if err != nil {
 					return err
 				}
+				t.scratch = scratch // the writer uses the resolver the facts came from
 				in.Paths["relativePath"] = pathFacts{Facts: scratch.Resolve(s)}
 			}
 		}

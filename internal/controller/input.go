@@ -2,6 +2,7 @@ package controller
 
 import (
 	"github.com/mcpc/mcpc/internal/pathscope"
+	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/schemas"
 )
 
@@ -112,23 +113,14 @@ type decision struct {
 	NextState         string            `json:"nextState"`
 	WorkState         string            `json:"workState"`
 	Capabilities      []string          `json:"capabilities"`
-	Denials           []denialDoc       `json:"denials"`
-	Advisories        []denialDoc       `json:"advisories"`
+	Denials           []protocol.Denial `json:"denials"`
+	Advisories        []protocol.Denial `json:"advisories"`
 	SuggestedAction   map[string]any    `json:"suggestedAction"`
 	Strategy          map[string]any    `json:"strategy"`
 	Pack              decidedPack       `json:"pack"`
 	Outcome           string            `json:"outcome"`
 	PackInsufficiency map[string]any    `json:"packInsufficiency"`
 	Obligations       decidedObligation `json:"obligations"`
-}
-
-type denialDoc struct {
-	Code        string `json:"code"`
-	Rule        string `json:"rule"`
-	Message     string `json:"message"`
-	Path        string `json:"path"`
-	Remediation string `json:"remediation"`
-	Severity    string `json:"severity"`
 }
 
 type decidedPack struct {

@@ -161,13 +161,9 @@ func (c *Controller) traceSymbolGraph(t *turn) {
 
 // writeScratch writes a note under the work's scratch folder only.
 func (c *Controller) writeScratch(t *turn) error {
-	scratch, err := c.paths.Sub(workDir(t.work.ID) + "/scratch")
-	if err != nil {
-		return err
-	}
 	pf := t.in.Paths["relativePath"]
 	content, _ := t.args["content"].(string)
-	if err := scratch.WriteFileAtomic(pf.Canonical, []byte(content), true); err != nil {
+	if err := t.scratch.WriteFileAtomic(pf.Canonical, []byte(content), true); err != nil {
 		t.result["error"] = "the scratch file could not be written: " + err.Error()
 		return nil
 	}

@@ -14,7 +14,7 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 	r := protocol.TurnResponse{
 		RunSessionID: t.req.RunSessionID, AgentID: t.agent.ID, State: d.State,
 		Capabilities: orStrings(d.Capabilities), Result: t.result,
-		DenyReasons: []string{}, Denials: denialsOf(d.Denials), SchemaVersion: protocol.SchemaVersion,
+		DenyReasons: []string{}, Denials: orDenials(d.Denials), SchemaVersion: protocol.SchemaVersion,
 		OriginalPrompt: t.in.Prompt, KnowledgeStrategy: protocol.KnowledgeStrategy{Reasons: []protocol.StrategyReason{}},
 		SubAgentHints: protocol.SubAgentHints{SuggestedSplits: []string{}},
 		Scope:         protocol.Scope{WorktreeRoot: c.root},
@@ -26,7 +26,7 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 		r.State = t.in.State
 	}
 	if len(d.Advisories) > 0 {
-		r.Advisories = denialsOf(d.Advisories)
+		r.Advisories = d.Advisories
 	}
 	for _, dn := range d.Denials {
 		r.DenyReasons = append(r.DenyReasons, dn.Code+": "+dn.Message)

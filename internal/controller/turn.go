@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
@@ -26,8 +27,9 @@ type turn struct {
 	seq      int
 	inputRaw []byte
 	decRaw   []byte
-	pack     *packDoc // set when the turn wrote a pack (initialize_work, escalate)
-	record   []byte   // the decision record, once committed
+	pack     *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
+	record   []byte              // the decision record, once committed
+	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
@@ -182,7 +184,7 @@ func (c *Controller) decide(ctx context.Context, t *turn) {
 	deny := false
 	t.dec = decision{
 		Allow: &deny, State: t.in.State, NextState: t.in.State, Capabilities: []string{},
-		Denials: []denialDoc{{
+		Denials: []protocol.Denial{{
 			Code: "POLICY_ERROR", Rule: "engine", Message: err.Error(), Path: "",
 			Remediation: "Fix the policy bundle (run `mcpc policy check`); every turn is denied until it evaluates.",
 			Severity:    "error",
@@ -232,11 +234,10 @@ func orNull(b []byte) []byte {
 	return b
 }
 
-// denialsOf converts policy denials to wire denials.
-func denialsOf(ds []denialDoc) []protocol.Denial {
-	out := make([]protocol.Denial, 0, len(ds))
-	for _, d := range ds {
-		out = append(out, protocol.Denial(d))
+// orDenials is never nil: the response always carries a denials list.
+func orDenials(ds []protocol.Denial) []protocol.Denial {
+	if ds == nil {
+		return []protocol.Denial{}
 	}
-	return out
+	return ds
 }
