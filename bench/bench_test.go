@@ -43,6 +43,26 @@ func turn(b *testing.B, a *app.App, req map[string]any) *protocol.TurnResponse {
 	return resp
 }
 
+// mustTurn runs a turn that must be allowed.
+func mustTurn(b *testing.B, a *app.App, req map[string]any) *protocol.TurnResponse {
+	b.Helper()
+	r := turn(b, a, req)
+	if len(r.Denials) > 0 {
+		b.Fatal(r.DenyReasons)
+	}
+	return r
+}
+
+// loopTurns is the measured loop: the same allowed turn, b.N times.
+func loopTurns(b *testing.B, a *app.App, req map[string]any) {
+	b.Helper()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		mustTurn(b, a, req)
+	}
+}
+
 // started opens the example with a budget no loop exhausts and runs
 // initialize_work.
 func started(b *testing.B) (*app.App, *protocol.TurnResponse) {
@@ -67,13 +87,7 @@ func BenchmarkReadTurn(b *testing.B) {
 	a, init := started(b)
 	req := map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
 		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if r := turn(b, a, req); len(r.Denials) > 0 {
-			b.Fatal(r.DenyReasons)
-		}
-	}
+	loopTurns(b, a, req)
 }
 
 // plan200 is a valid plan of 100 change nodes and 100 validate nodes over
@@ -114,16 +128,8 @@ func BenchmarkPlan200Turn(b *testing.B) {
 	a, init := started(b)
 	req := map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
 		"args": map[string]any{"planGraph": plan200(init)}}
-	if r := turn(b, a, req); len(r.Denials) > 0 {
-		b.Fatal(r.DenyReasons)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if r := turn(b, a, req); len(r.Denials) > 0 {
-			b.Fatal(r.DenyReasons)
-		}
-	}
+	mustTurn(b, a, req)
+	loopTurns(b, a, req)
 }
 
 // BenchmarkPlan200Decision is the policy decision alone over a recorded
@@ -234,32 +240,19 @@ func BenchmarkInitializeWork(b *testing.B) {
 	}
 	defer a.Close()
 	req := map[string]any{"verb": "initialize_work", "originalPrompt": "fix: Heading hash on link dropped when pasting"}
-	turn(b, a, req) // warm: the first refresh and the ranking caches
-	b.ResetTimer()
-	for b.Loop() {
-		if r := turn(b, a, req); len(r.Denials) > 0 {
-			b.Fatal(r.DenyReasons)
-		}
-	}
+	mustTurn(b, a, req) // warm: the first refresh and the ranking caches
+	loopTurns(b, a, req)
 }
 
 // BenchmarkReadTurnPlan200 is a read turn on a work whose accepted plan has
 // 200 nodes: reads must not pay for the plan's size.
 func BenchmarkReadTurnPlan200(b *testing.B) {
 	a, init := started(b)
-	if r := turn(b, a, map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
-		"args": map[string]any{"planGraph": plan200(init)}}); len(r.Denials) > 0 {
-		b.Fatal(r.DenyReasons)
-	}
+	mustTurn(b, a, map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
+		"args": map[string]any{"planGraph": plan200(init)}})
 	req := map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
 		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if r := turn(b, a, req); len(r.Denials) > 0 {
-			b.Fatal(r.DenyReasons)
-		}
-	}
+	loopTurns(b, a, req)
 }
 
 // BenchmarkStdioReadTurnRaw is the same read turn over real stdio with a
