@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpc/mcpc/internal/app"
 	"github.com/mcpc/mcpc/internal/engine"
+	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
 )
 
@@ -68,23 +69,20 @@ type explained struct {
 	Suggest  map[string]any  `json:"suggestedAction,omitempty"`
 }
 
+// explainedDeny is a recorded denial with its rule's documentation and the
+// input value its path points at.
 type explainedDeny struct {
-	Code        string `json:"code"`
-	Rule        string `json:"rule"`
+	protocol.Denial
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
-	Message     string `json:"message"`
-	Path        string `json:"path"`
 	Value       any    `json:"value,omitempty"`
-	Remediation string `json:"remediation"`
-	Severity    string `json:"severity"`
 }
 
 type recordedDecision struct {
-	Allow           bool             `json:"allow"`
-	State           string           `json:"state"`
-	Denials         []map[string]any `json:"denials"`
-	SuggestedAction map[string]any   `json:"suggestedAction"`
+	Allow           bool              `json:"allow"`
+	State           string            `json:"state"`
+	Denials         []protocol.Denial `json:"denials"`
+	SuggestedAction map[string]any    `json:"suggestedAction"`
 }
 
 func (p *explainParams) run(ctx context.Context, w io.Writer) error {
@@ -128,9 +126,7 @@ func (p *explainParams) run(ctx context.Context, w io.Writer) error {
 	}
 	docs := eng.RuleDocs()
 	for _, d := range recorded.Denials {
-		ed := explainedDeny{}
-		raw, _ := json.Marshal(d)
-		_ = json.Unmarshal(raw, &ed)
+		ed := explainedDeny{Denial: d}
 		if doc, ok := docs[ed.Rule]; ok {
 			ed.Title, ed.Description = doc.Title, doc.Description
 		}
