@@ -8,6 +8,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -29,19 +30,31 @@ const base = "https://mcpc.dev/schemas/"
 // Compile returns the compiled schema of one of the published files
 // ("turn-request.schema.json", ...).
 func Compile(name string) (*jsonschema.Schema, error) {
+	c, err := newCompiler(nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.Compile(base + name)
+}
+
+// newCompiler has every published file loaded, plus extra resources keyed
+// by file name, so cross-file $refs resolve.
+func newCompiler(extra map[string][]byte) (*jsonschema.Compiler, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
-	for file, raw := range map[string][]byte{
+	files := map[string][]byte{
 		"turn-request.schema.json":  TurnRequest,
 		"turn-response.schema.json": TurnResponse,
 		"plan-graph.schema.json":    PlanGraph,
 		"config.schema.json":        Config,
-	} {
+	}
+	maps.Copy(files, extra)
+	for file, raw := range files {
 		if err := c.AddResource(base+file, bytes.NewReader(raw)); err != nil {
 			return nil, fmt.Errorf("schema %s: %w", file, err)
 		}
 	}
-	return c.Compile(base + name)
+	return c, nil
 }
 
 // Problem is one validation failure: where in the instance and what.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -25,6 +26,9 @@ type serveParams struct {
 	noWarm bool
 	poll   time.Duration
 }
+
+// serveGCPercent is the GOGC that serve runs with unless GOGC is set.
+const serveGCPercent = 400
 
 func newServeCommand(root *rootParams) *cobra.Command {
 	p := &serveParams{rootParams: root}
@@ -51,6 +55,13 @@ func (p *serveParams) run(ctx context.Context) error {
 	log := p.logger()
 	if v, err := strconv.Atoi(os.Getenv("MCPC_BUNDLE_POLL_SECONDS")); err == nil && v > 0 {
 		p.poll = time.Duration(v) * time.Second
+	}
+	if os.Getenv("GOGC") == "" {
+		// A turn allocates a few hundred KB against a live heap of tens of
+		// MB; at the default GOGC=100 the collector runs every few dozen
+		// turns and its assists land on whichever turn is in flight (the
+		// p99). Four times the headroom costs little memory at this size.
+		debug.SetGCPercent(serveGCPercent)
 	}
 	a, err := app.Open(ctx, app.Options{Workspace: p.workspace, BundlePath: p.bundle, BundlePoll: p.poll, Log: log})
 	if err != nil {

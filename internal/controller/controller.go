@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/pathscope"
@@ -56,16 +55,17 @@ type Options struct {
 // Controller runs turns for one workspace. It is safe for concurrent use,
 // and several processes may run one on the same workspace.
 type Controller struct {
-	root      string
-	paths     *pathscope.Resolver
-	store     *store.Store
-	engine    decider
-	index     CodeIndex
-	cfg       *config.Config
-	log       zerolog.Logger
-	now       func() time.Time
-	reqSchema *jsonschema.Schema
-	records   *recorder
+	root     string
+	paths    *pathscope.Resolver
+	store    *store.Store
+	engine   decider
+	index    CodeIndex
+	cfg      *config.Config
+	log      zerolog.Logger
+	now      func() time.Time
+	requests *schemas.RequestChecker
+	views    workViews
+	records  *recorder
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -91,13 +91,13 @@ func New(opts Options) (*Controller, error) {
 			return nil, err
 		}
 	}
-	sch, err := schemas.Compile("turn-request.schema.json")
+	requests, err := schemas.NewRequestChecker()
 	if err != nil {
 		return nil, err
 	}
 	c := &Controller{
 		root: res.Root(), paths: res, store: opts.Store, engine: opts.Engine, index: opts.Index,
-		cfg: cfg, now: opts.Now, reqSchema: sch, log: zerolog.Nop(),
+		cfg: cfg, now: opts.Now, requests: requests, log: zerolog.Nop(),
 	}
 	if opts.Log != nil {
 		c.log = *opts.Log

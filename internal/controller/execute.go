@@ -143,7 +143,9 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 // acceptPlan stores an accepted PlanGraph and resets node progress.
 func (c *Controller) acceptPlan(ctx context.Context, tx *store.Tx, t *turn) error {
 	raw, _ := json.Marshal(t.in.Submission)
-	t.work.Plan = raw
+	if err := tx.SetPlan(ctx, t.work.ID, raw); err != nil {
+		return err
+	}
 	var plan struct {
 		Nodes []json.RawMessage `json:"nodes"`
 	}

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,5 +39,29 @@ func TestRecorder(t *testing.T) {
 	r.write(path(303), []byte("303")) // after close: at once
 	if _, err := os.Stat(path(303)); err != nil {
 		t.Errorf("a record after close was not written at once: %v", err)
+	}
+}
+
+func TestDecisionRecordIsValidJSON(t *testing.T) {
+	at := time.Date(2026, 11, 22, 9, 0, 0, 0, time.FixedZone("x", 3600))
+	for _, tc := range []struct {
+		note          string
+		input, result []byte
+		want          string
+	}{
+		{"both", []byte(`{"verb":"escalate"}`), []byte(`{"allow":true}`),
+			`{"seq":7,"verb":"v\"x","agentId":"a","at":"2026-11-22T08:00:00Z","input":{"verb":"escalate"},"result":{"allow":true}}`},
+		{"no result", []byte(`{}`), nil,
+			`{"seq":7,"verb":"v\"x","agentId":"a","at":"2026-11-22T08:00:00Z","input":{},"result":null}`},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			got := decisionRecord(7, `v"x`, "a", at, tc.input, tc.result)
+			if string(got) != tc.want {
+				t.Fatalf("got  %s\nwant %s", got, tc.want)
+			}
+			if !json.Valid(got) {
+				t.Fatal("not valid JSON")
+			}
+		})
 	}
 }

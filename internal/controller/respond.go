@@ -59,14 +59,13 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 	r.WorkID, r.RunSessionID = t.work.ID, t.work.RunSessionID
 	r.Scope.ScratchRoot = workDir(t.work.ID) + "/scratch"
 	r.TraceRef = fmt.Sprintf("%s/decisions/%06d.json", workDir(t.work.ID), t.seq)
-	var strategy map[string]any
-	_ = json.Unmarshal(t.work.Strategy, &strategy)
-	r.KnowledgeStrategy = knowledgeStrategy(strategy)
-	if splits := stringList(strategy["suggestedSplits"]); len(splits) > 0 {
-		r.SubAgentHints = protocol.SubAgentHints{Recommended: len(splits) > 1, SuggestedSplits: splits}
+	view := c.viewOf(t.work)
+	r.KnowledgeStrategy = view.knowledge
+	if len(view.splits) > 0 {
+		r.SubAgentHints = protocol.SubAgentHints{Recommended: len(view.splits) > 1, SuggestedSplits: view.splits}
 	}
 	if t.pack != nil && d.allowed() {
-		c.packResponse(&r, t, strategy)
+		c.packResponse(&r, t, view.strategy)
 	}
 	return &r, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
@@ -98,7 +99,7 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 		t.args = map[string]any{}
 		return
 	}
-	t.in.Request.Errors = append(t.in.Request.Errors, schemas.Check(c.reqSchema, doc)...)
+	t.in.Request.Errors = append(t.in.Request.Errors, c.requests.Check(doc)...)
 	m, _ := doc.(map[string]any)
 	str := func(k string) string { s, _ := m[k].(string); return s }
 	t.req = protocol.TurnRequest{
@@ -158,8 +159,7 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	if t.nodes, err = tx.Nodes(ctx, t.work.ID, nodeVerbs[t.req.Verb]); err != nil {
 		return err
 	}
-	var p packSummary
-	_ = json.Unmarshal(t.work.Pack, &p)
+	p := c.viewOf(t.work).pack
 	t.in.Pack = packFacts{Ref: p.Ref, Hash: p.Hash, Files: orStrings(p.Files)}
 	t.in.PackInsufficient = p.Outcome == "pack_insufficient"
 	t.in.Envelope = c.envelope(t.work, a.ID, p.Ref, p.Hash)
@@ -215,16 +215,30 @@ func (c *Controller) account(ctx context.Context, tx *store.Tx, t *turn) error {
 		return err
 	}
 	t.seq = seq
-	t.record, _ = json.Marshal(map[string]any{
-		"seq": seq, "verb": t.req.Verb, "agentId": t.agent.ID, "at": c.now().UTC(),
-		"input": json.RawMessage(t.inputRaw), "result": json.RawMessage(orNull(t.decRaw)),
-	})
+	t.record = decisionRecord(seq, t.req.Verb, t.agent.ID, c.now(), t.inputRaw, t.decRaw)
 	return tx.PutDecision(ctx, t.work.ID, seq, !t.dec.allowed(), t.record)
 }
 
 // recordPath is where a decision's record file goes in the work bucket.
 func (c *Controller) recordPath(workID string, seq int) string {
 	return filepath.Join(c.root, workDir(workID), "decisions", fmt.Sprintf("%06d.json", seq))
+}
+
+// decisionRecord is {seq, verb, agentId, at, input, result}. It is written
+// out by hand because input and result are already compact JSON from the
+// engine, and marshaling them as RawMessage would re-scan both on every turn.
+func decisionRecord(seq int, verb, agentID string, at time.Time, input, result []byte) []byte {
+	head, _ := json.Marshal(struct {
+		Seq     int       `json:"seq"`
+		Verb    string    `json:"verb"`
+		AgentID string    `json:"agentId"`
+		At      time.Time `json:"at"`
+	}{seq, verb, agentID, at.UTC()})
+	rec := make([]byte, 0, len(head)+len(input)+len(result)+32)
+	rec = append(rec, head[:len(head)-1]...)
+	rec = append(append(rec, `,"input":`...), orNull(input)...)
+	rec = append(append(rec, `,"result":`...), orNull(result)...)
+	return append(rec, '}')
 }
 
 func orNull(b []byte) []byte {

@@ -21,6 +21,8 @@ import (
 type Store struct {
 	db    *sql.DB
 	stmts sync.Map // query text -> *sql.Stmt
+	works revCache[*Work]
+	nodes revCache[[]Node]
 }
 
 // Open opens (creating if needed) the database at path.
@@ -39,6 +41,7 @@ func Open(path string) (*Store, error) {
 	}
 	db.SetMaxOpenConns(4)
 	s := &Store{db: db}
+	s.works.clone, s.nodes.clone = cloneWork, cloneNodes
 	if err := s.migrate(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)
@@ -64,7 +67,7 @@ CREATE TABLE IF NOT EXISTS works (
   plan TEXT NOT NULL DEFAULT '',
   strategy TEXT NOT NULL,
   repo_snapshot TEXT NOT NULL,
-  decision_seq INTEGER NOT NULL DEFAULT 0,
+  rev INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
@@ -113,5 +116,15 @@ CREATE TABLE IF NOT EXISTS reads (
 `
 
 func (s *Store) migrate(ctx context.Context) error {
-	return RetryBusy(ctx, func() error { _, err := s.db.ExecContext(ctx, schema); return err })
+	return RetryBusy(ctx, func() error {
+		if _, err := s.db.ExecContext(ctx, schema); err != nil {
+			return err
+		}
+		// Databases made before works had a revision get one.
+		if _, err := s.db.ExecContext(ctx, `SELECT rev FROM works LIMIT 0`); err != nil {
+			_, err = s.db.ExecContext(ctx, `ALTER TABLE works ADD COLUMN rev INTEGER NOT NULL DEFAULT 0`)
+			return err
+		}
+		return nil
+	})
 }

@@ -18,11 +18,12 @@ type Work struct {
 	State          string
 	Prompt         string
 	Lexemes        []string
-	Pack           json.RawMessage // the context-pack document as written to disk
-	Plan           json.RawMessage // the accepted PlanGraph; empty before acceptance
+	Pack           json.RawMessage // the pack summary (ref, hash, files, outcome)
 	Strategy       json.RawMessage // the strategy decided at initialize_work
 	RepoSnapshotID string
-	DecisionSeq    int
+	// Rev counts the row's writes; (ID, Rev) names one content of the row
+	// across processes, so what is derived from it can be cached.
+	Rev int64
 }
 
 // Agent is one agent's tracking entry under a work.
@@ -110,39 +111,65 @@ func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
-// Work loads a work by id.
+// Work loads a work by id. Every turn loads its work, so rows are cached
+// per process and re-read only when another write has bumped the row's
+// revision; the revision check is one indexed integer read.
 func (t *Tx) Work(ctx context.Context, id string) (*Work, error) {
-	w := &Work{}
-	var lex, pack, plan, strategy string
-	err := t.queryRow(ctx, `SELECT id, run_session_id, state, prompt, lexemes, pack, plan, strategy, repo_snapshot, decision_seq FROM works WHERE id = ?`, id).
-		Scan(&w.ID, &w.RunSessionID, &w.State, &w.Prompt, &lex, &pack, &plan, &strategy, &w.RepoSnapshotID, &w.DecisionSeq)
+	var rev int64
+	err := t.queryRow(ctx, `SELECT rev FROM works WHERE id = ?`, id).Scan(&rev)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
+	if w, ok := t.s.works.get(id, rev); ok {
+		return w, nil
+	}
+	w := &Work{}
+	var lex, pack, strategy string
+	err = t.queryRow(ctx, `SELECT id, run_session_id, state, prompt, lexemes, pack, strategy, repo_snapshot, rev FROM works WHERE id = ?`, id).
+		Scan(&w.ID, &w.RunSessionID, &w.State, &w.Prompt, &lex, &pack, &strategy, &w.RepoSnapshotID, &w.Rev)
+	if err != nil {
+		return nil, err
+	}
 	_ = json.Unmarshal([]byte(lex), &w.Lexemes)
-	w.Pack, w.Plan, w.Strategy = json.RawMessage(pack), json.RawMessage(plan), json.RawMessage(strategy)
-	return w, nil
+	w.Pack, w.Strategy = json.RawMessage(pack), json.RawMessage(strategy)
+	// Only rows read back are cached: a write may still roll back, and its
+	// revision could then name another process's content.
+	t.s.works.put(id, w.Rev, w)
+	return cloneWork(w), nil
 }
 
-// PutWork inserts or replaces a work.
+// PutWork inserts a work or updates its state, pack and strategy, bumping
+// its revision (w.Rev is set to the new one).
 func (t *Tx) PutWork(ctx context.Context, w *Work) error {
 	lex, _ := json.Marshal(w.Lexemes)
 	ts := now()
-	_, err := t.exec(ctx, `INSERT INTO works (id, run_session_id, state, prompt, lexemes, pack, plan, strategy, repo_snapshot, decision_seq, created_at, updated_at)
-VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
-ON CONFLICT(id) DO UPDATE SET state=excluded.state, pack=excluded.pack, plan=excluded.plan, strategy=excluded.strategy,
-  decision_seq=excluded.decision_seq, updated_at=excluded.updated_at`,
-		w.ID, w.RunSessionID, w.State, w.Prompt, string(lex), string(w.Pack), string(w.Plan), string(w.Strategy), w.RepoSnapshotID, w.DecisionSeq, ts, ts)
-	return err
+	return t.queryRow(ctx, `INSERT INTO works (id, run_session_id, state, prompt, lexemes, pack, strategy, repo_snapshot, rev, created_at, updated_at)
+VALUES (?,?,?,?,?,?,?,?,1,?,?)
+ON CONFLICT(id) DO UPDATE SET state=excluded.state, pack=excluded.pack, strategy=excluded.strategy,
+  rev=works.rev+1, updated_at=excluded.updated_at
+RETURNING rev`,
+		w.ID, w.RunSessionID, w.State, w.Prompt, string(lex), string(w.Pack), string(w.Strategy), w.RepoSnapshotID, ts, ts).Scan(&w.Rev)
 }
 
-// NextDecision reserves the work's next decision number.
+// SetPlan keeps the accepted PlanGraph document with its work (the nodes
+// table holds what turns use; this is the document as accepted).
+func (t *Tx) SetPlan(ctx context.Context, workID string, plan []byte) error {
+	if _, err := t.exec(ctx, `UPDATE works SET plan = ?, updated_at = ? WHERE id = ?`, string(plan), now(), workID); err != nil {
+		return err
+	}
+	return t.bumpRev(ctx, workID)
+}
+
+// NextDecision is the work's next decision number. Turns hold the write
+// lock, so the highest recorded number plus one cannot be taken twice; it
+// is read from the decisions key rather than a counter on the work row, so
+// a read turn never rewrites the row.
 func (t *Tx) NextDecision(ctx context.Context, workID string) (int, error) {
 	var n int
-	err := t.queryRow(ctx, `UPDATE works SET decision_seq = decision_seq + 1 WHERE id = ? RETURNING decision_seq`, workID).Scan(&n)
+	err := t.queryRow(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM decisions WHERE work_id = ?`, workID).Scan(&n)
 	return n, err
 }
 
@@ -184,8 +211,18 @@ func (t *Tx) Agents(ctx context.Context, workID string) ([]Agent, error) {
 }
 
 // Nodes lists the accepted plan's nodes in plan order; without bodies when
-// the caller needs only statuses and mappings (progress).
+// the caller needs only statuses and mappings (progress, on every turn).
+// Those lists are cached per work revision, which every node write bumps.
+// The caller owns the returned slice but not the MapsTo slices inside.
 func (t *Tx) Nodes(ctx context.Context, workID string, withBodies bool) ([]Node, error) {
+	var rev int64 = -1
+	if !withBodies {
+		if err := t.queryRow(ctx, `SELECT rev FROM works WHERE id = ?`, workID).Scan(&rev); err == nil {
+			if nodes, ok := t.s.nodes.get(workID, rev); ok {
+				return nodes, nil
+			}
+		}
+	}
 	q := `SELECT node_id, ord, kind, status, target_file, maps_to, '' FROM nodes WHERE work_id = ? ORDER BY ord`
 	if withBodies {
 		q = `SELECT node_id, ord, kind, status, target_file, maps_to, body FROM nodes WHERE work_id = ? ORDER BY ord`
@@ -206,7 +243,13 @@ func (t *Tx) Nodes(ctx context.Context, workID string, withBodies bool) ([]Node,
 		_ = json.Unmarshal([]byte(mapsTo), &n.MapsTo)
 		out = append(out, n)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if rev >= 0 {
+		t.s.nodes.put(workID, rev, out)
+	}
+	return out, nil
 }
 
 // ReplaceNodes swaps in a newly accepted plan's nodes.
@@ -225,12 +268,20 @@ func (t *Tx) ReplaceNodes(ctx context.Context, workID string, nodes []Node) erro
 			return err
 		}
 	}
-	return nil
+	return t.bumpRev(ctx, workID)
 }
 
 // SetNodeStatus records a node's new execution status.
 func (t *Tx) SetNodeStatus(ctx context.Context, workID, nodeID, status string) error {
-	_, err := t.exec(ctx, `UPDATE nodes SET status = ?, updated_at = ? WHERE work_id = ? AND node_id = ?`, status, now(), workID, nodeID)
+	if _, err := t.exec(ctx, `UPDATE nodes SET status = ?, updated_at = ? WHERE work_id = ? AND node_id = ?`, status, now(), workID, nodeID); err != nil {
+		return err
+	}
+	return t.bumpRev(ctx, workID)
+}
+
+// bumpRev marks the work changed, so no process reuses what it cached of it.
+func (t *Tx) bumpRev(ctx context.Context, workID string) error {
+	_, err := t.exec(ctx, `UPDATE works SET rev = rev + 1 WHERE id = ?`, workID)
 	return err
 }
 
