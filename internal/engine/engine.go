@@ -7,7 +7,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -156,34 +155,42 @@ type Input struct {
 	value ast.Value
 }
 
-// ParseInput marshals doc to JSON and to OPA's value form once.
+// ParseInput marshals doc to JSON and to OPA's value form once. The value
+// is read from the JSON text in one pass (valueFromJSON), not decoded to Go
+// values and converted again.
 func ParseInput(doc any) (*Input, error) {
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return nil, &Error{Code: "input", Message: err.Error()}
 	}
-	v, err := ast.ValueFromReader(bytes.NewReader(raw))
+	v, err := valueFromJSON(raw)
 	if err != nil {
 		return nil, &Error{Code: "input", Message: err.Error()}
 	}
 	return &Input{JSON: raw, value: v}, nil
 }
 
+// astResult makes rego hand back results in OPA's value form rather than
+// as Go maps and slices: resultJSON writes the JSON from that directly.
+var astResult = rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (any, error) {
+	return t.Value, nil
+})
+
 // Eval evaluates the decision query and decodes the result into out (a
 // pointer to a struct or map). Undefined or non-object results are errors.
 func (e *Engine) Eval(ctx context.Context, in *Input, out any) (json.RawMessage, error) {
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(in.value))
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(in.value), astResult)
 	if err != nil {
 		return nil, &Error{Code: "eval", Message: err.Error()}
 	}
 	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
 		return nil, &Error{Code: "undefined", Message: "the decision is undefined"}
 	}
-	val := rs[0].Expressions[0].Value
-	if _, ok := val.(map[string]any); !ok {
-		return nil, &Error{Code: "malformed", Message: fmt.Sprintf("the decision is %T, not an object", val)}
+	val, ok := rs[0].Expressions[0].Value.(ast.Object)
+	if !ok {
+		return nil, &Error{Code: "malformed", Message: fmt.Sprintf("the decision is %s, not an object", goTypeName(rs[0].Expressions[0].Value))}
 	}
-	raw, err := json.Marshal(val)
+	raw, err := resultJSON(val)
 	if err != nil {
 		return nil, &Error{Code: "malformed", Message: err.Error()}
 	}
@@ -193,6 +200,25 @@ func (e *Engine) Eval(ctx context.Context, in *Input, out any) (json.RawMessage,
 		}
 	}
 	return raw, nil
+}
+
+// goTypeName names v's type as it read when results were Go values, so
+// that the message of a malformed decision has not changed.
+func goTypeName(v any) string {
+	switch v.(type) {
+	case ast.Null:
+		return "<nil>"
+	case ast.Boolean:
+		return "bool"
+	case ast.Number:
+		return "json.Number"
+	case ast.String:
+		return "string"
+	case *ast.Array, ast.Set:
+		return "[]interface {}"
+	default:
+		return fmt.Sprintf("%T", v)
+	}
 }
 
 // Evaluate parses doc, evaluates the decision and decodes it into out. It

@@ -1,0 +1,57 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// echoChildEnv makes the test binary a line echo process (see TestMain).
+const echoChildEnv = "MCPC_BENCH_ECHO_CHILD"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(echoChildEnv) != "" {
+		r := bufio.NewReaderSize(os.Stdin, 1<<20)
+		for {
+			line, err := r.ReadBytes('\n')
+			if err != nil {
+				os.Exit(0)
+			}
+			os.Stdout.Write(line)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// BenchmarkStdioFloor is the transport floor the stdio read-turn figures
+// sit on: a child process that echoes each line, with a request and a
+// reply of a read turn's sizes, over the same kind of pipes. Whatever this
+// machine's scheduler adds to a pipe round trip (its p99 in particular)
+// is in every stdio figure too.
+func BenchmarkStdioFloor(b *testing.B) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), echoChildEnv+"=1")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Wait() }()
+	lines := bufio.NewReaderSize(stdout, 1<<20)
+	msg := append(bytes.Repeat([]byte("x"), 8*1024), '\n') // a read turn's reply is ~8 KB
+	var lat []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		stdin.Write(msg)
+		if _, err := lines.ReadBytes('\n'); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	reportLatency(b, lat)
+}
