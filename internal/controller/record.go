@@ -13,15 +13,23 @@ import (
 // writes pending decision record files.
 const recordIdle = 100 * time.Millisecond
 
+// recordBacklog bounds the bytes of records waiting for a quiet moment; past
+// it they are written at once, even mid-burst.
+const recordBacklog = 64 << 20
+
 // recorder writes decision record files after the turn's transaction has
 // committed the same record to the store (the authority explain-deny reads).
-// Creating a file costs more than the rest of a read turn on slow disks, so
-// files are written in the pauses between turns, in order, and Close writes
-// whatever is still pending (fail-safe post-recording, seed 004).
+// Creating a file costs more than the rest of a read turn (a new inode; on
+// a filesystem that has churned through many files ext4 scans for one), so
+// files wait for a pause between turns, which an agent's thinking time
+// always gives, and are written then, in order. Close writes whatever is
+// still pending (fail-safe post-recording, seed 004).
 type recorder struct {
 	log     zerolog.Logger
-	mu      sync.Mutex // guards pending, timer, done
+	mu      sync.Mutex // guards pending, bytes, timer, done
 	pending []recordFile
+	bytes   int
+	backlog int // recordBacklog; smaller in tests
 	timer   *time.Timer
 	done    bool
 	writing sync.Mutex // one writer at a time, in order; guards made
@@ -34,19 +42,21 @@ type recordFile struct {
 }
 
 func newRecorder(log zerolog.Logger) *recorder {
-	return &recorder{log: log, made: map[string]bool{}}
+	return &recorder{log: log, made: map[string]bool{}, backlog: recordBacklog}
 }
 
 // write queues a record file and (re)arms the idle timer.
 func (r *recorder) write(path string, data []byte) {
 	r.mu.Lock()
 	r.pending = append(r.pending, recordFile{path, data})
+	r.bytes += len(data)
 	switch {
 	case r.done:
 		r.mu.Unlock()
 		r.flush()
 		return
-	case len(r.pending) >= 256: // a long burst: do not let the backlog grow
+	case r.bytes >= r.backlog: // a long burst: do not let the backlog grow
+		r.bytes = 0
 		go r.flush()
 	case r.timer == nil:
 		r.timer = time.AfterFunc(recordIdle, r.flush)
@@ -62,7 +72,7 @@ func (r *recorder) flush() {
 	defer r.writing.Unlock()
 	r.mu.Lock()
 	batch := r.pending
-	r.pending = nil
+	r.pending, r.bytes = nil, 0
 	r.mu.Unlock()
 	for _, f := range batch {
 		r.writeFile(f)

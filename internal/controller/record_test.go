@@ -14,8 +14,9 @@ import (
 func TestRecorder(t *testing.T) {
 	dir := t.TempDir()
 	r := newRecorder(zerolog.Nop())
+	r.backlog = 256 // bytes
 	path := func(i int) string { return filepath.Join(dir, "w", "decisions", fmt.Sprintf("%06d.json", i)) }
-	for i := 1; i <= 300; i++ { // past the burst threshold
+	for i := 1; i <= 300; i++ { // past the backlog bound
 		r.write(path(i), []byte(fmt.Sprint(i)))
 	}
 	r.write(path(301), []byte("301"))

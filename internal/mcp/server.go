@@ -61,6 +61,7 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "mcpc", Version: opts.Version}, &sdk.ServerOptions{
 		SupportedProtocolVersions: protocolVersions(),
 	})
+	t = newWorkerTurner(t)
 	s.AddTool(&sdk.Tool{
 		Name:        ToolName,
 		Description: toolDescription,
