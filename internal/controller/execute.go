@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/mcpc/mcpc/internal/store"
 )
@@ -140,22 +141,34 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 	return nil
 }
 
-// acceptPlan stores an accepted PlanGraph and resets node progress.
+// acceptPlan stores an accepted PlanGraph and resets node progress. The
+// plan arrives decoded (input.submission): each node is marshaled once for
+// its row, and the stored plan document reuses those bytes.
 func (c *Controller) acceptPlan(ctx context.Context, tx *store.Tx, t *turn) error {
-	raw, _ := json.Marshal(t.in.Submission)
-	if err := tx.SetPlan(ctx, t.work.ID, raw); err != nil {
+	list, _ := t.in.Submission["nodes"].([]any)
+	nodes := make([]store.Node, 0, len(list))
+	bodies := make([]json.RawMessage, 0, len(list))
+	for i, v := range list {
+		m, _ := v.(map[string]any)
+		body, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		id, _ := m["nodeId"].(string)
+		kind, _ := m["kind"].(string)
+		target, _ := m["targetFile"].(string)
+		nodes = append(nodes, store.Node{NodeID: id, Ord: i, Kind: kind, Status: statusPending,
+			TargetFile: target, MapsTo: stringList(m["mapsToNodeIds"]), Body: body})
+		bodies = append(bodies, body)
+	}
+	doc := maps.Clone(t.in.Submission)
+	doc["nodes"] = bodies
+	raw, err := json.Marshal(doc)
+	if err != nil {
 		return err
 	}
-	var plan struct {
-		Nodes []json.RawMessage `json:"nodes"`
-	}
-	_ = json.Unmarshal(raw, &plan)
-	nodes := make([]store.Node, 0, len(plan.Nodes))
-	for i, body := range plan.Nodes {
-		var n planNode
-		_ = json.Unmarshal(body, &n)
-		nodes = append(nodes, store.Node{NodeID: n.NodeID, Ord: i, Kind: n.Kind, Status: statusPending,
-			TargetFile: n.TargetFile, MapsTo: n.MapsToNodeIDs, Body: body})
+	if err := tx.SetPlan(ctx, t.work.ID, raw); err != nil {
+		return err
 	}
 	if err := tx.ReplaceNodes(ctx, t.work.ID, nodes); err != nil {
 		return err
