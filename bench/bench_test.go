@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -288,13 +289,19 @@ func BenchmarkStdioReadTurnRaw(b *testing.B) {
 	req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": map[string]any{"name": "controller_turn",
 		"arguments": map[string]any{"verb": "read_file_lines", "workId": sc["workId"], "agentId": sc["agentId"],
 			"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}}})
-	req = append(req, '\n')
+	loopLines(b, stdin, lines, append(req, '\n'))
+}
+
+// loopLines is the measured loop of the line-level stdio benchmarks: write
+// msg, read one line back, b.N times, and report p50 and p99.
+func loopLines(b *testing.B, w io.Writer, r *bufio.Reader, msg []byte) {
+	b.Helper()
 	var lat []time.Duration
 	b.ResetTimer()
 	for b.Loop() {
 		start := time.Now()
-		stdin.Write(req)
-		if _, err := lines.ReadBytes('\n'); err != nil {
+		w.Write(msg)
+		if _, err := r.ReadBytes('\n'); err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(start))

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"testing"
-	"time"
 )
 
 // echoChildEnv makes the test binary a line echo process (see TestMain).
@@ -40,18 +39,6 @@ func BenchmarkStdioFloor(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer func() { stdin.Close(); cmd.Wait() }()
-	lines := bufio.NewReaderSize(stdout, 1<<20)
 	msg := append(bytes.Repeat([]byte("x"), 8*1024), '\n') // a read turn's reply is ~8 KB
-	var lat []time.Duration
-	b.ResetTimer()
-	for b.Loop() {
-		start := time.Now()
-		stdin.Write(msg)
-		if _, err := lines.ReadBytes('\n'); err != nil {
-			b.Fatal(err)
-		}
-		lat = append(lat, time.Since(start))
-	}
-	b.StopTimer()
-	reportLatency(b, lat)
+	loopLines(b, stdin, bufio.NewReaderSize(stdout, 1<<20), msg)
 }

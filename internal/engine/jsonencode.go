@@ -185,37 +185,6 @@ func appendJSONString(b []byte, s string) []byte {
 // validNumber reports whether s is a JSON number, as json.Marshal checks
 // a json.Number before writing it.
 func validNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i >= len(s):
-		return false
-	case s[i] == '0':
-		i++
-	case s[i] >= '1' && s[i] <= '9':
-		i = digits(s, i)
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		j := digits(s, i+1)
-		if j == i+1 {
-			return false
-		}
-		i = j
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := digits(s, i)
-		if j == i {
-			return false
-		}
-		i = j
-	}
-	return i == len(s)
+	end, ok := scanNumber(s, 0)
+	return ok && end == len(s)
 }

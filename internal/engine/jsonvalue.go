@@ -172,45 +172,16 @@ func (p *jsonParser) literal(word string) error {
 // number scans the JSON number grammar and keeps the text, as decoding
 // with UseNumber does: ast.Number is the number's text.
 func (p *jsonParser) number() (*ast.Term, error) {
-	s, start := p.src, p.pos
-	i := start
-	if s[i] == '-' {
-		i++
-	}
-	switch {
-	case i >= len(s):
-		p.pos = i
-		return nil, p.eof()
-	case s[i] == '0':
-		i++
-	case s[i] >= '1' && s[i] <= '9':
-		i = digits(s, i)
-	default:
-		p.pos = i
-		return nil, p.errorf("invalid character %q in numeric literal", s[i])
-	}
-	if i < len(s) && s[i] == '.' {
-		j := digits(s, i+1)
-		if j == i+1 {
-			p.pos = j
-			return nil, p.numberEnd(j)
-		}
-		i = j
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := digits(s, i)
-		if j == i {
-			p.pos = j
-			return nil, p.numberEnd(j)
-		}
-		i = j
-	}
+	start := p.pos
+	i, ok := scanNumber(p.src, start)
 	p.pos = i
-	text := s[start:i]
+	if !ok {
+		if i >= len(p.src) {
+			return nil, p.eof()
+		}
+		return nil, p.errorf("invalid character %q in numeric literal", p.src[i])
+	}
+	text := p.src[start:i]
 	if t := ast.InternedIntNumberTermFromString(text); t != nil {
 		return t, nil
 	}
@@ -221,11 +192,41 @@ func (p *jsonParser) number() (*ast.Term, error) {
 	return p.term(n), nil
 }
 
-func (p *jsonParser) numberEnd(i int) error {
-	if i >= len(p.src) {
-		return p.eof()
+// scanNumber reads the JSON number grammar from s[i:]. It returns the end
+// of the number, or, when ok is false, where a digit was expected.
+func scanNumber(s string, i int) (end int, ok bool) {
+	if i < len(s) && s[i] == '-' {
+		i++
 	}
-	return p.errorf("invalid character %q in numeric literal", p.src[i])
+	switch {
+	case i >= len(s):
+		return i, false
+	case s[i] == '0':
+		i++
+	case s[i] >= '1' && s[i] <= '9':
+		i = digits(s, i)
+	default:
+		return i, false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := digits(s, i+1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := digits(s, i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
 }
 
 func digits(s string, i int) int {
