@@ -110,12 +110,3 @@ type turnDecision struct {
 		SearchScope []string `json:"searchScope"`
 	} `json:"obligations"`
 }
-
-type ruleDenial struct {
-	Code        string `json:"code"`
-	Rule        string `json:"rule"`
-	Message     string `json:"message"`
-	Path        string `json:"path"`
-	Remediation string `json:"remediation"`
-	Severity    string `json:"severity"`
-}
