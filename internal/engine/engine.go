@@ -13,6 +13,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -59,11 +61,18 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		err error
 	)
 	source := "embedded"
-	if opts.BundlePath != "" {
+	switch {
+	case opts.BundlePath == "":
+		b, err = loadFS(policies.FS)
+	case isDir(opts.BundlePath):
+		// A directory is read the way `opa test DIR` reads it: every JSON
+		// file is data at its folder's path. A bundle reader would take only
+		// files named data.json and silently drop policies/data/*.json.
+		source = opts.BundlePath
+		b, err = loadFS(os.DirFS(opts.BundlePath))
+	default:
 		source = opts.BundlePath
 		b, err = loader.NewFileLoader().WithSkipBundleVerification(true).WithProcessAnnotation(true).AsBundle(opts.BundlePath)
-	} else {
-		b, err = loadFS(policies.FS)
 	}
 	if err != nil {
 		return nil, &Error{Code: "bundle_load", Location: source, Message: err.Error()}
@@ -86,13 +95,28 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	return e, nil
 }
 
-// loadFS reads the embedded policies as a bundle rooted where `opa test
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
+}
+
+// loadFS reads a policies tree as a bundle rooted where `opa test
 // policies/` is rooted, so data paths are the same in tests and at run time.
-// Test files are left out: they are for `opa test`, not for deciding.
+// Only Rego and JSON/YAML data are read; test files are left out: they are
+// for `opa test`, not for deciding.
 func loadFS(fsys fs.FS) (*bundle.Bundle, error) {
 	res, err := loader.NewFileLoader().WithFS(fsys).WithProcessAnnotation(true).
-		Filtered([]string{"."}, func(abspath string, info fs.FileInfo, _ int) bool {
-			return !info.IsDir() && strings.HasSuffix(info.Name(), "_test.rego")
+		Filtered([]string{"."}, func(_ string, info fs.FileInfo, _ int) bool {
+			if info.IsDir() {
+				return false
+			}
+			switch filepath.Ext(info.Name()) {
+			case ".rego":
+				return strings.HasSuffix(info.Name(), "_test.rego")
+			case ".json", ".yaml", ".yml":
+				return false
+			}
+			return true
 		})
 	if err != nil {
 		return nil, err

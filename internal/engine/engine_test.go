@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -64,5 +65,38 @@ func TestEmbeddedPolicies(t *testing.T) {
 		if d.Title == "" || d.Custom["code"] == nil && len(rule) > 11 && rule[:11] == "mcpc.rules." {
 			t.Errorf("%s lacks a title or custom.code", rule)
 		}
+	}
+}
+
+// TestPolicyDirectory: --bundle naming a directory laid out like policies/
+// decides exactly as the embedded defaults do, data tables included (a
+// bundle reader would read only files named data.json and drop them).
+func TestPolicyDirectory(t *testing.T) {
+	ctx := context.Background()
+	embedded, err := New(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := New(ctx, Options{BundlePath: filepath.Join("..", "..", "policies")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir.Version() != embedded.Version() {
+		t.Errorf("version %s from the directory, %s embedded", dir.Version(), embedded.Version())
+	}
+	raw, err := os.ReadFile(filepath.Join("testdata", "read-input.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, err := embedded.Evaluate(ctx, json.RawMessage(raw), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got, err := dir.Evaluate(ctx, json.RawMessage(raw), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("the directory decided\n%s\nthe embedded policies\n%s", got, want)
 	}
 }
