@@ -52,6 +52,26 @@ type Node struct {
 type Tx struct {
 	tx *sql.Tx
 	s  *Store
+	// revs are work revisions read in this transaction. Nothing but this
+	// transaction can change them before it ends, and its own writes drop
+	// them, so a later read in the same turn need not ask again.
+	revs map[string]int64
+}
+
+// rev is a work's revision as of this transaction.
+func (t *Tx) rev(ctx context.Context, workID string) (int64, error) {
+	if rev, ok := t.revs[workID]; ok {
+		return rev, nil
+	}
+	var rev int64
+	if err := t.queryRow(ctx, `SELECT rev FROM works WHERE id = ?`, workID).Scan(&rev); err != nil {
+		return 0, err
+	}
+	if t.revs == nil {
+		t.revs = map[string]int64{}
+	}
+	t.revs[workID] = rev
+	return rev, nil
 }
 
 // stmt returns query prepared once per store and bound to this transaction:
@@ -115,8 +135,7 @@ func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 // per process and re-read only when another write has bumped the row's
 // revision; the revision check is one indexed integer read.
 func (t *Tx) Work(ctx context.Context, id string) (*Work, error) {
-	var rev int64
-	err := t.queryRow(ctx, `SELECT rev FROM works WHERE id = ?`, id).Scan(&rev)
+	rev, err := t.rev(ctx, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -146,6 +165,7 @@ func (t *Tx) Work(ctx context.Context, id string) (*Work, error) {
 func (t *Tx) PutWork(ctx context.Context, w *Work) error {
 	lex, _ := json.Marshal(w.Lexemes)
 	ts := now()
+	delete(t.revs, w.ID)
 	return t.queryRow(ctx, `INSERT INTO works (id, run_session_id, state, prompt, lexemes, pack, strategy, repo_snapshot, rev, created_at, updated_at)
 VALUES (?,?,?,?,?,?,?,?,1,?,?)
 ON CONFLICT(id) DO UPDATE SET state=excluded.state, pack=excluded.pack, strategy=excluded.strategy,
@@ -217,7 +237,8 @@ func (t *Tx) Agents(ctx context.Context, workID string) ([]Agent, error) {
 func (t *Tx) Nodes(ctx context.Context, workID string, withBodies bool) ([]Node, error) {
 	var rev int64 = -1
 	if !withBodies {
-		if err := t.queryRow(ctx, `SELECT rev FROM works WHERE id = ?`, workID).Scan(&rev); err == nil {
+		if r, err := t.rev(ctx, workID); err == nil {
+			rev = r
 			if nodes, ok := t.s.nodes.get(workID, rev); ok {
 				return nodes, nil
 			}
@@ -281,6 +302,7 @@ func (t *Tx) SetNodeStatus(ctx context.Context, workID, nodeID, status string) e
 
 // bumpRev marks the work changed, so no process reuses what it cached of it.
 func (t *Tx) bumpRev(ctx context.Context, workID string) error {
+	delete(t.revs, workID)
 	_, err := t.exec(ctx, `UPDATE works SET rev = rev + 1 WHERE id = ?`, workID)
 	return err
 }

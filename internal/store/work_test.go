@@ -82,6 +82,25 @@ func TestCachesFollowOtherProcesses(t *testing.T) {
 	if w, _ := load(a); w.State != "PLAN_ACCEPTED" {
 		t.Fatalf("a rolled-back write was served: %s", w.State)
 	}
+
+	// A transaction reuses the revision it read, but never past its own
+	// write: nodes listed after a status change in the same turn are new.
+	update(a, func(tx *Tx) error {
+		if _, err := tx.Work(ctx, "work-1"); err != nil {
+			return err
+		}
+		if _, err := tx.Nodes(ctx, "work-1", false); err != nil {
+			return err
+		}
+		if err := tx.SetNodeStatus(ctx, "work-1", "n1", "failed"); err != nil {
+			return err
+		}
+		n, err := tx.Nodes(ctx, "work-1", false)
+		if err == nil && n[0].Status != "failed" {
+			t.Errorf("nodes after a write in the same transaction: %s, want failed", n[0].Status)
+		}
+		return err
+	})
 }
 
 func TestNextDecisionCountsFromTheRecords(t *testing.T) {
