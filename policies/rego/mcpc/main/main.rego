@@ -36,43 +36,49 @@ _second_stage contains violation if {
 	some violation in data.mcpc.rules[category][_].report
 }
 
+# every violation of this turn (the second stage is empty when the first blocks:
+# the verb's own rules would only repeat why)
+_violations := _first_stage | _second_stage
+
 # codes that explain a denied turn best come first; then request and gate, then the verb's own rules
 _priority := {"UNKNOWN_VERB": 0, "WORK_NOT_FOUND": 1, "BUDGET_EXCEEDED": 2, "VERB_NOT_AVAILABLE": 3}
 
-_rank(v, stage) := object.get(_priority, v.code, stage)
+_rank(v) := object.get(_priority, v.code, 4) if v in _first_stage
 
-_quiet if {
-	count(_first_stage) == 0
-	count(_second_stage) == 0
-}
+else := 5
 
-# [rank, code, path, message, rule, violation]: a deterministic order (a turn
-# without violations, the usual case, skips the sort)
-_ordered := [] if _quiet
-
-else := sort(array.concat(
-	[[_rank(v, 4), v.code, v.path, v.message, v.rule, v] | some v in _first_stage],
-	[[5, v.code, v.path, v.message, v.rule, v] | some v in _second_stage],
-))
+# [rank, code, path, message, rule, violation]: a deterministic order
+_ordered := sort([[_rank(v), v.code, v.path, v.message, v.rule, v] | some v in _violations])
 
 _public(v) := object.remove(v, ["suggestedVerb"])
 
 _errors := [entry[5] | some entry in _ordered; entry[5].severity == "error"]
 
-# METADATA
-# description: the structured denials of this turn, in a deterministic order
-denials := [_public(v) | some v in _errors]
+_blocked if {
+	some v in _violations
+	v.severity == "error"
+}
 
 # METADATA
+# scope: document
+# description: the structured denials of this turn, in a deterministic order
+default denials := []
+
+denials := [_public(v) | some v in _errors] if _blocked
+
+# METADATA
+# scope: document
 # description: warnings; they never block
-advisories := [_public(entry[5]) | some entry in _ordered; entry[5].severity != "error"]
+default advisories := []
+
+advisories := [_public(entry[5]) | some entry in _ordered; entry[5].severity != "error"] if count(_violations) > 0
 
 # METADATA
 # scope: document
 # description: the turn is allowed when no rule denies it
 default allow := false
 
-allow if count(_errors) == 0
+allow if not _blocked
 
 _transition := tables.transitions[input.verb]
 
@@ -154,22 +160,23 @@ _insufficiency_part := {"packInsufficiency": pack.insufficiency} if {
 	pack.outcome == "pack_insufficient"
 }
 
+_base := {
+	"allow": allow,
+	"state": turn.state,
+	"nextState": next_state,
+	"workState": work_state,
+	"capabilities": capabilities,
+	"denials": denials,
+	"advisories": advisories,
+	"obligations": obligations,
+}
+
 # METADATA
 # title: decision
 # description: the decision object of docs/policy-input.md
 # entrypoint: true
-decision := object.union_n([
-	{
-		"allow": allow,
-		"state": turn.state,
-		"nextState": next_state,
-		"workState": work_state,
-		"capabilities": capabilities,
-		"denials": denials,
-		"advisories": advisories,
-		"obligations": obligations,
-	},
-	_suggestion_part,
-	_pack_part,
-	_insufficiency_part,
-])
+decision := _base if {
+	# the usual turn (an allowed read, patch or validation) adds nothing to the base
+	allow
+	not _pack_verb
+} else := object.union_n([_base, _suggestion_part, _pack_part, _insufficiency_part])
