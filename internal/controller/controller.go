@@ -105,7 +105,11 @@ func New(opts Options) (*Controller, error) {
 	if c.now == nil {
 		c.now = time.Now
 	}
-	c.records = newRecorder(c.log)
+	c.records = newRecorder(c.log, func() {
+		if _, _, err := c.store.Checkpoint(context.Background()); err != nil {
+			c.log.Debug().Err(err).Msg("checkpoint in a pause did not run; SQLite checkpoints later by itself")
+		}
+	})
 	return c, nil
 }
 

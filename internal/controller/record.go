@@ -34,6 +34,9 @@ type recorder struct {
 	done    bool
 	writing sync.Mutex // one writer at a time, in order; guards made
 	made    map[string]bool
+	// idle runs after the files of a quiet moment are written: other
+	// upkeep that should not land on a turn (the store's checkpoint).
+	idle func()
 }
 
 type recordFile struct {
@@ -41,8 +44,8 @@ type recordFile struct {
 	data []byte
 }
 
-func newRecorder(log zerolog.Logger) *recorder {
-	return &recorder{log: log, made: map[string]bool{}, backlog: recordBacklog}
+func newRecorder(log zerolog.Logger, idle func()) *recorder {
+	return &recorder{log: log, made: map[string]bool{}, backlog: recordBacklog, idle: idle}
 }
 
 // write queues a record file and (re)arms the idle timer.
@@ -59,11 +62,19 @@ func (r *recorder) write(path string, data []byte) {
 		r.bytes = 0
 		go r.flush()
 	case r.timer == nil:
-		r.timer = time.AfterFunc(recordIdle, r.flush)
+		r.timer = time.AfterFunc(recordIdle, r.quiet)
 	default:
 		r.timer.Reset(recordIdle)
 	}
 	r.mu.Unlock()
+}
+
+// quiet is the idle timer's work: the pending files, then idle upkeep.
+func (r *recorder) quiet() {
+	r.flush()
+	if r.idle != nil {
+		r.idle()
+	}
 }
 
 // flush writes everything pending, without holding up new records.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,7 +14,8 @@ import (
 
 func TestRecorder(t *testing.T) {
 	dir := t.TempDir()
-	r := newRecorder(zerolog.Nop())
+	var idled atomic.Int32
+	r := newRecorder(zerolog.Nop(), func() { idled.Add(1) })
 	r.backlog = 256 // bytes
 	path := func(i int) string { return filepath.Join(dir, "w", "decisions", fmt.Sprintf("%06d.json", i)) }
 	for i := 1; i <= 300; i++ { // past the backlog bound
@@ -22,11 +24,11 @@ func TestRecorder(t *testing.T) {
 	r.write(path(301), []byte("301"))
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if _, err := os.Stat(path(301)); err == nil {
+		if _, err := os.Stat(path(301)); err == nil && idled.Load() > 0 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("records were not written after the idle pause")
+			t.Fatalf("records were not written, or the idle upkeep did not run, after the idle pause")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -132,3 +132,38 @@ func TestNextDecisionCountsFromTheRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckpointLeavesNothingInTheLog: SQLite's own checkpoint waits for a
+// long burst, and Checkpoint (run in pauses) copies the whole log.
+func TestCheckpointLeavesNothingInTheLog(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(filepath.Join(t.TempDir(), "mcpc.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var pages int
+	if err := s.DB().QueryRow(`PRAGMA wal_autocheckpoint`).Scan(&pages); err != nil || pages != walAutoCheckpointPages {
+		t.Fatalf("wal_autocheckpoint %d (%v), want %d", pages, err, walAutoCheckpointPages)
+	}
+	w := &Work{ID: "work-1", Pack: []byte(`{}`), Strategy: []byte(`{}`)}
+	for i := 1; i <= 20; i++ {
+		if err := s.Update(ctx, func(tx *Tx) error {
+			if i == 1 {
+				if err := tx.PutWork(ctx, w); err != nil {
+					return err
+				}
+			}
+			return tx.PutDecision(ctx, "work-1", i, false, []byte(`{"x":1}`))
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	logged, copied, err := s.Checkpoint(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if logged == 0 || copied != logged {
+		t.Errorf("Checkpoint copied %d of the log's %d pages", copied, logged)
+	}
+}
