@@ -109,9 +109,11 @@ var inflight atomic.Int64
 
 // ServeStdio serves newline-delimited JSON-RPC on stdin/stdout until the
 // client disconnects or ctx ends. A client that writes its requests and
-// closes stdin at once (a one-shot pipe) still gets every answer.
+// closes stdin at once (a one-shot pipe) still gets every answer. The
+// transport is lineTransport (stdio.go), the SDK's IOTransport made cheaper
+// per message; stdout is never closed.
 func ServeStdio(ctx context.Context, s *sdk.Server) error {
-	return s.Run(ctx, &sdk.IOTransport{Reader: &drainingReader{r: os.Stdin}, Writer: nopCloser{os.Stdout}})
+	return s.Run(ctx, &lineTransport{Reader: &drainingReader{r: os.Stdin}, Writer: nopCloser{os.Stdout}})
 }
 
 // drainingReader delays end of input until the requests already read have

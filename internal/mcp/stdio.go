@@ -1,0 +1,492 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// lineTransport is a newline-delimited JSON-RPC transport over a reader and
+// a writer, a cheaper equivalent of the SDK's IOTransport for the server
+// side: it reads line by line instead of running a json.Decoder over the
+// stream, only tries to decode a batch when the line is an array, and
+// writes responses without re-encoding their already marshaled result.
+//
+// Close closes Reader and Writer, as IOTransport's connection does; stdio
+// passes closers that do nothing.
+type lineTransport struct {
+	Reader io.ReadCloser
+	Writer io.WriteCloser
+	// MaxLineLength bounds one inbound line, as sdk.IOTransport's does:
+	// 0 selects sdk.DefaultMaxLineLength, a negative value means no cap.
+	MaxLineLength int
+}
+
+// Connect implements sdk.Transport.
+func (t *lineTransport) Connect(context.Context) (sdk.Connection, error) {
+	limit := t.MaxLineLength
+	if limit == 0 {
+		limit = sdk.DefaultMaxLineLength
+	}
+	c := &lineConn{
+		r:        t.Reader,
+		w:        t.Writer,
+		incoming: make(chan lineOrErr),
+		closed:   make(chan struct{}),
+	}
+	// Reads happen on their own goroutine so that Close can unblock a
+	// pending Read (stdin cannot be interrupted portably), as in the SDK.
+	go c.readLoop(limit)
+	return c, nil
+}
+
+// errLineTooLong is returned for an inbound line longer than the limit.
+var errLineTooLong = errors.New("inbound JSON-RPC frame exceeded the configured maximum line length")
+
+// Protocol versions that matter to batching (the SDK's are unexported).
+const (
+	protocol20250618 = "2025-06-18" // JSON-RPC batches were removed here
+	methodInitialize = "initialize"
+)
+
+type lineOrErr struct {
+	line []byte
+	err  error
+}
+
+// lineConn is lineTransport's connection.
+type lineConn struct {
+	r io.ReadCloser
+	w io.WriteCloser
+
+	incoming chan lineOrErr // from readLoop
+	queue    []jsonrpc.Message
+
+	// version is the negotiated protocol version, learnt from the response
+	// to initialize; "" until then (batches are allowed, as in the SDK).
+	mu       sync.Mutex
+	version  string
+	initIDs  []jsonrpc.ID                 // initialize requests awaiting their response
+	batches  map[jsonrpc.ID]*inboundBatch // requests of an inbound batch, by ID
+	watching atomic.Bool                  // initIDs or batches is not empty
+
+	writeMu sync.Mutex
+	wbuf    []byte
+
+	closeOnce sync.Once
+	closed    chan struct{}
+	closeErr  error
+}
+
+// inboundBatch collects the responses to one inbound batch so they are
+// written together, in request order, as the JSON-RPC spec asks.
+type inboundBatch struct {
+	unresolved map[jsonrpc.ID]int
+	responses  []*jsonrpc.Response
+}
+
+func (c *lineConn) SessionID() string { return "" }
+
+// readLoop feeds incoming with the input's non-blank lines, each a fresh
+// slice without its line ending, and stops after the first error.
+func (c *lineConn) readLoop(limit int) {
+	br := bufio.NewReaderSize(c.r, 64<<10)
+	var long []byte // a line longer than br's buffer, being assembled
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, chunk...)
+			if limit > 0 && len(long) > limit {
+				c.send(lineOrErr{err: errLineTooLong})
+				return
+			}
+			continue
+		}
+		line := chunk
+		if long != nil {
+			line = append(long, chunk...)
+			long = nil
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(bytes.TrimSpace(line)) > 0 {
+			if limit > 0 && len(line) > limit {
+				c.send(lineOrErr{err: errLineTooLong})
+				return
+			}
+			if !c.send(lineOrErr{line: bytes.Clone(line)}) {
+				return
+			}
+		}
+		if err != nil {
+			c.send(lineOrErr{err: err})
+			return
+		}
+	}
+}
+
+func (c *lineConn) send(v lineOrErr) bool {
+	select {
+	case c.incoming <- v:
+		return true
+	case <-c.closed:
+		return false
+	}
+}
+
+// Read implements sdk.Connection.
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	default:
+	}
+	if len(c.queue) > 0 {
+		next := c.queue[0]
+		c.queue = c.queue[1:]
+		return next, nil
+	}
+	var line []byte
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case v := <-c.incoming:
+		if v.err != nil {
+			return nil, v.err
+		}
+		line = v.line
+	case <-c.closed:
+		return nil, io.EOF
+	}
+
+	if first := firstByte(line); first != '[' {
+		msg, err := jsonrpc.DecodeMessage(line)
+		if err != nil {
+			return nil, err
+		}
+		// DecodeMessage stops after the object; the SDK rejects more.
+		if first == '{' && trailingData(line) {
+			return nil, errTrailingData
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodInitialize && req.ID.IsValid() {
+			c.mu.Lock()
+			if c.version == "" {
+				c.initIDs = append(c.initIDs, req.ID)
+				c.watching.Store(true)
+			}
+			c.mu.Unlock()
+		}
+		return msg, nil
+	}
+	msgs, err := decodeBatch(line)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	version := c.version
+	c.mu.Unlock()
+	if version >= protocol20250618 {
+		return nil, fmt.Errorf("JSON-RPC batching is not supported in %s and later (request version: %s)", protocol20250618, version)
+	}
+	var batch *inboundBatch
+	var inits []jsonrpc.ID
+	for _, msg := range msgs {
+		req, ok := msg.(*jsonrpc.Request)
+		if !ok || !req.ID.IsValid() {
+			continue
+		}
+		if batch == nil {
+			batch = &inboundBatch{unresolved: make(map[jsonrpc.ID]int)}
+		}
+		if _, dup := batch.unresolved[req.ID]; dup {
+			return nil, fmt.Errorf("duplicate message ID %v", req.ID.Raw())
+		}
+		batch.unresolved[req.ID] = len(batch.responses)
+		batch.responses = append(batch.responses, nil)
+		if req.Method == methodInitialize {
+			inits = append(inits, req.ID)
+		}
+	}
+	if batch != nil {
+		c.mu.Lock()
+		for id := range batch.unresolved {
+			if _, seen := c.batches[id]; seen {
+				c.mu.Unlock()
+				return nil, fmt.Errorf("%w: batch contains previously seen request %v", errInvalidRequest, id.Raw())
+			}
+		}
+		if c.batches == nil {
+			c.batches = make(map[jsonrpc.ID]*inboundBatch)
+		}
+		for id := range batch.unresolved {
+			c.batches[id] = batch
+		}
+		if c.version == "" {
+			c.initIDs = append(c.initIDs, inits...)
+		}
+		c.watching.Store(true)
+		c.mu.Unlock()
+	}
+	c.queue = msgs[1:]
+	return msgs[0], nil
+}
+
+// errInvalidRequest has the code of the SDK's jsonrpc2.ErrInvalidRequest.
+var errInvalidRequest = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request"}
+
+var errTrailingData = errors.New("invalid trailing data at the end of stream")
+
+// trailingData reports whether anything but whitespace follows the first
+// JSON object on line. It only matches braces outside strings: the object
+// itself has been validated by DecodeMessage.
+func trailingData(line []byte) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return firstByte(line[i+1:]) != 0
+			}
+		}
+	}
+	return false
+}
+
+func firstByte(line []byte) byte {
+	for _, b := range line {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return b
+		}
+	}
+	return 0
+}
+
+// decodeBatch decodes a JSON array of messages.
+func decodeBatch(line []byte) ([]jsonrpc.Message, error) {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(line, &raws); err != nil {
+		return nil, fmt.Errorf("unmarshaling jsonrpc batch: %w", err)
+	}
+	if len(raws) == 0 {
+		return nil, fmt.Errorf("empty batch")
+	}
+	msgs := make([]jsonrpc.Message, 0, len(raws))
+	for _, raw := range raws {
+		msg, err := jsonrpc.DecodeMessage(raw)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, msg)
+	}
+	return msgs, nil
+}
+
+// Write implements sdk.Connection; it is safe for concurrent use, and each
+// message (or completed batch) is one Write to the underlying writer.
+func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	default:
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+
+	resp, isResp := msg.(*jsonrpc.Response)
+	if !isResp {
+		data, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			return fmt.Errorf("marshaling message: %v", err)
+		}
+		return c.writeLine(append(c.wbuf[:0], data...))
+	}
+	if c.watching.Load() {
+		batch, inBatch := c.observe(resp)
+		if inBatch {
+			if batch == nil {
+				return nil // the batch still has unanswered requests
+			}
+			data, err := encodeBatch(batch)
+			if err != nil {
+				return err
+			}
+			return c.writeLine(append(c.wbuf[:0], data...))
+		}
+	}
+	buf, err := appendResponse(c.wbuf[:0], resp)
+	if err != nil {
+		return fmt.Errorf("marshaling message: %v", err)
+	}
+	return c.writeLine(buf)
+}
+
+func (c *lineConn) writeLine(buf []byte) error {
+	buf = append(buf, '\n')
+	if cap(buf) <= 1<<20 { // keep the buffer unless one message made it huge
+		c.wbuf = buf[:0]
+	}
+	_, err := c.w.Write(buf)
+	return err
+}
+
+// observe learns the negotiated protocol version from the response to
+// initialize, and files resp in its inbound batch if it answers one: it
+// reports whether resp belongs to a batch, and the batch's responses once
+// they are all in.
+func (c *lineConn) observe(resp *jsonrpc.Response) ([]*jsonrpc.Response, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, id := range c.initIDs {
+		if id != resp.ID {
+			continue
+		}
+		c.initIDs = append(c.initIDs[:i], c.initIDs[i+1:]...)
+		if resp.Error == nil && c.version == "" {
+			var r struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			if json.Unmarshal(resp.Result, &r) == nil && r.ProtocolVersion != "" {
+				c.version = r.ProtocolVersion
+				c.initIDs = nil
+			}
+		}
+		break
+	}
+	var full []*jsonrpc.Response
+	batch, inBatch := c.batches[resp.ID]
+	if inBatch {
+		batch.responses[batch.unresolved[resp.ID]] = resp
+		delete(batch.unresolved, resp.ID)
+		delete(c.batches, resp.ID)
+		if len(batch.unresolved) == 0 {
+			full = batch.responses
+		}
+	}
+	c.watching.Store(len(c.initIDs) > 0 || len(c.batches) > 0)
+	return full, inBatch
+}
+
+// encodeBatch encodes responses as the SDK's ioConn does: a JSON array of
+// their encodings.
+func encodeBatch(batch []*jsonrpc.Response) ([]byte, error) {
+	raws := make([]json.RawMessage, 0, len(batch))
+	for _, r := range batch {
+		raw, err := jsonrpc.EncodeMessage(r)
+		if err != nil {
+			return nil, fmt.Errorf("encoding batch message: %w", err)
+		}
+		raws = append(raws, raw)
+	}
+	return json.Marshal(raws)
+}
+
+// appendResponse appends resp's wire form to buf, byte for byte what
+// jsonrpc.EncodeMessage produces, without re-encoding Result: the SDK
+// marshaled it with encoding/json (no HTML escaping), so it is compact JSON
+// already and EncodeMessage's pass over it would change nothing.
+func appendResponse(buf []byte, resp *jsonrpc.Response) ([]byte, error) {
+	buf = append(buf, `{"jsonrpc":"2.0"`...)
+	switch id := resp.ID.Raw().(type) {
+	case nil:
+	case int64:
+		buf = append(buf, `,"id":`...)
+		buf = strconv.AppendInt(buf, id, 10)
+	case string:
+		buf = append(buf, `,"id":`...)
+		var err error
+		if buf, err = appendJSON(buf, id); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("invalid ID type %T", id)
+	}
+	if len(resp.Result) > 0 {
+		buf = append(buf, `,"result":`...)
+		buf = append(buf, resp.Result...)
+	}
+	if resp.Error != nil {
+		buf = append(buf, `,"error":`...)
+		var err error
+		if buf, err = appendJSON(buf, toWireError(resp.Error)); err != nil {
+			return nil, err
+		}
+	}
+	return append(buf, '}'), nil
+}
+
+// appendJSON appends v encoded as jsonrpc.EncodeMessage encodes its fields:
+// encoding/json without HTML escaping.
+func appendJSON(buf []byte, v any) ([]byte, error) {
+	if s, ok := v.(string); ok && plainString(s) {
+		buf = append(buf, '"')
+		buf = append(buf, s...)
+		return append(buf, '"'), nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return append(buf, bytes.TrimRight(b.Bytes(), "\n")...), nil
+}
+
+// plainString reports whether encoding/json writes s as is between quotes.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// toWireError is the SDK's conversion of a response error to its wire form
+// (jsonrpc2.toWireError).
+func toWireError(err error) *jsonrpc.Error {
+	if w, ok := err.(*jsonrpc.Error); ok {
+		return w
+	}
+	w := &jsonrpc.Error{Message: err.Error()}
+	var wrapped *jsonrpc.Error
+	if errors.As(err, &wrapped) {
+		w.Code = wrapped.Code
+	}
+	return w
+}
+
+// Close implements sdk.Connection: it closes the reader and the writer and
+// unblocks a pending Read, which then reports io.EOF.
+func (c *lineConn) Close() error {
+	c.closeOnce.Do(func() {
+		c.closeErr = errors.Join(c.r.Close(), c.w.Close())
+		close(c.closed)
+	})
+	return c.closeErr
+}
