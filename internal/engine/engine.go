@@ -23,6 +23,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/loader"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/mcpc/mcpc/policies"
 )
@@ -203,7 +204,13 @@ var astResult = rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (an
 // Eval evaluates the decision query and decodes the result into out (a
 // pointer to a struct or map). Undefined or non-object results are errors.
 func (e *Engine) Eval(ctx context.Context, in *Input, out any) (json.RawMessage, error) {
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(in.value), astResult)
+	// OPA would start a goroutine per evaluation to watch ctx; a callback
+	// registered on ctx cancels the same way without one (and without
+	// waking another thread to end it on every turn).
+	cancel := topdown.NewCancel()
+	stop := context.AfterFunc(ctx, cancel.Cancel)
+	defer stop()
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(in.value), astResult, rego.EvalExternalCancel(cancel))
 	if err != nil {
 		return nil, &Error{Code: "eval", Message: err.Error()}
 	}

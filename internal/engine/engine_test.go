@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestFailClosed: every way the policy can fail is an error, never a
@@ -98,5 +99,26 @@ func TestPolicyDirectory(t *testing.T) {
 	}
 	if string(got) != string(want) {
 		t.Errorf("the directory decided\n%s\nthe embedded policies\n%s", got, want)
+	}
+}
+
+// TestEvaluationStopsWithItsContext: a turn whose context ends (the client
+// cancelled, the server is stopping) stops the policy mid-evaluation and
+// fails closed.
+func TestEvaluationStopsWithItsContext(t *testing.T) {
+	d := t.TempDir()
+	slow := "package mcpc.main\n\ndecision := {\"allow\": true, \"n\": count([x | some x in numbers.range(1, 100000000); x % 7 == 0])}\n"
+	if err := os.WriteFile(filepath.Join(d, "p.rego"), []byte(slow), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(context.Background(), Options{BundlePath: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, _, err = e.Evaluate(ctx, map[string]any{}, &map[string]any{})
+	if ee, ok := err.(*Error); !ok || ee.Code != "eval" {
+		t.Fatalf("err %v, want an eval error", err)
 	}
 }
