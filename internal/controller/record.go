@@ -32,11 +32,13 @@ type recorder struct {
 	backlog int // recordBacklog; smaller in tests
 	timer   *time.Timer
 	done    bool
-	writing sync.Mutex // one writer at a time, in order; guards made
+	writing sync.Mutex // one writer at a time, in order; guards made, written
 	made    map[string]bool
-	// idle runs after the files of a quiet moment are written: other
-	// upkeep that should not land on a turn (the store's checkpoint).
-	idle func()
+	written int // records written since idle last ran
+	// idle runs after the files of a quiet moment are written, with the
+	// number of records written since it last ran: upkeep that should not
+	// land on a turn (the store's checkpoint).
+	idle func(records int)
 }
 
 type recordFile struct {
@@ -44,7 +46,7 @@ type recordFile struct {
 	data []byte
 }
 
-func newRecorder(log zerolog.Logger, idle func()) *recorder {
+func newRecorder(log zerolog.Logger, idle func(records int)) *recorder {
 	return &recorder{log: log, made: map[string]bool{}, backlog: recordBacklog, idle: idle}
 }
 
@@ -70,10 +72,15 @@ func (r *recorder) write(path string, data []byte) {
 }
 
 // quiet is the idle timer's work: the pending files, then idle upkeep.
+// idle runs under the writing lock, so never twice at once.
 func (r *recorder) quiet() {
 	r.flush()
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	n := r.written
+	r.written = 0
 	if r.idle != nil {
-		r.idle()
+		r.idle(n)
 	}
 }
 
@@ -88,6 +95,7 @@ func (r *recorder) flush() {
 	for _, f := range batch {
 		r.writeFile(f)
 	}
+	r.written += len(batch)
 }
 
 func (r *recorder) writeFile(f recordFile) {

@@ -14,8 +14,8 @@ import (
 
 func TestRecorder(t *testing.T) {
 	dir := t.TempDir()
-	var idled atomic.Int32
-	r := newRecorder(zerolog.Nop(), func() { idled.Add(1) })
+	var idled atomic.Int32 // records the idle upkeep was told of
+	r := newRecorder(zerolog.Nop(), func(n int) { idled.Add(int32(n)) })
 	r.backlog = 256 // bytes
 	path := func(i int) string { return filepath.Join(dir, "w", "decisions", fmt.Sprintf("%06d.json", i)) }
 	for i := 1; i <= 300; i++ { // past the backlog bound
@@ -24,11 +24,12 @@ func TestRecorder(t *testing.T) {
 	r.write(path(301), []byte("301"))
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if _, err := os.Stat(path(301)); err == nil && idled.Load() > 0 {
+		_, err := os.Stat(path(301))
+		if err == nil && idled.Load() == 301 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("records were not written, or the idle upkeep did not run, after the idle pause")
+			t.Fatalf("after the idle pause: record 301: %v; idle upkeep told of %d records, want 301", err, idled.Load())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
