@@ -111,9 +111,12 @@ var inflight atomic.Int64
 // client disconnects or ctx ends. A client that writes its requests and
 // closes stdin at once (a one-shot pipe) still gets every answer. The
 // transport is lineTransport (stdio.go), the SDK's IOTransport made cheaper
-// per message; stdout is never closed.
+// per message, reading stdin through the poller where it can
+// (pollableStdin); stdout is never closed.
 func ServeStdio(ctx context.Context, s *sdk.Server) error {
-	return s.Run(ctx, &lineTransport{Reader: &drainingReader{r: os.Stdin}, Writer: nopCloser{os.Stdout}})
+	stdin, restore := pollableStdin()
+	defer restore()
+	return s.Run(ctx, &lineTransport{Reader: &drainingReader{r: stdin}, Writer: nopCloser{os.Stdout}})
 }
 
 // drainingReader delays end of input until the requests already read have
