@@ -12,8 +12,8 @@ import (
 // stdin is a pipe or a socket (what MCP clients give a server). A read then
 // parks the goroutine instead of a thread in a blocking read, and the
 // thread that sees the request arrive goes on to handle it: one thread
-// wake-up fewer per request, which is most of what a turn costs after the
-// agent has been thinking. A terminal or a file is left as it is (a
+// wake-up fewer per request (about 0.2 ms of a turn that follows a pause,
+// here). A terminal or a file is left as it is (a
 // terminal's non-blocking flag would be shared with the shell). restore
 // puts the flag back for whoever reads the pipe after mcpc.
 func pollableStdin() (stdin io.Reader, restore func()) {

@@ -34,9 +34,9 @@ func Open(path string) (*Store, error) {
 	for _, p := range []string{"busy_timeout(15000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)",
 		// SQLite's own checkpoint runs inside the commit that crosses the
 		// limit, and its fsyncs (up to ~20 ms here) land on that turn. mcpc
-		// checkpoints in the pauses between turns (Checkpoint); SQLite
-		// steps in only after a long burst, and a WAL grown by one is cut
-		// back afterwards.
+		// checkpoints in a pause between turns every few hundred turns
+		// (Checkpoint); SQLite steps in only after a long burst, and a WAL
+		// grown by one is cut back afterwards.
 		fmt.Sprintf("wal_autocheckpoint(%d)", walAutoCheckpointPages), fmt.Sprintf("journal_size_limit(%d)", walSizeLimit)} {
 		q.Add("_pragma", p)
 	}
