@@ -5,6 +5,7 @@ package mcp
 import (
 	"io"
 	"os"
+	"runtime"
 	"syscall"
 )
 
@@ -27,5 +28,9 @@ func pollableStdin() (stdin io.Reader, restore func()) {
 	if err := syscall.SetNonblock(0, true); err != nil {
 		return os.Stdin, func() {}
 	}
-	return os.NewFile(0, "/dev/stdin"), func() { _ = syscall.SetNonblock(0, false) }
+	f := os.NewFile(0, "/dev/stdin")
+	return f, func() {
+		_ = syscall.SetNonblock(0, false)
+		runtime.KeepAlive(f) // an unreachable f would close fd 0 when collected
+	}
 }
