@@ -46,8 +46,9 @@ verb_offered if input.verb in offered
 # METADATA
 # description: the request named a work that does not exist
 work_missing if {
-	input.work.given
-	not input.work.found
+	# equalities on input, so OPA's rule index skips the body for a found work
+	input.work.given == true
+	input.work.found == false
 }
 
 # METADATA

@@ -17,8 +17,8 @@ import data.mcpc.lib.turn
 import data.mcpc.result
 
 report contains violation if {
-	turn.known_verb
 	turn.budget_blocked
+	turn.known_verb
 	not turn.verb_offered
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("agent %s has used %d tokens and this request costs %d, past the threshold of %d", [

@@ -29,7 +29,7 @@ report contains violation if {
 report contains violation if {
 	turn.known_verb
 	some arg in tables.verbs[input.verb].requiredArgs
-	not _given(arg)
+	object.get(input.args, arg, null) == null
 	path := sprintf("args.%s", [arg])
 	not _schema_error_at(path)
 	violation := result.fail(rego.metadata.chain(), {

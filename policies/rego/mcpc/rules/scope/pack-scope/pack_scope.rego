@@ -17,7 +17,6 @@
 package mcpc.rules.scope["pack-scope"]
 
 import data.mcpc.lib.paths
-import data.mcpc.lib.turn
 import data.mcpc.result
 
 _target_verbs := {
@@ -41,7 +40,7 @@ report contains violation if {
 	input.verb in _target_verbs
 	target := input.paths.targetFile
 	count(target.problems) == 0
-	not target.canonical in turn.pack_files
+	not target.canonical in input.pack.files
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s is not in the context pack", [target.canonical]),
 		"path": "args.targetFile",
@@ -60,7 +59,7 @@ report contains violation if {
 report contains violation if {
 	input.verb in _target_verbs
 	some i, file in input.args.files
-	not file in turn.pack_files
+	not file in input.pack.files
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%q is not in the context pack", [file]),
 		"path": sprintf("args.files[%d]", [i]),
