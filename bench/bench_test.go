@@ -260,6 +260,36 @@ func BenchmarkReadTurnPlan200(b *testing.B) {
 // minimal client (one JSON line out, one line back), so the figure is the
 // server's and the pipe's, not an SDK client's decoding.
 func BenchmarkStdioReadTurnRaw(b *testing.B) {
+	stdin, lines, req := rawReadSession(b)
+	loopLines(b, stdin, lines, req)
+}
+
+// BenchmarkStdioReadTurnPaced is that read turn as an agent makes it: after
+// a pause (its thinking), long enough for the recorder's quiet moment, so
+// record files and the store's upkeep run between turns as they do in use,
+// and caches have cooled. One iteration is pacedTurns turns; the figures
+// are their p50 and p99 (ns/op is the whole paced run).
+func BenchmarkStdioReadTurnPaced(b *testing.B) {
+	stdin, lines, req := rawReadSession(b)
+	const pacedTurns, pause = 150, 110 * time.Millisecond
+	var lat []time.Duration
+	for b.Loop() {
+		for range pacedTurns {
+			time.Sleep(pause)
+			start := time.Now()
+			stdin.Write(req)
+			if _, err := lines.ReadBytes('\n'); err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(start))
+		}
+	}
+	reportLatency(b, lat)
+}
+
+// rawReadSession starts serve on a copy of the example, initializes a work
+// over raw JSON-RPC lines and returns the read turn's request line.
+func rawReadSession(b *testing.B) (io.Writer, *bufio.Reader, []byte) {
 	bin, ws := stdioSetup(b)
 	cmd := exec.Command(bin, "serve", "--workspace", ws, "--no-warm")
 	stdin, _ := cmd.StdinPipe()
@@ -267,7 +297,7 @@ func BenchmarkStdioReadTurnRaw(b *testing.B) {
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	defer func() { stdin.Close(); cmd.Wait() }()
+	b.Cleanup(func() { stdin.Close(); cmd.Wait() })
 	lines := bufio.NewReaderSize(stdout, 1<<20)
 	id := 0
 	call := func(method string, params any) map[string]any {
@@ -289,7 +319,7 @@ func BenchmarkStdioReadTurnRaw(b *testing.B) {
 	req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": map[string]any{"name": "controller_turn",
 		"arguments": map[string]any{"verb": "read_file_lines", "workId": sc["workId"], "agentId": sc["agentId"],
 			"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}}})
-	loopLines(b, stdin, lines, append(req, '\n'))
+	return stdin, lines, append(req, '\n')
 }
 
 // loopLines is the measured loop of the line-level stdio benchmarks: write
