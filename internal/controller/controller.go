@@ -66,9 +66,6 @@ type Controller struct {
 	requests *schemas.RequestChecker
 	views    workViews
 	records  *recorder
-	// sinceCheckpoint counts turns recorded since the last checkpoint; only
-	// the recorder's idle upkeep touches it, and never twice at once.
-	sinceCheckpoint int
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -121,14 +118,14 @@ const checkpointEvery = 500
 
 // checkpointInPause is the recorder's idle upkeep: it checkpoints the store
 // once checkpointEvery turns have been recorded since the last time.
-func (c *Controller) checkpointInPause(records int) {
-	if c.sinceCheckpoint += records; c.sinceCheckpoint < checkpointEvery {
-		return
+func (c *Controller) checkpointInPause(records int) bool {
+	if records < checkpointEvery {
+		return false
 	}
-	c.sinceCheckpoint = 0
 	if _, _, err := c.store.Checkpoint(context.Background()); err != nil {
 		c.log.Debug().Err(err).Msg("checkpoint in a pause did not run; SQLite checkpoints later by itself")
 	}
+	return true
 }
 
 // Close waits for pending decision record files to be written.

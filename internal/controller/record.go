@@ -34,11 +34,12 @@ type recorder struct {
 	done    bool
 	writing sync.Mutex // one writer at a time, in order; guards made, written
 	made    map[string]bool
-	written int // records written since idle last ran
+	written int // records written since idle last did its work
 	// idle runs after the files of a quiet moment are written, with the
-	// number of records written since it last ran: upkeep that should not
-	// land on a turn (the store's checkpoint).
-	idle func(records int)
+	// number of records written since it last did its work, and says
+	// whether it did: upkeep that should not land on a turn (the store's
+	// checkpoint).
+	idle func(records int) (done bool)
 }
 
 type recordFile struct {
@@ -46,7 +47,7 @@ type recordFile struct {
 	data []byte
 }
 
-func newRecorder(log zerolog.Logger, idle func(records int)) *recorder {
+func newRecorder(log zerolog.Logger, idle func(records int) bool) *recorder {
 	return &recorder{log: log, made: map[string]bool{}, backlog: recordBacklog, idle: idle}
 }
 
@@ -77,10 +78,8 @@ func (r *recorder) quiet() {
 	r.flush()
 	r.writing.Lock()
 	defer r.writing.Unlock()
-	n := r.written
-	r.written = 0
-	if r.idle != nil {
-		r.idle(n)
+	if r.idle != nil && r.idle(r.written) {
+		r.written = 0
 	}
 }
 

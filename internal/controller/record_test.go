@@ -15,7 +15,7 @@ import (
 func TestRecorder(t *testing.T) {
 	dir := t.TempDir()
 	var idled atomic.Int32 // records the idle upkeep was told of
-	r := newRecorder(zerolog.Nop(), func(n int) { idled.Add(int32(n)) })
+	r := newRecorder(zerolog.Nop(), func(n int) bool { idled.Add(int32(n)); return true })
 	r.backlog = 256 // bytes
 	path := func(i int) string { return filepath.Join(dir, "w", "decisions", fmt.Sprintf("%06d.json", i)) }
 	for i := 1; i <= 300; i++ { // past the backlog bound

@@ -23,10 +23,12 @@ _first_stage contains violation if {
 	some violation in data.mcpc.rules[category][_].report
 }
 
-_first_stage_blocks if {
-	some violation in _first_stage
+_has_error(violations) if {
+	some violation in violations
 	violation.severity == "error"
 }
+
+_first_stage_blocks if _has_error(_first_stage)
 
 _second_stage contains violation if {
 	not _first_stage_blocks
@@ -54,10 +56,7 @@ _public(v) := object.remove(v, ["suggestedVerb"])
 
 _errors := [entry[5] | some entry in _ordered; entry[5].severity == "error"]
 
-_blocked if {
-	some v in _violations
-	v.severity == "error"
-}
+_blocked if _has_error(_violations)
 
 # METADATA
 # scope: document
