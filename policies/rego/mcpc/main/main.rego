@@ -170,12 +170,34 @@ _base := {
 	"obligations": obligations,
 }
 
+# A quiet turn (nothing to report, no state to move to, no pack to return) is
+# most of what an agent does: reads and searches. Every field of its decision
+# has its plain value (allowed, the state it is in, nothing denied), so it is
+# built from the turn facts directly instead of evaluating the rules that would
+# each arrive there; test_quiet_turns_decide_like_the_base checks they agree.
+_quiet if {
+	count(_violations) == 0
+	not _transition
+	not _pack_verb
+}
+
 # METADATA
 # title: decision
 # description: the decision object of docs/policy-input.md
 # entrypoint: true
-decision := _base if {
-	# the usual turn (an allowed read, patch or validation) adds nothing to the base
+decision := {
+	"allow": true,
+	"state": turn.state,
+	"nextState": turn.state,
+	"workState": input.state,
+	"capabilities": turn.offered,
+	"denials": [],
+	"advisories": [],
+	"obligations": obligations,
+} if {
+	_quiet
+} else := _base if {
+	# any other allowed turn outside initialize_work and escalate adds nothing to the base
 	allow
 	not _pack_verb
 } else := object.union_n([_base, _suggestion_part, _pack_part, _insufficiency_part])

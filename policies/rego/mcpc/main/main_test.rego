@@ -252,3 +252,18 @@ test_fail_work_not_found if {
 	[denial.code | some denial in d.denials] == ["WORK_NOT_FOUND"]
 	d.suggestedAction == {"verb": "initialize_work", "reason": "work \"work-zz\" does not exist"}
 }
+
+# quiet turns: a read, a search with its scope obligation, a read once the plan
+# is accepted (BLOCKED_BUDGET offers no quiet verb: each moves or returns a pack)
+_quiet_inputs := [
+	fixtures.input_doc,
+	fixtures.with_input({"verb": "search_codebase_text", "args": {"pattern": "adp-"}, "paths": {}}),
+	fixtures.with_input({"state": "PLAN_ACCEPTED"}),
+]
+
+test_success_quiet_turns_decide_like_the_base if {
+	every doc in _quiet_inputs {
+		main._quiet with input as doc
+		main.decision == main._base with input as doc
+	}
+}
