@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
 )
@@ -20,7 +19,7 @@ import (
 // Store is the shared runtime database.
 type Store struct {
 	db    *sql.DB
-	stmts sync.Map // query text -> *sql.Stmt
+	idle  chan *session // connections kept with their statements between transactions
 	works revCache[*Work]
 	nodes revCache[[]Node]
 }
@@ -46,7 +45,7 @@ func Open(path string) (*Store, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(4)
-	s := &Store{db: db}
+	s := &Store{db: db, idle: make(chan *session, idleSessions)}
 	s.works.clone, s.nodes.clone = cloneWork, cloneNodes
 	if err := s.migrate(context.Background()); err != nil {
 		db.Close()
@@ -77,7 +76,16 @@ func (s *Store) Checkpoint(ctx context.Context) (logged, copied int, err error) 
 func (s *Store) DB() *sql.DB { return s.db }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	for {
+		select {
+		case ss := <-s.idle:
+			ss.close()
+		default:
+			return s.db.Close()
+		}
+	}
+}
 
 const schema = `
 CREATE TABLE IF NOT EXISTS works (

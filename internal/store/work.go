@@ -48,16 +48,6 @@ type Node struct {
 	Body       json.RawMessage
 }
 
-// Tx is one turn's transaction.
-type Tx struct {
-	tx *sql.Tx
-	s  *Store
-	// revs are work revisions read in this transaction. Nothing but this
-	// transaction can change them before it ends, and its own writes drop
-	// them, so a later read in the same turn need not ask again.
-	revs map[string]int64
-}
-
 // rev is a work's revision as of this transaction.
 func (t *Tx) rev(ctx context.Context, workID string) (int64, error) {
 	if rev, ok := t.revs[workID]; ok {
@@ -72,61 +62,6 @@ func (t *Tx) rev(ctx context.Context, workID string) (int64, error) {
 	}
 	t.revs[workID] = rev
 	return rev, nil
-}
-
-// stmt returns query prepared once per store and bound to this transaction:
-// parsing SQL on every turn cost as much as the policy decision.
-func (t *Tx) stmt(ctx context.Context, query string) *sql.Stmt {
-	if cached, ok := t.s.stmts.Load(query); ok {
-		return t.tx.StmtContext(ctx, cached.(*sql.Stmt))
-	}
-	prepared, err := t.s.db.PrepareContext(ctx, query)
-	if err != nil {
-		return nil
-	}
-	if prev, loaded := t.s.stmts.LoadOrStore(query, prepared); loaded {
-		prepared.Close()
-		prepared = prev.(*sql.Stmt)
-	}
-	return t.tx.StmtContext(ctx, prepared)
-}
-
-func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	st := t.stmt(ctx, query)
-	if st == nil {
-		return t.exec(ctx, query, args...)
-	}
-	return st.ExecContext(ctx, args...)
-}
-
-func (t *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	st := t.stmt(ctx, query)
-	if st == nil {
-		return t.queryRow(ctx, query, args...)
-	}
-	return st.QueryRowContext(ctx, args...)
-}
-
-func (t *Tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	st := t.stmt(ctx, query)
-	if st == nil {
-		return t.query(ctx, query, args...)
-	}
-	return st.QueryContext(ctx, args...)
-}
-
-// Update runs fn in an immediate write transaction, committing when fn
-// returns nil.
-func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(&Tx{tx: tx, s: s}); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
@@ -328,14 +263,4 @@ func (t *Tx) Reads(ctx context.Context, workID string, files ...string) (map[str
 func (t *Tx) RecordRead(ctx context.Context, workID, file, hash string) error {
 	_, err := t.exec(ctx, `INSERT INTO reads (work_id, file, hash) VALUES (?,?,?) ON CONFLICT(work_id, file) DO UPDATE SET hash=excluded.hash`, workID, file, hash)
 	return err
-}
-
-// View runs fn in a read-only transaction-like scope (used by CLI readers).
-func (s *Store) View(ctx context.Context, fn func(*Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	return fn(&Tx{tx: tx, s: s})
 }
