@@ -3,9 +3,12 @@ package controller
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/store"
 )
@@ -48,16 +51,41 @@ func splitLines(data []byte) []string {
 	return strings.Split(s, "\n")
 }
 
+// maxIntArg caps a positive integer argument. The request schema already
+// refuses larger line numbers; this keeps a value that slipped past it from
+// overflowing int on conversion (1e19 became a negative slice bound).
+const maxIntArg = 1 << 30
+
 func intArg(args map[string]any, name string, def int) int {
-	if f, ok := args[name].(float64); ok && f >= 1 {
-		return int(f)
+	f, ok := args[name].(float64)
+	switch {
+	case !ok || f < 1:
+		return def
+	case f > maxIntArg:
+		return maxIntArg
 	}
-	return def
+	return int(f)
 }
 
-// searchText greps the files policy put in scope (the pack), literal by
-// default, RE2 when args.regex is true (linear time: no catastrophic
-// backtracking from an agent's pattern).
+// Limits on what one search may cost. RE2 never backtracks, but its time
+// grows with the compiled pattern as well as the text (about 15 ns per byte
+// per instruction on a small machine), and a search runs inside the turn's
+// transaction, holding the workspace's write lock: a 1 KB pattern of nested
+// repeats over a large pack took minutes, stalling every agent.
+const (
+	// maxPatternInsts refuses regular expressions that compile to more
+	// instructions (a literal compiles to about one per character, and is
+	// bounded by the schema's length limit instead).
+	maxPatternInsts = 500
+	// maxLineWork skips a line whose bytes times the pattern's instructions
+	// exceed it (about half a second): one match call cannot be stopped.
+	maxLineWork = 32 << 20
+	// searchTimeLimit ends a search between lines, with what it found.
+	searchTimeLimit = 2 * time.Second
+)
+
+// searchText greps the files policy put in scope (the pack, or the pack
+// files args.files names), literal by default, RE2 when args.regex is true.
 func (c *Controller) searchText(t *turn) error {
 	pattern, _ := t.args["pattern"].(string)
 	isRegex, _ := t.args["regex"].(bool)
@@ -70,9 +98,9 @@ func (c *Controller) searchText(t *turn) error {
 	if !caseSensitive {
 		expr = "(?i)" + expr
 	}
-	re, err := regexp.Compile(expr)
+	re, insts, err := compileSearch(expr, isRegex)
 	if err != nil {
-		t.result["error"] = "the pattern is not a valid RE2 expression: " + err.Error()
+		t.result["error"] = err.Error()
 		t.result["matches"] = []any{}
 		return nil
 	}
@@ -82,19 +110,30 @@ func (c *Controller) searchText(t *turn) error {
 		Text string `json:"text"`
 	}
 	matches := []match{}
-	truncated := false
+	truncated, skipped := false, 0
+	deadline := time.Now().Add(searchTimeLimit)
+search:
 	for _, f := range t.dec.Obligations.SearchScope {
 		data, err := c.paths.ReadFile(f, maxReadBytes)
 		if err != nil {
 			continue
 		}
 		for i, line := range bytes.Split(data, []byte("\n")) {
+			if len(line)*insts > maxLineWork {
+				skipped++
+				continue
+			}
+			if i%256 == 0 && time.Now().After(deadline) {
+				truncated = true
+				t.result["stopped"] = fmt.Sprintf("the search ran out of its %s; narrow the pattern or args.files", searchTimeLimit)
+				break search
+			}
 			if !re.Match(line) {
 				continue
 			}
 			if len(matches) >= limit {
 				truncated = true
-				break
+				break search
 			}
 			text := string(line)
 			if len(text) > 400 {
@@ -102,14 +141,36 @@ func (c *Controller) searchText(t *turn) error {
 			}
 			matches = append(matches, match{File: f, Line: i + 1, Text: text})
 		}
-		if truncated {
-			break
-		}
 	}
 	t.result["matches"] = matches
 	t.result["truncated"] = truncated
 	t.result["filesSearched"] = len(t.dec.Obligations.SearchScope)
+	if skipped > 0 {
+		t.result["linesSkipped"] = skipped
+		t.result["linesSkippedWhy"] = "lines too long to match against this pattern in bounded time; use a smaller pattern"
+	}
 	return nil
+}
+
+// compileSearch compiles a search expression and says how many instructions
+// its program has, refusing regular expressions past maxPatternInsts.
+func compileSearch(expr string, isRegex bool) (*regexp.Regexp, int, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, 0, fmt.Errorf("the pattern is not a valid RE2 expression: %w", err)
+	}
+	parsed, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, 0, err
+	}
+	prog, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		return nil, 0, err
+	}
+	if n := len(prog.Inst); isRegex && n > maxPatternInsts {
+		return nil, 0, fmt.Errorf("the pattern compiles to %d instructions, over the limit of %d: use fewer or smaller repeats", n, maxPatternInsts)
+	}
+	return re, len(prog.Inst), nil
 }
 
 // lookupSymbol answers definitions from the index, only within scope.
