@@ -133,7 +133,13 @@ _search_scoped if tables.verb_policy[input.verb].searchScoped
 # description: what Go must honour while executing an allowed decision
 default obligations := {}
 
-obligations := {"searchScope": input.pack.files} if _search_scoped
+obligations := {"searchScope": _search_scope} if _search_scoped
+
+# the pack, or the pack files args.files names (pack-scope denies any other),
+# in pack order and once each
+_search_scope := [file | some file in input.pack.files; file in input.args.files] if is_array(input.args.files)
+
+else := input.pack.files
 
 _pack_verb if input.verb in {"initialize_work", "escalate"}
 

@@ -154,7 +154,7 @@ test_success_initialize_work if {
 	d.nextState == "PLANNING"
 	d.workState == "PLANNING"
 	d.capabilities == _planning
-	d.pack == {"files": ["src/a.ts", "src/a.html"], "excluded": [{"file": ".env", "reason": "environment files hold secrets"}]}
+	d.pack == {"files": ["src/a.ts", "src/a.html"], "excluded": []} # .env is left out, and not named
 	d.outcome == "ok"
 	not d.packInsufficiency
 	d.strategy.strategyId == "migration_adp_to_sdf"
@@ -170,6 +170,15 @@ test_success_initialize_work_with_unparsed_template if {
 	d.outcome == "pack_insufficient"
 	d.packInsufficiency.blockedCommands == ["submit_execution_plan"]
 	d.packInsufficiency.missingAnchors[0].requiredBy == "src/a.html"
+}
+
+test_success_search_scope_is_the_files_named if {
+	d := main.decision with input as fixtures.with_input({
+		"verb": "search_codebase_text", "paths": {},
+		"args": {"pattern": "adp-", "files": ["src/a.html", "src/a.html"]},
+	})
+	d.allow == true
+	d.obligations == {"searchScope": ["src/a.html"]}
 }
 
 test_success_search_has_search_scope if {
