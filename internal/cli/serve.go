@@ -77,7 +77,7 @@ func (p *serveParams) run(ctx context.Context) error {
 			}
 		}()
 	}
-	srv := mcp.NewServer(a.Controller, mcp.Options{Version: Version})
+	srv := mcp.NewServer(a.Controller, mcp.Options{Version: Version, Log: *log})
 	if p.http == "" {
 		return mcp.ServeStdio(ctx, srv)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
 
 	"github.com/mcpc/mcpc/internal/protocol"
 )
@@ -31,6 +32,9 @@ type Turner interface {
 type Options struct {
 	// Version is reported in serverInfo. Default "dev".
 	Version string
+	// Log receives turns that panicked, with their stacks. Default: a
+	// disabled logger.
+	Log zerolog.Logger
 }
 
 const toolDescription = `The only tool of mcpc, the policy controller for this repository. Every action is a verb: start with {"verb":"initialize_work","originalPrompt":"<the task>","args":{"lexemes":[...]}}, then pass workId and agentId back on every call. Each response lists the verbs the current state offers (capabilities, verbDescriptions), the context pack you may read, your progress and budget; a denied call explains itself in denials and suggestedAction.`
@@ -61,7 +65,7 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "mcpc", Version: opts.Version}, &sdk.ServerOptions{
 		SupportedProtocolVersions: protocolVersions(),
 	})
-	t = newWorkerTurner(t)
+	t = newWorkerTurner(t, opts.Log)
 	s.AddTool(&sdk.Tool{
 		Name:        ToolName,
 		Description: toolDescription,

@@ -377,7 +377,7 @@ func (fakeTurner) Turn(_ context.Context, raw json.RawMessage) (*protocol.TurnRe
 // session runs a server on transport tr and plays a client script in
 // lockstep: each step writes its line and reads the number of lines it
 // expects back. It returns the lines the server wrote.
-func session(t *testing.T, newTransport func(io.ReadCloser, io.WriteCloser) sdk.Transport, steps []step) []string {
+func session(t *testing.T, turner Turner, newTransport func(io.ReadCloser, io.WriteCloser) sdk.Transport, steps []step) []string {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -385,7 +385,7 @@ func session(t *testing.T, newTransport func(io.ReadCloser, io.WriteCloser) sdk.
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- NewServer(fakeTurner{}, Options{}).Run(ctx, newTransport(inR, nopCloser{outW}))
+		done <- NewServer(turner, Options{}).Run(ctx, newTransport(inR, nopCloser{outW}))
 		outW.Close()
 	}()
 	lines := bufio.NewReader(outR)
@@ -443,8 +443,8 @@ func TestSameAsIOTransport(t *testing.T) {
 	ourT := func(r io.ReadCloser, w io.WriteCloser) sdk.Transport { return &lineTransport{Reader: r, Writer: w} }
 	for _, tt := range tests {
 		t.Run(tt.note, func(t *testing.T) {
-			want := session(t, sdkT, tt.steps)
-			got := session(t, ourT, tt.steps)
+			want := session(t, fakeTurner{}, sdkT, tt.steps)
+			got := session(t, fakeTurner{}, ourT, tt.steps)
 			if strings.Join(got, "") != strings.Join(want, "") {
 				t.Fatalf("lineTransport wrote\n%s\nIOTransport wrote\n%s", strings.Join(got, ""), strings.Join(want, ""))
 			}

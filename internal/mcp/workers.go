@@ -3,6 +3,10 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/rs/zerolog"
 
 	"github.com/mcpc/mcpc/internal/protocol"
 )
@@ -32,17 +36,30 @@ type turnResult struct {
 	err  error
 }
 
-func newWorkerTurner(t Turner) *workerTurner {
+func newWorkerTurner(t Turner, log zerolog.Logger) *workerTurner {
 	w := &workerTurner{jobs: make(chan turnJob)}
 	for range turnWorkers {
 		go func() {
 			for j := range w.jobs {
-				resp, err := t.Turn(j.ctx, j.raw)
+				resp, err := safeTurn(t, j, log)
 				j.done <- turnResult{resp, err}
 			}
 		}()
 	}
 	return w
+}
+
+// safeTurn runs one turn, turning a panic into an error for that request
+// alone: one process serves every session of its client, and a bug reached
+// by one request must not end them all. The store rolls the turn back.
+func safeTurn(t Turner, j turnJob, log zerolog.Logger) (resp *protocol.TurnResponse, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			log.Error().Str("panic", fmt.Sprint(p)).Bytes("stack", debug.Stack()).Msg("a turn panicked; its request gets an error")
+			resp, err = nil, fmt.Errorf("internal error: the turn failed (%v) and its store transaction was rolled back", p)
+		}
+	}()
+	return t.Turn(j.ctx, j.raw)
 }
 
 // Turn hands the turn to a worker and waits for its answer. A turn is one
