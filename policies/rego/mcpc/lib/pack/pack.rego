@@ -4,7 +4,7 @@
 #   On initialize_work and escalate, which of retrieval's ranked candidates
 #   enter the context pack: every candidate in rank order, first occurrence
 #   only, minus those matching an exclusion glob of policies/data/pack.json
-#   (git internals, mcpc state, secrets). escalate grows the pack monotonically:
+#   (git internals, mcpc's state and configuration, secrets). escalate grows the pack monotonically:
 #   the current pack files come first. A kept candidate whose template failed to
 #   parse makes the pack insufficient (seed 000 gotcha 7): the work starts, but
 #   submit_execution_plan stays blocked until an escalation resolves it.
@@ -12,9 +12,11 @@ package mcpc.lib.pack
 
 import data.mcpc.lib.tables
 
-_matches(file) := [rule.reason |
+# the exclusions a file matches; globs are lower case and match any case
+# (certs/server.PEM is as secret as server.pem)
+_matches(file) := [rule |
 	some rule in tables.packpolicy.exclusions
-	glob.match(rule.glob, ["/"], file)
+	glob.match(rule.glob, ["/"], lower(file))
 ]
 
 _previous := [file | some file in input.pack.files] if input.verb == "escalate"
@@ -36,12 +38,18 @@ _seen_before(i, file) if {
 }
 
 # METADATA
-# description: files excluded from the pack and why
-excluded := [{"file": candidate.file, "reason": reasons[0]} |
+# description: |
+#   files excluded from the pack and why, except secrets: naming those would
+#   tell an agent that a secret file exists and that its content matched what
+#   it asked for
+excluded := [{"file": candidate.file, "reason": rules[0].reason} |
 	some i, candidate in input.candidates
 	not _seen_before(i, candidate.file)
-	reasons := _matches(candidate.file)
-	count(reasons) > 0
+	rules := _matches(candidate.file)
+	count(rules) > 0
+	every rule in rules {
+		not rule.secret
+	}
 ]
 
 # METADATA

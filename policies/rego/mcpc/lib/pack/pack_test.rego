@@ -16,6 +16,9 @@ test_success_excludes_secrets_and_state if {
 			_candidate("certs/server.pem"),
 			_candidate("keys/deploy.key"),
 			_candidate("home/.ssh/id_rsa"),
+			_candidate(".GIT/config"),
+			_candidate(".ai/config/repo.json"),
+			_candidate(".orchestration/agent_trace.jsonl"),
 			_candidate("src/a.ts"),
 			_candidate("src/b.ts"),
 		],
@@ -25,12 +28,29 @@ test_success_excludes_secrets_and_state if {
 		"excluded": [
 			{"file": ".git/config", "reason": "git internals are never part of a context pack"},
 			{"file": ".ai/tmp/work/w/context-pack.json", "reason": "mcpc runtime state is never part of a context pack"},
-			{"file": "config/.env.local", "reason": "environment files hold secrets"},
-			{"file": "certs/server.pem", "reason": "certificates and private keys are secrets"},
-			{"file": "keys/deploy.key", "reason": "private keys are secrets"},
-			{"file": "home/.ssh/id_rsa", "reason": "SSH keys are secrets"},
+			{"file": ".GIT/config", "reason": "git internals are never part of a context pack"},
+			{
+				"file": ".ai/config/repo.json",
+				"reason": "mcpc's configuration (validation commands, budgets) is never part of a context pack: an agent must not change the rules it runs under",
+			},
+			{"file": ".orchestration/agent_trace.jsonl", "reason": "mcpc's trace ledger is never part of a context pack"},
 		],
 	}
+}
+
+# secret files, in any case and at any depth, never enter the pack and are not
+# named in excluded either
+test_success_secrets_are_left_out_silently if {
+	secrets := [
+		".env", "config/.env.local", ".envrc", "certs/server.PEM", "keys/deploy.key", "home/.ssh/id_rsa",
+		"keys/id_dsa", ".npmrc", ".netrc", ".pgpass", ".aws/credentials", "ops/.docker/config.json",
+		"infra/terraform.tfstate", "infra/prod.tfvars", "config/secrets.yml", "store.JKS",
+	]
+	selection := pack.selection with input as fixtures.with_input({
+		"verb": "initialize_work",
+		"candidates": array.concat([_candidate(file) | some file in secrets], [_candidate("src/a.ts")]),
+	})
+	selection == {"files": ["src/a.ts"], "excluded": []}
 }
 
 test_success_escalate_grows_monotonically if {
