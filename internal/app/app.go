@@ -5,7 +5,9 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/mcpc/mcpc/internal/controller"
 	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/indexer"
+	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/retrieval"
 	"github.com/mcpc/mcpc/internal/store"
 )
@@ -90,6 +93,9 @@ func workspace(dir string) (string, *config.Config, error) {
 }
 
 func openIndex(ws string, cfg *config.Config) (*store.Store, *indexer.Index, error) {
+	if err := checkStateDir(ws); err != nil {
+		return nil, nil, err
+	}
 	st, err := store.Open(filepath.Join(ws, StorePath))
 	if err != nil {
 		return nil, nil, err
@@ -100,6 +106,29 @@ func openIndex(ws string, cfg *config.Config) (*store.Store, *indexer.Index, err
 		return nil, nil, err
 	}
 	return st, ix, nil
+}
+
+// checkStateDir makes .ai/tmp without following a symlink at any level and
+// refuses database files that are not regular files. SQLite opens its files
+// by path, so a repository that committed .ai/tmp or mcpc.db as a link would
+// otherwise have mcpc keep (and overwrite) its state wherever it points.
+func checkStateDir(ws string) error {
+	res, err := pathscope.New(ws)
+	if err != nil {
+		return err
+	}
+	dir := path.Dir(StorePath)
+	if _, err := res.Sub(dir); err != nil {
+		return fmt.Errorf("mcpc's state folder %s: %w", dir, err)
+	}
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		name := StorePath + suffix
+		info, err := os.Lstat(filepath.Join(ws, filepath.FromSlash(name)))
+		if err == nil && !info.Mode().IsRegular() {
+			return fmt.Errorf("mcpc's database file %s is not a regular file (%s); remove it", name, info.Mode().Type())
+		}
+	}
+	return nil
 }
 
 // OpenIndex opens only the store and the code index, for commands that need

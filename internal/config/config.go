@@ -10,9 +10,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 
+	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/schemas"
 )
 
@@ -50,15 +50,24 @@ type Config struct {
 	} `json:"validation"`
 }
 
+// maxLayerBytes bounds one configuration file.
+const maxLayerBytes = 1 << 20
+
 // Files are the layers, in merge order.
 var Files = []string{"base.json", "repo.json", "env.local.json"}
 
 // Load reads the layers under workspace/.ai/config and the environment.
 func Load(workspace string) (*Config, error) {
 	merged := map[string]any{}
+	res, err := pathscope.New(workspace)
+	if err != nil {
+		return nil, err
+	}
 	for _, name := range Files {
-		p := filepath.Join(workspace, ".ai", "config", name)
-		raw, err := os.ReadFile(p)
+		// Read without following a symlink or blocking on a FIFO, and
+		// bounded: the files are in the repository.
+		p := ".ai/config/" + name
+		raw, err := res.ReadFile(p, maxLayerBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

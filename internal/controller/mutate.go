@@ -6,9 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -93,10 +91,13 @@ func diffSummary(file, before, after string, edits int) map[string]any {
 
 func (c *Controller) writeArtifact(dir, name string, v any) {
 	raw, _ := json.MarshalIndent(v, "", "  ")
-	if err := writeFileAtomic(filepath.Join(c.root, dir, name), raw); err != nil {
+	if err := c.writeState(dir+"/"+name, raw); err != nil {
 		c.log.Warn().Err(err).Str("artifact", name).Msg("artifact not written")
 	}
 }
+
+// traceLedger is the seed 004 trace ledger, relative to the worktree.
+const traceLedger = ".orchestration/agent_trace.jsonl"
 
 // appendTrace appends the seed 004 trace ledger record of a successful
 // mutation; fail-safe: a ledger failure is logged, never undoes the write.
@@ -117,16 +118,10 @@ func (c *Controller) appendTrace(t *turn, file, content string, summary map[stri
 		}},
 	}
 	line, _ := json.Marshal(rec)
-	path := filepath.Join(c.root, ".orchestration", "agent_trace.jsonl")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
-		var f *os.File
-		if f, err = os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-			_, err = f.Write(append(line, '\n'))
-			f.Close()
-		}
-		if err != nil {
-			c.log.Warn().Err(err).Msg("trace ledger append failed")
-		}
+	// Never through a symlink: a repository could commit the ledger as a
+	// link to a shell start-up file, and the record holds agent text.
+	if err := c.paths.AppendFile(traceLedger, append(line, '\n'), true); err != nil {
+		c.log.Warn().Err(err).Msg("trace ledger append failed")
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -69,7 +68,7 @@ func (p *packDoc) MarshalStored() json.RawMessage {
 // summary stays the authority on scope: a document edited on disk cannot
 // widen what the agent may see.
 func (c *Controller) loadPack(sum packSummary) (*packDoc, error) {
-	raw, err := os.ReadFile(filepath.Join(c.root, sum.Ref))
+	raw, err := c.paths.ReadFile(sum.Ref, maxPackDocBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +122,9 @@ func (c *Controller) symbolsFor(files []string) ([]Symbol, []Usage) {
 	return syms, usages
 }
 
+// maxPackDocBytes bounds reading a context-pack.json back.
+const maxPackDocBytes = 64 << 20
+
 // writePack writes context-pack.json atomically and sets its hash.
 func (c *Controller) writePack(p *packDoc) error {
 	raw, err := json.MarshalIndent(p, "", "  ")
@@ -131,28 +133,15 @@ func (c *Controller) writePack(p *packDoc) error {
 	}
 	sum := sha256.Sum256(raw)
 	p.Hash = "sha256:" + hex.EncodeToString(sum[:])
-	return writeFileAtomic(filepath.Join(c.root, p.Ref), raw)
+	return c.writeState(p.Ref, raw)
 }
 
-// writeFileAtomic writes into mcpc's own state folder (never an agent path).
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+// writeState writes a file of mcpc's own (a pack, an attachment, an
+// artifact) at a worktree-relative path, atomically and never through a
+// symlink: .ai/tmp is inside the repository, where a symlink could have
+// been planted to send the write elsewhere.
+func (c *Controller) writeState(canonical string, data []byte) error {
+	return c.paths.WriteFileAtomic(canonical, data, true)
 }
 
 // storeAttachments saves args.attachments under the work's attachments/
@@ -173,7 +162,7 @@ func (c *Controller) storeAttachments(workID string, raw any) ([]attachment, err
 			}
 			name := fmt.Sprintf("%s-%03d.bin", safeName(typ), i+1)
 			a.Ref = workDir(workID) + "/attachments/" + name
-			if err := writeFileAtomic(filepath.Join(c.root, a.Ref), data); err != nil {
+			if err := c.writeState(a.Ref, data); err != nil {
 				return nil, err
 			}
 		}
@@ -203,14 +192,14 @@ func (c *Controller) ingestInbox(workID string, atts []attachment) []attachment 
 		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		data, err := inbox.ReadFile(e.Name(), maxInboxFile)
+		data, err := c.paths.ReadFile(".ai/inbox/"+e.Name(), maxInboxFile)
 		if err != nil {
 			c.log.Warn().Err(err).Str("file", e.Name()).Msg("inbox file skipped")
 			continue
 		}
 		a := attachment{ArtifactID: fmt.Sprintf("att-%03d", len(atts)+1), Type: "inbox",
 			Ref: workDir(workID) + "/attachments/inbox-" + e.Name(), Caption: e.Name()}
-		if err := writeFileAtomic(filepath.Join(c.root, a.Ref), data); err != nil {
+		if err := c.writeState(a.Ref, data); err != nil {
 			c.log.Warn().Err(err).Str("file", e.Name()).Msg("inbox file not copied")
 			continue
 		}

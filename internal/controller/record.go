@@ -1,8 +1,6 @@
 package controller
 
 import (
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -32,9 +30,12 @@ type recorder struct {
 	backlog int // recordBacklog; smaller in tests
 	timer   *time.Timer
 	done    bool
-	writing sync.Mutex // one writer at a time, in order; guards made, written
-	made    map[string]bool
-	written int // records written since idle last did its work
+	writing sync.Mutex // one writer at a time, in order; guards written
+	written int        // records written since idle last did its work
+	// save writes one file at a worktree-relative path, never through a
+	// symlink: the work's folder is in the repository, where anything may
+	// have been planted (Resolver.WriteFile).
+	save func(canonical string, data []byte) error
 	// idle runs after the files of a quiet moment are written, with the
 	// number of records written since it last did its work, and says
 	// whether it did: upkeep that should not land on a turn (the store's
@@ -47,8 +48,8 @@ type recordFile struct {
 	data []byte
 }
 
-func newRecorder(log zerolog.Logger, idle func(records int) bool) *recorder {
-	return &recorder{log: log, made: map[string]bool{}, backlog: recordBacklog, idle: idle}
+func newRecorder(log zerolog.Logger, save func(canonical string, data []byte) error, idle func(records int) bool) *recorder {
+	return &recorder{log: log, save: save, backlog: recordBacklog, idle: idle}
 }
 
 // write queues a record file and (re)arms the idle timer.
@@ -98,15 +99,7 @@ func (r *recorder) flush() {
 }
 
 func (r *recorder) writeFile(f recordFile) {
-	dir := filepath.Dir(f.path)
-	if !r.made[dir] {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			r.log.Warn().Err(err).Msg("decision record folder not created")
-			return
-		}
-		r.made[dir] = true
-	}
-	if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
+	if err := r.save(f.path, f.data); err != nil {
 		r.log.Warn().Err(err).Str("record", f.path).Msg("decision record file not written; the store keeps it")
 	}
 }

@@ -10,18 +10,26 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
 func TestRecorder(t *testing.T) {
 	dir := t.TempDir()
-	var idled atomic.Int32 // records the idle upkeep was told of
-	r := newRecorder(zerolog.Nop(), func(n int) bool { idled.Add(int32(n)); return true })
-	r.backlog = 256 // bytes
-	path := func(i int) string { return filepath.Join(dir, "w", "decisions", fmt.Sprintf("%06d.json", i)) }
-	for i := 1; i <= 300; i++ { // past the backlog bound
-		r.write(path(i), []byte(fmt.Sprint(i)))
+	res, err := pathscope.New(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	r.write(path(301), []byte("301"))
+	var idled atomic.Int32 // records the idle upkeep was told of
+	save := func(canonical string, data []byte) error { return res.WriteFile(canonical, data, true) }
+	r := newRecorder(zerolog.Nop(), save, func(n int) bool { idled.Add(int32(n)); return true })
+	r.backlog = 256 // bytes
+	rel := func(i int) string { return fmt.Sprintf("w/decisions/%06d.json", i) }
+	path := func(i int) string { return filepath.Join(dir, rel(i)) }
+	for i := 1; i <= 300; i++ { // past the backlog bound
+		r.write(rel(i), []byte(fmt.Sprint(i)))
+	}
+	r.write(rel(301), []byte("301"))
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		_, err := os.Stat(path(301))
@@ -33,14 +41,14 @@ func TestRecorder(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	r.write(path(302), []byte("302"))
+	r.write(rel(302), []byte("302"))
 	r.close() // writes what is pending
 	for _, i := range []int{1, 256, 300, 302} {
 		if data, err := os.ReadFile(path(i)); err != nil || string(data) != fmt.Sprint(i) {
 			t.Errorf("record %d: %q %v", i, data, err)
 		}
 	}
-	r.write(path(303), []byte("303")) // after close: at once
+	r.write(rel(303), []byte("303")) // after close: at once
 	if _, err := os.Stat(path(303)); err != nil {
 		t.Errorf("a record after close was not written at once: %v", err)
 	}

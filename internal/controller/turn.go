@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/pathscope"
@@ -219,9 +218,10 @@ func (c *Controller) account(ctx context.Context, tx *store.Tx, t *turn) error {
 	return tx.PutDecision(ctx, t.work.ID, seq, !t.dec.allowed(), t.record)
 }
 
-// recordPath is where a decision's record file goes in the work bucket.
+// recordPath is where a decision's record file goes in the work bucket,
+// relative to the worktree.
 func (c *Controller) recordPath(workID string, seq int) string {
-	return filepath.Join(c.root, workDir(workID), "decisions", fmt.Sprintf("%06d.json", seq))
+	return fmt.Sprintf("%s/decisions/%06d.json", workDir(workID), seq)
 }
 
 // decisionRecord is {seq, verb, agentId, at, input, result}. It is written

@@ -2,7 +2,6 @@ package indexer
 
 import (
 	"encoding/json"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -35,8 +34,8 @@ func (a pathAlias) match(spec string) (string, bool) {
 func loadProjectConfig(root string) projectConfig {
 	var cfg projectConfig
 	for _, name := range []string{"tsconfig.base.json", "tsconfig.json", "jsconfig.json"} {
-		data, err := os.ReadFile(filepath.Join(root, name))
-		if err != nil {
+		data, ok := readSmallFile(filepath.Join(root, name))
+		if !ok {
 			continue
 		}
 		var tc struct {

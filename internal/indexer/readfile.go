@@ -26,3 +26,19 @@ func readRegular(abs string, maxBytes int64) ([]byte, error) {
 	}
 	return io.ReadAll(io.LimitReader(f, maxBytes+1))
 }
+
+// maxSmallFile bounds the repository's own settings files the indexer reads
+// (.gitignore, tsconfig.json).
+const maxSmallFile = 1 << 20
+
+// readSmallFile reads a settings file the way readRegular reads sources: a
+// link, FIFO or device there (a committed link to /dev/zero, say) is
+// skipped rather than followed, blocked on or read without end, and so is
+// a file past maxSmallFile.
+func readSmallFile(abs string) ([]byte, bool) {
+	data, err := readRegular(abs, maxSmallFile)
+	if err != nil || len(data) > maxSmallFile {
+		return nil, false
+	}
+	return data, true
+}

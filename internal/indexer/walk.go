@@ -55,7 +55,7 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack, ac
 		w.problem(rel, ProblemUnreadable, err.Error())
 		return nil
 	}
-	if data, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
+	if data, ok := readSmallFile(filepath.Join(abs, ".gitignore")); ok {
 		stack = append(stack[:len(stack):len(stack)], parseIgnore(rel, data))
 	}
 	for _, e := range entries {

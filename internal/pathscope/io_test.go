@@ -188,18 +188,43 @@ func TestWriteFileAtomic(t *testing.T) {
 		{"missing parent without mkdirParents", "nope/x.ts", false, fs.ErrNotExist},
 		{"parent is a regular file", "src/app.ts/x", true, syscall.ENOTDIR},
 	}
-	for _, tc := range refusals {
-		t.Run("refuses "+tc.note, func(t *testing.T) {
-			fx := newFixture(t)
-			tree, outside := snapshot(t, fx.root), snapshot(t, fx.outside)
-			err := withinDeadline(t, func() error { return fx.r.WriteFileAtomic(tc.path, payload, tc.mkdirParents) })
-			if !errors.Is(err, tc.want) {
-				t.Errorf("WriteFileAtomic(%q) error %v, want %v", tc.path, err, tc.want)
-			}
-			sameSnapshot(t, "worktree", tree, snapshot(t, fx.root))
-			sameSnapshot(t, "outside directory", outside, snapshot(t, fx.outside))
-		})
+	// Every writer refuses the same way and changes nothing, in the tree or
+	// outside it.
+	writers := []struct {
+		name  string
+		write func(*Resolver, string, []byte, bool) error
+	}{
+		{"WriteFileAtomic", (*Resolver).WriteFileAtomic},
+		{"WriteFile", (*Resolver).WriteFile},
+		{"AppendFile", (*Resolver).AppendFile},
 	}
+	for _, w := range writers {
+		for _, tc := range refusals {
+			t.Run(w.name+" refuses "+tc.note, func(t *testing.T) {
+				fx := newFixture(t)
+				tree, outside := snapshot(t, fx.root), snapshot(t, fx.outside)
+				err := withinDeadline(t, func() error { return w.write(fx.r, tc.path, payload, tc.mkdirParents) })
+				if !errors.Is(err, tc.want) {
+					t.Errorf("%s(%q) error %v, want %v", w.name, tc.path, err, tc.want)
+				}
+				sameSnapshot(t, "worktree", tree, snapshot(t, fx.root))
+				sameSnapshot(t, "outside directory", outside, snapshot(t, fx.outside))
+			})
+		}
+	}
+
+	t.Run("WriteFile creates, then replaces in place", func(t *testing.T) {
+		fx := newFixture(t)
+		must(t, fx.r.WriteFile(".ai/tmp/work/w/decisions/000001.json", []byte("a long first record"), true))
+		must(t, fx.r.WriteFile(".ai/tmp/work/w/decisions/000001.json", payload, true))
+		checkContents(t, fx, ".ai/tmp/work/w/decisions/000001.json", payload)
+	})
+	t.Run("AppendFile creates, then appends", func(t *testing.T) {
+		fx := newFixture(t)
+		must(t, fx.r.AppendFile(".orchestration/agent_trace.jsonl", []byte("one\n"), true))
+		must(t, fx.r.AppendFile(".orchestration/agent_trace.jsonl", []byte("two\n"), true))
+		checkContents(t, fx, ".orchestration/agent_trace.jsonl", []byte("one\ntwo\n"))
+	})
 
 	t.Run("creates a new file", func(t *testing.T) {
 		fx := newFixture(t)

@@ -24,4 +24,12 @@ func (r *Resolver) WriteFileAtomic(canonical string, data []byte, mkdirParents b
 	return errUnsupported
 }
 
+func (r *Resolver) WriteFile(canonical string, data []byte, mkdirParents bool) error {
+	return errUnsupported
+}
+
+func (r *Resolver) AppendFile(canonical string, data []byte, mkdirParents bool) error {
+	return errUnsupported
+}
+
 func (r *Resolver) Sub(rel string) (*Resolver, error) { return nil, errUnsupported }

@@ -129,6 +129,73 @@ func (r *Resolver) WriteFileAtomic(canonical string, data []byte, mkdirParents b
 	return nil
 }
 
+// WriteFile creates or replaces the contents of the file at the canonical
+// path in place, without fsync: for mcpc's own records, whose durable copy
+// is in the store. AppendFile adds data at the end of the file, creating it.
+// Both follow no symlink at the target or at any parent, create missing
+// parents when mkdirParents is set, and refuse a target that is not a
+// regular, singly-linked file: it is checked before anything is written, so
+// a hard link to a file outside the worktree is never truncated or grown.
+func (r *Resolver) WriteFile(canonical string, data []byte, mkdirParents bool) error {
+	return r.writeInPlace(canonical, data, mkdirParents, false)
+}
+
+// AppendFile: see WriteFile.
+func (r *Resolver) AppendFile(canonical string, data []byte, mkdirParents bool) error {
+	return r.writeInPlace(canonical, data, mkdirParents, true)
+}
+
+func (r *Resolver) writeInPlace(canonical string, data []byte, mkdirParents, appending bool) error {
+	names, err := r.ioNames(canonical)
+	if err != nil {
+		return err
+	}
+	dirfd, err := r.openDirs(names[:len(names)-1], mkdirParents)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dirfd)
+	base := names[len(names)-1]
+	// What is there is refused before it is opened (a FIFO, socket or
+	// directory), and again from fstat after, in case it was swapped.
+	var st unix.Stat_t
+	switch statErr := ignoringEINTR(func() error { return unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) }); {
+	case statErr == nil:
+		if err := checkRegular(&st); err != nil {
+			return r.pathError("write", canonical, err)
+		}
+	case !errors.Is(statErr, unix.ENOENT):
+		return r.pathError("write", canonical, statErr)
+	}
+	// No O_TRUNC: truncation waits for the checks. O_NONBLOCK keeps a FIFO
+	// swapped in from blocking the open.
+	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC | unix.O_NOCTTY
+	if appending {
+		flags |= unix.O_APPEND
+	}
+	fd, err := ignoringEINTRValue(func() (int, error) { return unix.Openat(dirfd, base, flags, 0o644) })
+	if err != nil {
+		return r.pathError("write", canonical, classifyOpenError(dirfd, base, err))
+	}
+	f := os.NewFile(uintptr(fd), filepath.Join(r.root, canonical))
+	defer f.Close()
+	if err := unix.Fstat(fd, &st); err != nil {
+		return r.pathError("write", canonical, err)
+	}
+	if err := checkRegular(&st); err != nil {
+		return r.pathError("write", canonical, err)
+	}
+	if !appending {
+		if err := f.Truncate(0); err != nil {
+			return r.pathError("write", canonical, err)
+		}
+	}
+	if _, err := f.Write(data); err != nil {
+		return r.pathError("write", canonical, err)
+	}
+	return f.Close()
+}
+
 // Sub creates (when missing) the directory rel below the root, without
 // following symlinks, and returns a Resolver rooted there. It is used for a
 // work's scratch folder, .ai/tmp/work/{id}/scratch.

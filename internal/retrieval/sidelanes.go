@@ -2,13 +2,12 @@ package retrieval
 
 import (
 	"encoding/json"
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/indexer"
+	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
 // Side lanes are the retrieval lanes whose evidence lives outside the code
@@ -84,10 +83,18 @@ func SideLanes(ix *indexer.Index, in SideInputs) map[string]map[string]float64 {
 	return out
 }
 
+// maxMemoryBytes bounds the memory records file.
+const maxMemoryBytes = 16 << 20
+
 // MemoryAnchors reads the domain anchors of enforced memory records from a
 // workspace's .ai/memory/records.json (absent or malformed: none).
 func MemoryAnchors(root string) []string {
-	raw, err := os.ReadFile(filepath.Join(root, ".ai", "memory", "records.json"))
+	res, err := pathscope.New(root)
+	if err != nil {
+		return nil
+	}
+	// Never through a symlink, a FIFO or past a bound: it is a repository file.
+	raw, err := res.ReadFile(".ai/memory/records.json", maxMemoryBytes)
 	if err != nil {
 		return nil
 	}
