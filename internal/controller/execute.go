@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/mcpc/mcpc/internal/store"
 )
@@ -119,7 +120,7 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 	syms, usages := c.symbolsFor(added)
 	p.Symbols = append(p.Symbols, syms...)
 	p.Usages = append(p.Usages, usages...)
-	p.Excluded = append(p.Excluded, t.dec.Pack.Excluded...)
+	p.Excluded = appendExcluded(p.Excluded, t.dec.Pack.Excluded)
 	p.Escalations++
 	if err := c.writePack(p); err != nil {
 		return err
@@ -219,4 +220,15 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
+}
+
+// appendExcluded adds the exclusions a decision reported that the pack does
+// not list yet: every escalate reports its candidates' again.
+func appendExcluded(have, more []map[string]any) []map[string]any {
+	for _, e := range more {
+		if !slices.ContainsFunc(have, func(h map[string]any) bool { return h["file"] == e["file"] }) {
+			have = append(have, e)
+		}
+	}
+	return have
 }

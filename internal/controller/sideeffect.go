@@ -62,6 +62,8 @@ func (c *Controller) git(ctx context.Context, args ...string) (string, error) {
 			args = append([]string{"-c", "user.name=mcpc", "-c", "user.email=mcpc@localhost"}, args...)
 		}
 	}
-	out, err := exec.CommandContext(ctx, "git", append([]string{"-C", c.root}, args...)...).CombinedOutput()
+	// --literal-pathspecs: a file named "*.ts" or ":(glob)**" must name only
+	// itself, or a gated commit would take in files nobody approved.
+	out, err := exec.CommandContext(ctx, "git", append([]string{"-C", c.root, "--literal-pathspecs"}, args...)...).CombinedOutput()
 	return strings.TrimSpace(string(out)), err
 }
