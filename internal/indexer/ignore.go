@@ -3,6 +3,7 @@ package indexer
 import (
 	"bufio"
 	"bytes"
+	"path"
 	"regexp"
 	"strings"
 )
@@ -15,6 +16,13 @@ var defaultExcludes = []string{
 	".venv/", "venv/", "target/", ".gradle/", ".idea/", ".vscode/", "/.ai/tmp/",
 	"*.min.js", "*.min.css", "*.map", "*.bundle.js", "*.chunk.js", "*.lock",
 	"package-lock.json", "pnpm-lock.yaml", "*.snap", "*.pb.go", "*_generated.*", "*.generated.*",
+}
+
+// neverIndexed is what no .gitignore rule can bring back (a "!/.ai/tmp/"
+// line negates the defaults above): git's own data, at any depth, and
+// mcpc's runtime state.
+func neverIndexed(rel string) bool {
+	return rel == ".ai/tmp" || strings.EqualFold(path.Base(rel), ".git")
 }
 
 // binaryExtensions are skipped without reading: they are never text.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -27,7 +28,29 @@ func TestBadInputIsSkippedAndReported(t *testing.T) {
 	if err := os.Symlink("missing.ts", filepath.Join(root, "src", "dangling.ts")); err != nil {
 		t.Fatal(err)
 	}
+	// .gitignore lines cannot bring back mcpc's state or git's data, and a
+	// .gitignore that is a FIFO or a link to /dev/zero is skipped, not read.
+	gitignore, err := os.ReadFile(filepath.Join(root, ".gitignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, ".gitignore", append(gitignore, "\n!/.ai/tmp/\n!.git/\n"...))
+	writeFile(t, root, ".ai/tmp/work/w/state.ts", []byte("export const state = 1;\n"))
+	writeFile(t, root, "sub/.GIT/hook.ts", []byte("export const hook = 1;\n"))
+	writeFile(t, root, "fifo/kept.ts", []byte("export const keptBesideAFIFO = 1;\n"))
+	if err := syscall.Mkfifo(filepath.Join(root, "fifo", ".gitignore"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "zero/kept.ts", []byte("export const keptBesideZero = 1;\n"))
+	if err := os.Symlink("/dev/zero", filepath.Join(root, "zero", ".gitignore")); err != nil {
+		t.Fatal(err)
+	}
 	ix, sum := indexWorkspace(t, root)
+	for _, kept := range []string{"fifo/kept.ts", "zero/kept.ts"} {
+		if !ix.HasFile(kept) {
+			t.Errorf("%s, beside an unreadable .gitignore, was not indexed", kept)
+		}
+	}
 
 	problems := map[string]string{}
 	for _, p := range sum.Problems {
@@ -47,6 +70,8 @@ func TestBadInputIsSkippedAndReported(t *testing.T) {
 		{note: "gitignore globs are honoured", file: "debug.log"},
 		{note: "node_modules is skipped by default", file: "node_modules/lib/index.js"},
 		{note: "binary extensions are skipped without reading", file: "logo.png"},
+		{note: "mcpc's state is never indexed, whatever .gitignore says", file: ".ai/tmp/work/w/state.ts"},
+		{note: "git data is never indexed, in any case", file: "sub/.GIT/hook.ts"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.note, func(t *testing.T) {

@@ -76,7 +76,7 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack, ac
 			continue
 		}
 		if e.IsDir() {
-			if stack.ignored(childRel, true) {
+			if neverIndexed(childRel) || stack.ignored(childRel, true) {
 				continue
 			}
 			w.enter(ctx, childAbs, childRel, stack, active, childAbs)
