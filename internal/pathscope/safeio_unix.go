@@ -78,31 +78,22 @@ func (r *Resolver) HashFile(canonical string) (string, error) {
 // must be a regular, singly-linked file; a symlink is never followed, at the
 // target or at any parent.
 func (r *Resolver) WriteFileAtomic(canonical string, data []byte, mkdirParents bool) (err error) {
-	names, err := r.ioNames(canonical)
-	if err != nil {
-		return err
-	}
-	dirfd, err := r.openDirs(names[:len(names)-1], mkdirParents)
+	dirfd, base, err := r.openParent(canonical, mkdirParents)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(dirfd)
-	base := names[len(names)-1]
 
 	// A new file gets 0644 less the umask, like os.WriteFile. A replaced one
 	// keeps its rwx bits exactly, but never setuid/setgid/sticky: content
 	// written for an agent must not inherit privileges.
-	createPerm, keepPerm, replacing := uint32(0o644), fs.FileMode(0), false
-	var st unix.Stat_t
-	switch statErr := ignoringEINTR(func() error { return unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) }); {
-	case statErr == nil:
-		if err := checkRegular(&st); err != nil {
-			return r.pathError("write", canonical, err)
-		}
-		createPerm, keepPerm, replacing = 0o600, fs.FileMode(st.Mode&0o777), true
-	case errors.Is(statErr, unix.ENOENT):
-	default:
-		return r.pathError("write", canonical, statErr)
+	createPerm, keepPerm := uint32(0o644), fs.FileMode(0)
+	st, replacing, err := existingTarget(dirfd, base)
+	if err != nil {
+		return r.pathError("write", canonical, err)
+	}
+	if replacing {
+		createPerm, keepPerm = 0o600, fs.FileMode(st.Mode&0o777)
 	}
 
 	tmp, f, err := createTemp(dirfd, createPerm)
@@ -146,26 +137,16 @@ func (r *Resolver) AppendFile(canonical string, data []byte, mkdirParents bool) 
 }
 
 func (r *Resolver) writeInPlace(canonical string, data []byte, mkdirParents, appending bool) error {
-	names, err := r.ioNames(canonical)
-	if err != nil {
-		return err
-	}
-	dirfd, err := r.openDirs(names[:len(names)-1], mkdirParents)
+	dirfd, base, err := r.openParent(canonical, mkdirParents)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(dirfd)
-	base := names[len(names)-1]
 	// What is there is refused before it is opened (a FIFO, socket or
 	// directory), and again from fstat after, in case it was swapped.
-	var st unix.Stat_t
-	switch statErr := ignoringEINTR(func() error { return unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) }); {
-	case statErr == nil:
-		if err := checkRegular(&st); err != nil {
-			return r.pathError("write", canonical, err)
-		}
-	case !errors.Is(statErr, unix.ENOENT):
-		return r.pathError("write", canonical, statErr)
+	st, _, err := existingTarget(dirfd, base)
+	if err != nil {
+		return r.pathError("write", canonical, err)
 	}
 	// No O_TRUNC: truncation waits for the checks. O_NONBLOCK keeps a FIFO
 	// swapped in from blocking the open.
@@ -194,6 +175,36 @@ func (r *Resolver) writeInPlace(canonical string, data []byte, mkdirParents, app
 		return r.pathError("write", canonical, err)
 	}
 	return f.Close()
+}
+
+// existingTarget looks at base in dirfd without following a link: absent
+// (false), or a regular, singly-linked file (true, with its stat). Anything
+// else is refused.
+func existingTarget(dirfd int, base string) (unix.Stat_t, bool, error) {
+	var st unix.Stat_t
+	err := ignoringEINTR(func() error { return unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return st, false, nil
+	case err != nil:
+		return st, false, err
+	}
+	return st, true, checkRegular(&st)
+}
+
+// openParent opens the directory that holds canonical (creating missing
+// ones when mkdirParents is set) and returns it with the file's name in it.
+// The caller closes the descriptor.
+func (r *Resolver) openParent(canonical string, mkdirParents bool) (int, string, error) {
+	names, err := r.ioNames(canonical)
+	if err != nil {
+		return -1, "", err
+	}
+	dirfd, err := r.openDirs(names[:len(names)-1], mkdirParents)
+	if err != nil {
+		return -1, "", err
+	}
+	return dirfd, names[len(names)-1], nil
 }
 
 // Sub creates (when missing) the directory rel below the root, without
