@@ -151,7 +151,12 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// HTTPHandler serves streamable HTTP; mount it at /mcp.
+// HTTPHandler serves streamable HTTP; mount it at /mcp. The SDK refuses a
+// loopback request whose Host is not loopback (DNS rebinding); the
+// cross-origin check also refuses what a web page in a browser sends from
+// another origin, so no site the user visits can drive the tool. Clients
+// that are not browsers send no Origin and pass.
 func HTTPHandler(s *sdk.Server) http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	return http.NewCrossOriginProtection().Handler(h)
 }
