@@ -10,7 +10,7 @@ import (
 // result}) in the turn's transaction, so the record is as durable as the
 // state change it explains.
 func (t *Tx) PutDecision(ctx context.Context, workID string, seq int, denied bool, record []byte) error {
-	_, err := t.exec(ctx, `INSERT INTO decisions (work_id, seq, denied, record) VALUES (?,?,?,?)`, workID, seq, denied, record)
+	_, err := t.exec(`INSERT INTO decisions (work_id, seq, denied, record) VALUES (?,?,?,?)`, workID, seq, denied, record)
 	return err
 }
 
@@ -19,9 +19,9 @@ func (t *Tx) Decision(ctx context.Context, workID string, seq int) ([]byte, erro
 	var rec []byte
 	var err error
 	if seq == 0 {
-		err = t.queryRow(ctx, `SELECT record FROM decisions WHERE work_id = ? AND denied = 1 ORDER BY seq DESC LIMIT 1`, workID).Scan(&rec)
+		err = t.queryRow(`SELECT record FROM decisions WHERE work_id = ? AND denied = 1 ORDER BY seq DESC LIMIT 1`, workID).Scan(&rec)
 	} else {
-		err = t.queryRow(ctx, `SELECT record FROM decisions WHERE work_id = ? AND seq = ?`, workID, seq).Scan(&rec)
+		err = t.queryRow(`SELECT record FROM decisions WHERE work_id = ? AND seq = ?`, workID, seq).Scan(&rec)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound

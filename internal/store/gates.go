@@ -4,7 +4,7 @@ import "context"
 
 // ApproveGate records a person's approval of a work's commit gate.
 func (t *Tx) ApproveGate(ctx context.Context, workID, gateID, by, note string) error {
-	_, err := t.exec(ctx, `INSERT INTO gates (work_id, gate_id, approved_by, note, at) VALUES (?,?,?,?,?)
+	_, err := t.exec(`INSERT INTO gates (work_id, gate_id, approved_by, note, at) VALUES (?,?,?,?,?)
 ON CONFLICT(work_id, gate_id) DO UPDATE SET approved_by=excluded.approved_by, note=excluded.note, at=excluded.at`,
 		workID, gateID, by, note, now())
 	return err
@@ -12,7 +12,7 @@ ON CONFLICT(work_id, gate_id) DO UPDATE SET approved_by=excluded.approved_by, no
 
 // ApprovedGates lists a work's approved commit gates.
 func (t *Tx) ApprovedGates(ctx context.Context, workID string) ([]string, error) {
-	rows, err := t.query(ctx, `SELECT gate_id FROM gates WHERE work_id = ? ORDER BY gate_id`, workID)
+	rows, err := t.query(`SELECT gate_id FROM gates WHERE work_id = ? ORDER BY gate_id`, workID)
 	if err != nil {
 		return nil, err
 	}

@@ -144,24 +144,24 @@ func (t *Tx) stmt(query string) (*sql.Stmt, bool) {
 	return st, true
 }
 
-// exec, queryRow and query run a statement in the transaction. The
-// caller's context is not used: see session. A statement that cannot be
-// prepared runs unprepared, which reports why it failed.
-func (t *Tx) exec(_ context.Context, query string, args ...any) (sql.Result, error) {
+// exec, queryRow and query run a statement in the transaction, under its
+// own context (see session). A statement that cannot be prepared runs
+// unprepared, which reports why it failed.
+func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
 	if st, ok := t.stmt(query); ok {
 		return st.ExecContext(t.ctx, args...)
 	}
 	return t.ss.conn.ExecContext(t.ctx, query, args...)
 }
 
-func (t *Tx) queryRow(_ context.Context, query string, args ...any) *sql.Row {
+func (t *Tx) queryRow(query string, args ...any) *sql.Row {
 	if st, ok := t.stmt(query); ok {
 		return st.QueryRowContext(t.ctx, args...)
 	}
 	return t.ss.conn.QueryRowContext(t.ctx, query, args...)
 }
 
-func (t *Tx) query(_ context.Context, query string, args ...any) (*sql.Rows, error) {
+func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
 	if st, ok := t.stmt(query); ok {
 		return st.QueryContext(t.ctx, args...)
 	}

@@ -54,7 +54,7 @@ func (t *Tx) rev(ctx context.Context, workID string) (int64, error) {
 		return rev, nil
 	}
 	var rev int64
-	if err := t.queryRow(ctx, `SELECT rev FROM works WHERE id = ?`, workID).Scan(&rev); err != nil {
+	if err := t.queryRow(`SELECT rev FROM works WHERE id = ?`, workID).Scan(&rev); err != nil {
 		return 0, err
 	}
 	if t.revs == nil {
@@ -82,7 +82,7 @@ func (t *Tx) Work(ctx context.Context, id string) (*Work, error) {
 	}
 	w := &Work{}
 	var lex, pack, strategy string
-	err = t.queryRow(ctx, `SELECT id, run_session_id, state, prompt, lexemes, pack, strategy, repo_snapshot, rev FROM works WHERE id = ?`, id).
+	err = t.queryRow(`SELECT id, run_session_id, state, prompt, lexemes, pack, strategy, repo_snapshot, rev FROM works WHERE id = ?`, id).
 		Scan(&w.ID, &w.RunSessionID, &w.State, &w.Prompt, &lex, &pack, &strategy, &w.RepoSnapshotID, &w.Rev)
 	if err != nil {
 		return nil, err
@@ -101,7 +101,7 @@ func (t *Tx) PutWork(ctx context.Context, w *Work) error {
 	lex, _ := json.Marshal(w.Lexemes)
 	ts := now()
 	delete(t.revs, w.ID)
-	return t.queryRow(ctx, `INSERT INTO works (id, run_session_id, state, prompt, lexemes, pack, strategy, repo_snapshot, rev, created_at, updated_at)
+	return t.queryRow(`INSERT INTO works (id, run_session_id, state, prompt, lexemes, pack, strategy, repo_snapshot, rev, created_at, updated_at)
 VALUES (?,?,?,?,?,?,?,?,1,?,?)
 ON CONFLICT(id) DO UPDATE SET state=excluded.state, pack=excluded.pack, strategy=excluded.strategy,
   rev=works.rev+1, updated_at=excluded.updated_at
@@ -112,7 +112,7 @@ RETURNING rev`,
 // SetPlan keeps the accepted PlanGraph document with its work (the nodes
 // table holds what turns use; this is the document as accepted).
 func (t *Tx) SetPlan(ctx context.Context, workID string, plan []byte) error {
-	if _, err := t.exec(ctx, `UPDATE works SET plan = ?, updated_at = ? WHERE id = ?`, string(plan), now(), workID); err != nil {
+	if _, err := t.exec(`UPDATE works SET plan = ?, updated_at = ? WHERE id = ?`, string(plan), now(), workID); err != nil {
 		return err
 	}
 	return t.bumpRev(ctx, workID)
@@ -124,14 +124,14 @@ func (t *Tx) SetPlan(ctx context.Context, workID string, plan []byte) error {
 // a read turn never rewrites the row.
 func (t *Tx) NextDecision(ctx context.Context, workID string) (int, error) {
 	var n int
-	err := t.queryRow(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM decisions WHERE work_id = ?`, workID).Scan(&n)
+	err := t.queryRow(`SELECT COALESCE(MAX(seq), 0) + 1 FROM decisions WHERE work_id = ?`, workID).Scan(&n)
 	return n, err
 }
 
 // Agent loads an agent of a work.
 func (t *Tx) Agent(ctx context.Context, workID, id string) (*Agent, error) {
 	a := &Agent{WorkID: workID, ID: id}
-	err := t.queryRow(ctx, `SELECT used_tokens, turns, denials FROM agents WHERE work_id = ? AND id = ?`, workID, id).
+	err := t.queryRow(`SELECT used_tokens, turns, denials FROM agents WHERE work_id = ? AND id = ?`, workID, id).
 		Scan(&a.UsedTokens, &a.Turns, &a.Denials)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -141,7 +141,7 @@ func (t *Tx) Agent(ctx context.Context, workID, id string) (*Agent, error) {
 
 // PutAgent inserts or updates an agent's counters.
 func (t *Tx) PutAgent(ctx context.Context, a *Agent) error {
-	_, err := t.exec(ctx, `INSERT INTO agents (work_id, id, used_tokens, turns, denials, created_at) VALUES (?,?,?,?,?,?)
+	_, err := t.exec(`INSERT INTO agents (work_id, id, used_tokens, turns, denials, created_at) VALUES (?,?,?,?,?,?)
 ON CONFLICT(work_id, id) DO UPDATE SET used_tokens=excluded.used_tokens, turns=excluded.turns, denials=excluded.denials`,
 		a.WorkID, a.ID, a.UsedTokens, a.Turns, a.Denials, now())
 	return err
@@ -149,7 +149,7 @@ ON CONFLICT(work_id, id) DO UPDATE SET used_tokens=excluded.used_tokens, turns=e
 
 // Agents lists a work's agents.
 func (t *Tx) Agents(ctx context.Context, workID string) ([]Agent, error) {
-	rows, err := t.query(ctx, `SELECT id, used_tokens, turns, denials FROM agents WHERE work_id = ? ORDER BY created_at, id`, workID)
+	rows, err := t.query(`SELECT id, used_tokens, turns, denials FROM agents WHERE work_id = ? ORDER BY created_at, id`, workID)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func (t *Tx) Nodes(ctx context.Context, workID string, withBodies bool) ([]Node,
 	if withBodies {
 		q = `SELECT node_id, ord, kind, status, target_file, maps_to, body FROM nodes WHERE work_id = ? ORDER BY ord`
 	}
-	rows, err := t.query(ctx, q, workID)
+	rows, err := t.query(q, workID)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +210,7 @@ func (t *Tx) Nodes(ctx context.Context, workID string, withBodies bool) ([]Node,
 
 // ReplaceNodes swaps in a newly accepted plan's nodes.
 func (t *Tx) ReplaceNodes(ctx context.Context, workID string, nodes []Node) error {
-	if _, err := t.exec(ctx, `DELETE FROM nodes WHERE work_id = ?`, workID); err != nil {
+	if _, err := t.exec(`DELETE FROM nodes WHERE work_id = ?`, workID); err != nil {
 		return err
 	}
 	ts := now()
@@ -219,7 +219,7 @@ func (t *Tx) ReplaceNodes(ctx context.Context, workID string, nodes []Node) erro
 		if n.MapsTo == nil {
 			mapsTo = []byte("[]")
 		}
-		if _, err := t.exec(ctx, `INSERT INTO nodes (work_id, node_id, ord, kind, status, target_file, maps_to, body, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
+		if _, err := t.exec(`INSERT INTO nodes (work_id, node_id, ord, kind, status, target_file, maps_to, body, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
 			workID, n.NodeID, n.Ord, n.Kind, n.Status, n.TargetFile, string(mapsTo), string(n.Body), ts); err != nil {
 			return err
 		}
@@ -229,7 +229,7 @@ func (t *Tx) ReplaceNodes(ctx context.Context, workID string, nodes []Node) erro
 
 // SetNodeStatus records a node's new execution status.
 func (t *Tx) SetNodeStatus(ctx context.Context, workID, nodeID, status string) error {
-	if _, err := t.exec(ctx, `UPDATE nodes SET status = ?, updated_at = ? WHERE work_id = ? AND node_id = ?`, status, now(), workID, nodeID); err != nil {
+	if _, err := t.exec(`UPDATE nodes SET status = ?, updated_at = ? WHERE work_id = ? AND node_id = ?`, status, now(), workID, nodeID); err != nil {
 		return err
 	}
 	return t.bumpRev(ctx, workID)
@@ -238,7 +238,7 @@ func (t *Tx) SetNodeStatus(ctx context.Context, workID, nodeID, status string) e
 // bumpRev marks the work changed, so no process reuses what it cached of it.
 func (t *Tx) bumpRev(ctx context.Context, workID string) error {
 	delete(t.revs, workID)
-	_, err := t.exec(ctx, `UPDATE works SET rev = rev + 1 WHERE id = ?`, workID)
+	_, err := t.exec(`UPDATE works SET rev = rev + 1 WHERE id = ?`, workID)
 	return err
 }
 
@@ -247,7 +247,7 @@ func (t *Tx) Reads(ctx context.Context, workID string, files ...string) (map[str
 	out := map[string]string{}
 	for _, f := range files {
 		var h string
-		err := t.queryRow(ctx, `SELECT hash FROM reads WHERE work_id = ? AND file = ?`, workID, f).Scan(&h)
+		err := t.queryRow(`SELECT hash FROM reads WHERE work_id = ? AND file = ?`, workID, f).Scan(&h)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
@@ -261,6 +261,6 @@ func (t *Tx) Reads(ctx context.Context, workID string, files ...string) (map[str
 
 // RecordRead remembers the hash of a file as the work read (or wrote) it.
 func (t *Tx) RecordRead(ctx context.Context, workID, file, hash string) error {
-	_, err := t.exec(ctx, `INSERT INTO reads (work_id, file, hash) VALUES (?,?,?) ON CONFLICT(work_id, file) DO UPDATE SET hash=excluded.hash`, workID, file, hash)
+	_, err := t.exec(`INSERT INTO reads (work_id, file, hash) VALUES (?,?,?) ON CONFLICT(work_id, file) DO UPDATE SET hash=excluded.hash`, workID, file, hash)
 	return err
 }
