@@ -123,7 +123,7 @@ search:
 				skipped++
 				continue
 			}
-			if i%256 == 0 && time.Now().After(deadline) {
+			if time.Now().After(deadline) { // every line: one may take up to maxLineWork
 				truncated = true
 				t.result["stopped"] = fmt.Sprintf("the search ran out of its %s; narrow the pattern or args.files", searchTimeLimit)
 				break search
