@@ -133,15 +133,16 @@ func (c *Controller) writePack(p *packDoc) error {
 	}
 	sum := sha256.Sum256(raw)
 	p.Hash = "sha256:" + hex.EncodeToString(sum[:])
-	return c.writeState(p.Ref, raw)
+	// Replaced atomically: escalate rewrites it, and the store holds its hash.
+	return c.paths.WriteFileAtomic(p.Ref, raw, true)
 }
 
-// writeState writes a file of mcpc's own (a pack, an attachment, an
-// artifact) at a worktree-relative path, atomically and never through a
-// symlink: .ai/tmp is inside the repository, where a symlink could have
-// been planted to send the write elsewhere.
+// writeState writes a file of mcpc's own that is written once (an
+// attachment, an artifact) at a worktree-relative path, never through a
+// symlink: .ai/tmp is inside the repository, where a symlink could have been
+// planted to send the write elsewhere.
 func (c *Controller) writeState(canonical string, data []byte) error {
-	return c.paths.WriteFileAtomic(canonical, data, true)
+	return c.paths.WriteFile(canonical, data, true)
 }
 
 // storeAttachments saves args.attachments under the work's attachments/
