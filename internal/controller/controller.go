@@ -105,9 +105,7 @@ func New(opts Options) (*Controller, error) {
 	if c.now == nil {
 		c.now = time.Now
 	}
-	c.records = newRecorder(c.log, func(canonical string, data []byte) error {
-		return c.paths.WriteFile(canonical, data, true)
-	}, c.checkpointInPause)
+	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	return c, nil
 }
 

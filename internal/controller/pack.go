@@ -137,8 +137,8 @@ func (c *Controller) writePack(p *packDoc) error {
 	return c.paths.WriteFileAtomic(p.Ref, raw, true)
 }
 
-// writeState writes a file of mcpc's own that is written once (an
-// attachment, an artifact) at a worktree-relative path, never through a
+// writeState writes a file of mcpc's own that is written once (a decision
+// record, an attachment, an artifact) at a worktree-relative path, never through a
 // symlink: .ai/tmp is inside the repository, where a symlink could have been
 // planted to send the write elsewhere.
 func (c *Controller) writeState(canonical string, data []byte) error {
