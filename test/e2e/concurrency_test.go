@@ -59,3 +59,48 @@ func TestConcurrentProcesses(t *testing.T) {
 		t.Errorf("traceRef %s, want %s", next.TraceRef, want)
 	}
 }
+
+// TestConcurrentTurnsInOneProcess: one client keeps many turns in flight on
+// one mcpc process, whose workers then hold several store connections at
+// once; every turn is answered and counted once.
+func TestConcurrentTurnsInOneProcess(t *testing.T) {
+	ws := newWorkspace(t)
+	a := startServer(t, ws)
+	a.initialize(demo.Prompt, "adp-alert")
+	read := map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 2}
+	// Two reads alone give the cost of one (the same bytes every time).
+	first := a.turn("read_file_lines", read).BudgetStatus.UsedTokens
+	cost := a.turn("read_file_lines", read).BudgetStatus.UsedTokens - first
+	const inFlight, each = 8, 25
+	var wg sync.WaitGroup
+	errs := make(chan string, inFlight*each)
+	for range inFlight {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range each {
+				req := map[string]any{"verb": "read_file_lines", "workId": a.work, "agentId": a.id, "args": read}
+				resp, err := a.c.Turn(t.Context(), req)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				if len(resp.Denials) > 0 || resp.Result["error"] != nil {
+					errs <- fmt.Sprint(resp.DenyReasons, resp.Result["error"])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	next := a.turn("read_file_lines", read)
+	if want := fmt.Sprintf(".ai/tmp/work/%s/decisions/%06d.json", a.work, 3+inFlight*each+1); next.TraceRef != want {
+		t.Errorf("traceRef %s, want %s", next.TraceRef, want)
+	}
+	if want := first + (1+inFlight*each+1)*cost; next.BudgetStatus.UsedTokens != want {
+		t.Errorf("usedTokens %d, want %d (%d per read)", next.BudgetStatus.UsedTokens, want, cost)
+	}
+}
