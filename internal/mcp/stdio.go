@@ -21,6 +21,9 @@ import (
 // side: it reads line by line instead of running a json.Decoder over the
 // stream, only tries to decode a batch when the line is an array, and
 // writes responses without re-encoding their already marshaled result.
+// Unlike IOTransport, it answers a line that is no JSON-RPC message with a
+// JSON-RPC error (-32700 or -32600) and reads on, where IOTransport ends the
+// session and drops the answers it has not written yet.
 //
 // Close closes Reader and Writer, as IOTransport's connection does; stdio
 // passes closers that do nothing.
@@ -155,27 +158,47 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		c.queue = c.queue[1:]
 		return next, nil
 	}
-	var line []byte
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case v := <-c.incoming:
-		if v.err != nil {
-			return nil, v.err
+	for {
+		var line []byte
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case v := <-c.incoming:
+			if v.err != nil {
+				return nil, v.err
+			}
+			line = v.line
+		case <-c.closed:
+			return nil, io.EOF
 		}
-		line = v.line
-	case <-c.closed:
-		return nil, io.EOF
+		msg, err := c.decode(line)
+		var bad malformedError
+		if !errors.As(err, &bad) {
+			return msg, err
+		}
+		// The SDK would end the session on a line it cannot parse, and
+		// with it every answer not yet written. JSON-RPC 2.0 answers such
+		// a message with an error, and the server reads on.
+		if err := c.replyMalformed(line, bad); err != nil {
+			return nil, err
+		}
 	}
+}
 
+// malformedError is a line that is not a JSON-RPC message (or batch).
+type malformedError struct{ error }
+
+// decode turns one line into a message, filing what batches and
+// initialize need.
+func (c *lineConn) decode(line []byte) (jsonrpc.Message, error) {
 	if first := firstByte(line); first != '[' {
 		msg, err := jsonrpc.DecodeMessage(line)
 		if err != nil {
-			return nil, err
+			return nil, malformedError{err}
 		}
 		// DecodeMessage stops after the object; the SDK rejects more.
 		if first == '{' && trailingData(line) {
-			return nil, errTrailingData
+			return nil, malformedError{errTrailingData}
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodInitialize && req.ID.IsValid() {
 			c.mu.Lock()
@@ -189,7 +212,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 	msgs, err := decodeBatch(line)
 	if err != nil {
-		return nil, err
+		return nil, malformedError{err}
 	}
 	c.mu.Lock()
 	version := c.version
@@ -239,6 +262,35 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	c.queue = msgs[1:]
 	return msgs[0], nil
 }
+
+// replyMalformed answers a line that is not a JSON-RPC message: -32700 when
+// it is not JSON at all, -32600 when it is JSON but no message, with the
+// line's id when it has a usable one, else null.
+func (c *lineConn) replyMalformed(line []byte, bad malformedError) error {
+	code, what := int64(jsonrpc.CodeInvalidRequest), "invalid request"
+	if !json.Valid(line) {
+		code, what = codeParseError, "parse error"
+	}
+	id := json.RawMessage("null")
+	var head struct{ ID json.RawMessage }
+	if json.Unmarshal(line, &head) == nil && len(head.ID) > 0 && (head.ID[0] == '"' || head.ID[0] == '-' || head.ID[0] >= '0' && head.ID[0] <= '9') {
+		id = head.ID
+	}
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: code, Message: what + ": " + bad.Error()}})
+	if err != nil {
+		return err
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	return c.writeLine(append(c.wbuf[:0], data...))
+}
+
+// codeParseError is JSON-RPC 2.0's code for a message that is not JSON.
+const codeParseError = -32700
 
 // errInvalidRequest has the code of the SDK's jsonrpc2.ErrInvalidRequest.
 var errInvalidRequest = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request"}

@@ -181,6 +181,7 @@ func TestRead(t *testing.T) {
 		maxLine int
 		want    []string
 		wantErr string // "" means io.EOF
+		wrote   string // what the connection answered by itself, if anything
 	}{
 		{note: "single messages", input: ping(1) + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":"s","result":{}}` + "\n",
 			want: []string{"ping#1", "notifications/initialized#<nil>", "resp#s"}},
@@ -194,21 +195,25 @@ func TestRead(t *testing.T) {
 		{note: "too long line", input: ping(1) + "\n" + ping(22) + "\n" + ping(3) + "\n", maxLine: len(ping(1)), want: []string{"ping#1"}, wantErr: "maximum line length"},
 		{note: "too long line beyond the read buffer", input: big + "\n", maxLine: 100 << 10, wantErr: "maximum line length"},
 		{note: "no limit", input: big + "\n", maxLine: -1, want: []string{"tools/call#1"}},
-		{note: "invalid json", input: `{"jsonrpc":"2.0",` + "\n" + ping(2) + "\n", wantErr: "unmarshaling jsonrpc message"},
-		{note: "bad version tag", input: `{"jsonrpc":"1.0","id":1,"method":"ping"}` + "\n", wantErr: "invalid message version tag"},
-		{note: "trailing data", input: ping(1) + ` {"x":1}` + "\n", wantErr: "trailing data"},
-		{note: "extra brace", input: ping(1) + "}\n", wantErr: "trailing data"},
+		// A line that is no message is answered with an error, and reading goes on.
+		{note: "invalid json", input: `{"jsonrpc":"2.0",` + "\n" + ping(2) + "\n", want: []string{"ping#2"},
+			wrote: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: unmarshaling jsonrpc message: unexpected EOF"}}` + "\n"},
+		{note: "bad version tag", input: `{"jsonrpc":"1.0","id":1,"method":"ping"}` + "\n" + ping(2) + "\n", want: []string{"ping#2"},
+			wrote: `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: invalid message version tag \"1.0\"; expected \"2.0\""}}` + "\n"},
+		{note: "trailing data", input: ping(1) + ` {"x":1}` + "\n", wrote: `"id":null,"error":{"code":-32700,"message":"parse error: invalid trailing data at the end of stream"}`},
+		{note: "extra brace", input: ping(1) + "}\n", wrote: `"code":-32700`},
 		{note: "braces inside strings", input: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"a":"}\"{]"}}` + "\n", want: []string{"tools/call#1"}},
 		{note: "batch before initialize", input: "[" + ping(1) + ", " + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "," + ping(2) + "]\n" + ping(3) + "\n",
 			want: []string{"ping#1", "notifications/initialized#<nil>", "ping#2", "ping#3"}},
 		{note: "batch after leading whitespace", input: "  [" + ping(1) + "]\n", want: []string{"ping#1"}},
-		{note: "empty batch", input: "[]\n", wantErr: "empty batch"},
-		{note: "invalid batch", input: "[" + ping(1) + ",]\n", wantErr: "batch"},
+		{note: "empty batch", input: "[]\n" + ping(2) + "\n", want: []string{"ping#2"}, wrote: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: empty batch"}}`},
+		{note: "invalid batch", input: "[" + ping(1) + ",]\n", wrote: `"code":-32700,"message":"parse error: unmarshaling jsonrpc batch`},
 		{note: "batch with duplicate ids", input: "[" + ping(1) + "," + ping(1) + "]\n", wantErr: "duplicate message ID"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.note, func(t *testing.T) {
-			got, err := readAll(connect(t, tt.input, io.Discard, tt.maxLine))
+			var out bytes.Buffer
+			got, err := readAll(connect(t, tt.input, &out, tt.maxLine))
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Errorf("read %v, want %v", got, tt.want)
 			}
@@ -218,6 +223,9 @@ func TestRead(t *testing.T) {
 				}
 			} else if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("err %v, want one containing %q", err, tt.wantErr)
+			}
+			if !strings.Contains(out.String(), tt.wrote) || (tt.wrote == "" && out.Len() > 0) {
+				t.Errorf("wrote %q, want %q", out.String(), tt.wrote)
 			}
 		})
 	}

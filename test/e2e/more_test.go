@@ -189,6 +189,12 @@ func TestRawStdio(t *testing.T) {
 	if bad["error"] == nil {
 		t.Errorf("an unknown tool must be a JSON-RPC error, got %v", bad)
 	}
+	// A line that is no JSON-RPC message is answered with an error; the
+	// session goes on.
+	garbage := call(`{"jsonrpc":"2.0","id":6,"method":"tools/call",`)
+	if e, _ := garbage["error"].(map[string]any); e == nil || e["code"] != float64(-32700) || garbage["id"] != nil {
+		t.Errorf("a malformed line got %v, want a -32700 error with a null id", garbage)
+	}
 	ping := call(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
 	if ping["error"] != nil {
 		t.Errorf("ping: %v", ping)
