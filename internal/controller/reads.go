@@ -170,6 +170,9 @@ func compileSearch(expr string, isRegex bool) (*regexp.Regexp, int, error) {
 	if n := len(prog.Inst); isRegex && n > maxPatternInsts {
 		return nil, 0, fmt.Errorf("the pattern compiles to %d instructions, over the limit of %d: use fewer or smaller repeats", n, maxPatternInsts)
 	}
+	if _, complete := re.LiteralPrefix(); complete {
+		return re, 1, nil // a plain substring search: linear in the line alone
+	}
 	return re, len(prog.Inst), nil
 }
 

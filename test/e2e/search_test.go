@@ -34,6 +34,7 @@ func TestSearchCostIsBounded(t *testing.T) {
 			wantErr: "instructions, over the limit"},
 		{note: "a long line is skipped for a large pattern", args: map[string]any{"pattern": "(?:x?){200}b", "regex": true}, skipped: true},
 		{note: "a plain word searches everything", args: map[string]any{"pattern": "adp-alert"}, searched: len(files)},
+		{note: "a long exact-case literal still reads the long line", args: map[string]any{"pattern": strings.Repeat("y", 1000), "caseSensitive": true}},
 		{note: "args.files narrows the search", args: map[string]any{"pattern": "adp-alert", "files": []string{files[0]}}, searched: 1},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
