@@ -21,17 +21,19 @@ import (
 // side: it reads line by line instead of running a json.Decoder over the
 // stream, only tries to decode a batch when the line is an array, and
 // writes responses without re-encoding their already marshaled result.
-// Unlike IOTransport, it answers a line that is no JSON-RPC message with a
-// JSON-RPC error (-32700 or -32600) and reads on, where IOTransport ends the
-// session and drops the answers it has not written yet.
+// Unlike IOTransport, it answers a line that is no JSON-RPC message, or is
+// longer than MaxLineLength, with a JSON-RPC error (-32700 or -32600) and
+// reads on, where IOTransport ends the session and drops the answers it has
+// not written yet.
 //
 // Close closes Reader and Writer, as IOTransport's connection does; stdio
 // passes closers that do nothing.
 type lineTransport struct {
 	Reader io.ReadCloser
 	Writer io.WriteCloser
-	// MaxLineLength bounds one inbound line, as sdk.IOTransport's does:
-	// 0 selects sdk.DefaultMaxLineLength, a negative value means no cap.
+	// MaxLineLength bounds one inbound line, as sdk.IOTransport's does (a
+	// longer one is answered with an error and dropped): 0 selects
+	// sdk.DefaultMaxLineLength, a negative value means no cap.
 	MaxLineLength int
 }
 
@@ -53,7 +55,7 @@ func (t *lineTransport) Connect(context.Context) (sdk.Connection, error) {
 	return c, nil
 }
 
-// errLineTooLong is returned for an inbound line longer than the limit.
+// errLineTooLong explains the answer to an inbound line longer than the limit.
 var errLineTooLong = errors.New("inbound JSON-RPC frame exceeded the configured maximum line length")
 
 // Protocol versions that matter to batching (the SDK's are unexported).
@@ -63,8 +65,9 @@ const (
 )
 
 type lineOrErr struct {
-	line []byte
-	err  error
+	line    []byte
+	err     error
+	tooLong bool // a line past the limit was read and dropped
 }
 
 // lineConn is lineTransport's connection.
@@ -101,17 +104,22 @@ type inboundBatch struct {
 func (c *lineConn) SessionID() string { return "" }
 
 // readLoop feeds incoming with the input's non-blank lines, each a fresh
-// slice without its line ending, and stops after the first error.
+// slice without its line ending, and stops after the first read error. A
+// line past the limit is dropped as it arrives (never held whole) and
+// reported, so the session can answer it and go on.
 func (c *lineConn) readLoop(limit int) {
 	br := bufio.NewReaderSize(c.r, 64<<10)
 	var long []byte // a line longer than br's buffer, being assembled
+	dropping := false
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			long = append(long, chunk...)
-			if limit > 0 && len(long) > limit {
-				c.send(lineOrErr{err: errLineTooLong})
-				return
+			if !dropping {
+				long = append(long, chunk...)
+				dropping = limit > 0 && len(long) > limit
+			}
+			if dropping {
+				long = nil
 			}
 			continue
 		}
@@ -121,11 +129,13 @@ func (c *lineConn) readLoop(limit int) {
 			long = nil
 		}
 		line = bytes.TrimRight(line, "\r\n")
-		if len(bytes.TrimSpace(line)) > 0 {
-			if limit > 0 && len(line) > limit {
-				c.send(lineOrErr{err: errLineTooLong})
+		switch {
+		case dropping || limit > 0 && len(line) > limit:
+			dropping = false
+			if !c.send(lineOrErr{tooLong: true}) {
 				return
 			}
+		case len(bytes.TrimSpace(line)) > 0:
 			if !c.send(lineOrErr{line: bytes.Clone(line)}) {
 				return
 			}
@@ -166,6 +176,12 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case v := <-c.incoming:
 			if v.err != nil {
 				return nil, v.err
+			}
+			if v.tooLong {
+				if err := c.replyMalformed(nil, malformedError{errLineTooLong}); err != nil {
+					return nil, err
+				}
+				continue
 			}
 			line = v.line
 		case <-c.closed:
@@ -264,11 +280,12 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, error) {
 }
 
 // replyMalformed answers a line that is not a JSON-RPC message: -32700 when
-// it is not JSON at all, -32600 when it is JSON but no message, with the
-// line's id when it has a usable one, else null.
+// it is not JSON at all, -32600 when it is JSON but no message or was too
+// long to keep (line is nil), with the line's id when it has a usable one,
+// else null.
 func (c *lineConn) replyMalformed(line []byte, bad malformedError) error {
 	code, what := int64(jsonrpc.CodeInvalidRequest), "invalid request"
-	if !json.Valid(line) {
+	if line != nil && !json.Valid(line) {
 		code, what = codeParseError, "parse error"
 	}
 	id := json.RawMessage("null")

@@ -192,8 +192,10 @@ func TestRead(t *testing.T) {
 		{note: "empty input", input: ""},
 		{note: "line longer than the read buffer", input: big + "\n" + ping(2) + "\n", want: []string{"tools/call#1", "ping#2"}},
 		{note: "line at the limit", input: ping(1) + "\n", maxLine: len(ping(1)), want: []string{"ping#1"}},
-		{note: "too long line", input: ping(1) + "\n" + ping(22) + "\n" + ping(3) + "\n", maxLine: len(ping(1)), want: []string{"ping#1"}, wantErr: "maximum line length"},
-		{note: "too long line beyond the read buffer", input: big + "\n", maxLine: 100 << 10, wantErr: "maximum line length"},
+		{note: "too long line", input: ping(1) + "\n" + ping(22) + "\n" + ping(3) + "\n", maxLine: len(ping(1)), want: []string{"ping#1", "ping#3"},
+			wrote: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: inbound JSON-RPC frame exceeded the configured maximum line length"}}` + "\n"},
+		{note: "too long line beyond the read buffer", input: big + "\n" + ping(2) + "\n", maxLine: 100 << 10, want: []string{"ping#2"}, wrote: `"code":-32600`},
+		{note: "too long last line", input: big, maxLine: 100 << 10, wrote: `"code":-32600`},
 		{note: "no limit", input: big + "\n", maxLine: -1, want: []string{"tools/call#1"}},
 		// A line that is no message is answered with an error, and reading goes on.
 		{note: "invalid json", input: `{"jsonrpc":"2.0",` + "\n" + ping(2) + "\n", want: []string{"ping#2"},

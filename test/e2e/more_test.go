@@ -195,6 +195,13 @@ func TestRawStdio(t *testing.T) {
 	if e, _ := garbage["error"].(map[string]any); e == nil || e["code"] != float64(-32700) || garbage["id"] != nil {
 		t.Errorf("a malformed line got %v, want a -32700 error with a null id", garbage)
 	}
+	// So is a message past the transport's 16 MB line limit, which is
+	// dropped as it arrives.
+	huge := call(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"controller_turn","arguments":{"verb":"write_scratch_file","args":{"relativePath":"a.md","content":"` +
+		strings.Repeat("x", 17<<20) + `"}}}}`)
+	if e, _ := huge["error"].(map[string]any); e == nil || e["code"] != float64(-32600) {
+		t.Errorf("a 17 MB line got %v, want a -32600 error", huge)
+	}
 	ping := call(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
 	if ping["error"] != nil {
 		t.Errorf("ping: %v", ping)
