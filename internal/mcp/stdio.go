@@ -19,7 +19,8 @@ import (
 // lineTransport is a newline-delimited JSON-RPC transport over a reader and
 // a writer, a cheaper equivalent of the SDK's IOTransport for the server
 // side: it reads line by line instead of running a json.Decoder over the
-// stream, only tries to decode a batch when the line is an array, and
+// stream, decodes plain requests itself (decodeRequest) and anything else
+// with the SDK, only tries to decode a batch when the line is an array, and
 // writes responses without re-encoding their already marshaled result.
 // Unlike IOTransport, it answers a line that is no JSON-RPC message, or is
 // longer than MaxLineLength, with a JSON-RPC error (-32700 or -32600) and
@@ -206,10 +207,12 @@ type malformedError struct{ error }
 
 // decode turns one line into a message, filing what batches and
 // initialize need.
-func (c *lineConn) decode(line []byte) (jsonrpc.Message, error) {
+func (c *lineConn) decode(line []byte) (_ jsonrpc.Message, err error) {
 	if first := firstByte(line); first != '[' {
-		msg, err := jsonrpc.DecodeMessage(line)
-		if err != nil {
+		var msg jsonrpc.Message
+		if req, ok := decodeRequest(line); ok {
+			msg = req
+		} else if msg, err = jsonrpc.DecodeMessage(line); err != nil {
 			return nil, malformedError{err}
 		}
 		// DecodeMessage stops after the object; the SDK rejects more.
