@@ -164,13 +164,16 @@ func (r *Resolver) walk(canonical string) walkResult {
 		}
 	}
 	hops := 0
+	// curInfo is cur's Lstat when the loop made it; the walk's last step
+	// is usually that lstat, so the result need not repeat it.
+	var curInfo fs.FileInfo
 	// Stop at the first escape: nothing beyond it is reported, so there is
 	// no reason to look at the outside filesystem.
 	for settle(); len(pending) > 0 && !w.escaped; settle() {
 		name := pending[0]
 		pending = pending[1:]
 		if name == ".." { // only from a symlink target: canonical paths have none
-			cur = filepath.Dir(cur)
+			cur, curInfo = filepath.Dir(cur), nil
 			continue
 		}
 		next := filepath.Join(cur, name)
@@ -185,7 +188,7 @@ func (r *Resolver) walk(canonical string) walkResult {
 			return w
 		}
 		if info.Mode()&fs.ModeSymlink == 0 {
-			cur = next
+			cur, curInfo = next, info
 			continue
 		}
 		w.symlink = true
@@ -203,6 +206,7 @@ func (r *Resolver) walk(canonical string) walkResult {
 		if filepath.IsAbs(target) {
 			cur = "/"
 		}
+		curInfo = nil
 		checkpoints = append(checkpoints, len(pending))
 		pending = append(splitComponents(target), pending...)
 	}
@@ -210,8 +214,11 @@ func (r *Resolver) walk(canonical string) walkResult {
 	if w.escaped {
 		return w
 	}
-	if info, err := os.Lstat(cur); err == nil {
-		w.info = info
+	w.info = curInfo
+	if w.info == nil {
+		if info, err := os.Lstat(cur); err == nil {
+			w.info = info
+		}
 	}
 	return w
 }
