@@ -5,9 +5,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/bundle"
-	"github.com/open-policy-agent/opa/v1/loader"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpc/mcpc/internal/engine"
@@ -39,45 +36,19 @@ func newPolicyCommand(root *rootParams) *cobra.Command {
 	return cmd
 }
 
-// loadDir loads a policies directory rooted like `opa test DIR`, leaving
-// out tests.
-func loadDir(dir string) (*bundle.Bundle, error) {
-	res, err := loader.NewFileLoader().WithProcessAnnotation(true).Filtered([]string{dir}, func(_ string, info os.FileInfo, _ int) bool {
-		return !info.IsDir() && (filepath.Ext(info.Name()) == ".go" || len(info.Name()) > 10 && info.Name()[len(info.Name())-10:] == "_test.rego")
-	})
-	if err != nil {
-		return nil, err
-	}
-	b := &bundle.Bundle{Data: res.Documents, Manifest: bundle.Manifest{Roots: &[]string{""}}}
-	for _, m := range res.Modules {
-		rel, _ := filepath.Rel(dir, m.Name)
-		b.Modules = append(b.Modules, bundle.ModuleFile{URL: filepath.ToSlash(rel), Path: filepath.ToSlash(rel), Raw: m.Raw, Parsed: m.Parsed})
-	}
-	return b, nil
-}
-
-// writeBundle writes b as a standard OPA bundle file.
-func writeBundle(b *bundle.Bundle, path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := bundle.NewWriter(f).Write(*b); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
 func (p *policyParams) build(cmd *cobra.Command) error {
-	b, err := loadDir(p.dir)
+	if err := os.MkdirAll(filepath.Dir(p.output), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(p.output)
 	if err != nil {
 		return err
 	}
-	if err := writeBundle(b, p.output); err != nil {
+	modules, err := engine.WriteBundle(p.dir, f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return err
 	}
 	// Prove the written bundle decides before reporting success.
@@ -85,55 +56,27 @@ func (p *policyParams) build(cmd *cobra.Command) error {
 	if err != nil {
 		return fmt.Errorf("the bundle was written but does not load: %w", err)
 	}
-	return writeJSON(cmd.OutOrStdout(), map[string]any{"bundle": p.output, "modules": len(b.Modules), "version": eng.Version()})
+	return writeJSON(cmd.OutOrStdout(), map[string]any{"bundle": p.output, "modules": modules, "version": eng.Version()})
 }
 
+// check compiles the policies strictly and prepares the decision, as serve
+// would with --bundle DIR (or with the embedded policies).
 func (p *policyParams) check(cmd *cobra.Command) error {
-	report := map[string]any{"ok": true}
-	if p.dir != "" {
-		b, err := loadDir(p.dir)
-		if err != nil {
-			return err
-		}
-		mods := map[string]*ast.Module{}
-		for _, m := range b.Modules {
-			mods[m.Path] = m.Parsed
-		}
-		c := ast.NewCompiler().WithStrict(true)
-		if c.Compile(mods); c.Failed() {
-			report["ok"] = false
-			report["errors"] = c.Errors
-			_ = writeJSON(cmd.OutOrStdout(), report)
-			return fmt.Errorf("%d policy errors", len(c.Errors))
-		}
-		report["modules"] = len(mods)
-	}
-	var opts engine.Options
-	if p.dir != "" {
-		tmp, err := os.CreateTemp("", "mcpc-bundle-*.tar.gz")
-		if err != nil {
-			return err
-		}
-		tmp.Close()
-		defer os.Remove(tmp.Name())
-		b, err := loadDir(p.dir)
-		if err != nil {
-			return err
-		}
-		if err := writeBundle(b, tmp.Name()); err != nil {
-			return err
-		}
-		opts.BundlePath = tmp.Name()
-	}
-	eng, err := engine.New(cmd.Context(), opts)
+	eng, err := engine.New(cmd.Context(), engine.Options{BundlePath: p.dir, Strict: true})
 	if err != nil {
-		report["ok"] = false
-		report["errors"] = []string{err.Error()}
-		_ = writeJSON(cmd.OutOrStdout(), report)
+		// New reports a failed compile as Errors, anything else as one *Error.
+		errs, ok := err.(engine.Errors)
+		if !ok {
+			e, isOne := err.(*engine.Error)
+			if !isOne {
+				e = &engine.Error{Code: "load", Location: p.dir, Message: err.Error()}
+			}
+			errs = engine.Errors{e}
+		}
+		_ = writeJSON(cmd.OutOrStdout(), map[string]any{"ok": false, "errors": errs})
 		return err
 	}
-	report["version"] = eng.Version()
-	report["source"] = eng.Source()
-	report["rules"] = len(eng.RuleDocs())
-	return writeJSON(cmd.OutOrStdout(), report)
+	return writeJSON(cmd.OutOrStdout(), map[string]any{
+		"ok": true, "version": eng.Version(), "source": eng.Source(), "rules": len(eng.RuleDocs()),
+	})
 }

@@ -11,7 +11,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,6 +41,10 @@ type Options struct {
 	BundlePath string
 	// Query overrides the decision query. Default: DecisionQuery.
 	Query string
+	// Strict compiles as `opa check --strict` does: unused imports and
+	// variables, shadowed names and deprecated built-ins are errors.
+	// Default false.
+	Strict bool
 }
 
 // Engine evaluates decisions with a prepared query. It is safe for
@@ -84,16 +90,50 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	e := &Engine{source: source, version: bundleVersion(b), data: b.Data, docs: ruleDocs(b)}
 	// Modules and data go in directly rather than as an activated bundle:
 	// the engine never updates policy in place, it builds a new Engine.
-	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Store(inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true)))}
+	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Strict(opts.Strict), rego.Store(inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true)))}
 	for _, m := range b.Modules {
 		regoOpts = append(regoOpts, rego.ParsedModule(m.Parsed))
 	}
 	pq, err := rego.New(regoOpts...).PrepareForEval(ctx)
 	if err != nil {
-		return nil, &Error{Code: "compile", Location: source, Message: err.Error()}
+		return nil, compileError(source, err)
 	}
 	e.query = pq
 	return e, nil
+}
+
+// compileError keeps each compiler error apart, with its location, when
+// the compiler reports them as a list.
+func compileError(source string, err error) error {
+	var list ast.Errors
+	if !errors.As(err, &list) || len(list) == 0 {
+		return &Error{Code: "compile", Location: source, Message: err.Error()}
+	}
+	out := make(Errors, 0, len(list))
+	for _, e := range list {
+		loc := source
+		if e.Location != nil {
+			loc = e.Location.String()
+		}
+		out = append(out, &Error{Code: "compile", Location: loc, Message: e.Code + ": " + e.Message})
+	}
+	return out
+}
+
+// WriteBundle writes the policies directory dir, read as the engine reads
+// one (tests left out), as a standard OPA bundle to w, and says how many
+// modules it holds. Its modules and data are the ones New would decide
+// with, so the bundle has the directory's Version.
+func WriteBundle(dir string, w io.Writer) (modules int, err error) {
+	b, err := loadFS(os.DirFS(dir))
+	if err != nil {
+		return 0, &Error{Code: "bundle_load", Location: dir, Message: err.Error()}
+	}
+	b.Manifest = bundle.Manifest{Roots: &[]string{""}}
+	if err := bundle.NewWriter(w).Write(*b); err != nil {
+		return 0, err
+	}
+	return len(b.Modules), nil
 }
 
 func isDir(path string) bool {
@@ -143,9 +183,12 @@ func bundleVersion(b *bundle.Bundle) string {
 	h := sha256.New()
 	mods := make([]bundle.ModuleFile, len(b.Modules))
 	copy(mods, b.Modules)
-	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
+	// A bundle file's reader roots module paths at "/", a directory's
+	// reader does not: the same policies have one version either way.
+	path := func(m bundle.ModuleFile) string { return strings.TrimPrefix(m.Path, "/") }
+	sort.Slice(mods, func(i, j int) bool { return path(mods[i]) < path(mods[j]) })
 	for _, m := range mods {
-		h.Write([]byte(m.Path))
+		h.Write([]byte(path(m)))
 		h.Write(m.Raw)
 	}
 	data, _ := json.Marshal(b.Data) // map keys marshal sorted

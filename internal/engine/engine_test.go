@@ -69,22 +69,27 @@ func TestEmbeddedPolicies(t *testing.T) {
 	}
 }
 
-// TestPolicyDirectory: --bundle naming a directory laid out like policies/
-// decides exactly as the embedded defaults do, data tables included (a
-// bundle reader would read only files named data.json and drop them).
+// TestPolicyDirectory: --bundle naming a directory laid out like policies/,
+// or a bundle file WriteBundle made of it, decides exactly as the embedded
+// defaults do, data tables included (a bundle reader would read only files
+// named data.json and drop them), and carries the same version, so a plan
+// built under one is current under the others.
 func TestPolicyDirectory(t *testing.T) {
 	ctx := context.Background()
 	embedded, err := New(ctx, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err := New(ctx, Options{BundlePath: filepath.Join("..", "..", "policies")})
+	policiesDir := filepath.Join("..", "..", "policies")
+	bundleFile := filepath.Join(t.TempDir(), "mcpc.tar.gz")
+	f, err := os.Create(bundleFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dir.Version() != embedded.Version() {
-		t.Errorf("version %s from the directory, %s embedded", dir.Version(), embedded.Version())
+	if _, err := WriteBundle(policiesDir, f); err != nil {
+		t.Fatal(err)
 	}
+	f.Close()
 	raw, err := os.ReadFile(filepath.Join("testdata", "read-input.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -93,12 +98,47 @@ func TestPolicyDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, got, err := dir.Evaluate(ctx, json.RawMessage(raw), nil)
-	if err != nil {
+	for _, tc := range []struct{ note, path string }{{"directory", policiesDir}, {"bundle file", bundleFile}} {
+		t.Run(tc.note, func(t *testing.T) {
+			e, err := New(ctx, Options{BundlePath: tc.path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Version() != embedded.Version() {
+				t.Errorf("version %s, %s embedded", e.Version(), embedded.Version())
+			}
+			_, got, err := e.Evaluate(ctx, json.RawMessage(raw), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("decided\n%s\nthe embedded policies\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestStrictCompile: Strict refuses what `opa check --strict` refuses, with
+// every error and its location; without it the same policy compiles.
+func TestStrictCompile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	rego := "package mcpc.main\n\nimport data.unused\n\ndecision := {\"allow\": false}\n\nf(x) := 1\n"
+	if err := os.WriteFile(filepath.Join(dir, "p.rego"), []byte(rego), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if string(got) != string(want) {
-		t.Errorf("the directory decided\n%s\nthe embedded policies\n%s", got, want)
+	if _, err := New(ctx, Options{BundlePath: dir}); err != nil {
+		t.Fatalf("lenient compile: %v", err)
+	}
+	_, err := New(ctx, Options{BundlePath: dir, Strict: true})
+	errs, ok := err.(Errors)
+	if !ok || len(errs) != 2 {
+		t.Fatalf("err %v, want the two strict errors", err)
+	}
+	for i, loc := range []string{"p.rego:3", "p.rego:7"} {
+		if errs[i].Code != "compile" || errs[i].Location != loc {
+			t.Errorf("error %d: %+v, want a compile error at %s", i, errs[i], loc)
+		}
 	}
 }
 

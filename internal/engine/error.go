@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Error is the one error type of the engine: what failed (Code), where
 // (Location: a bundle path, a module) and the detail (Message).
@@ -15,4 +18,15 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("policy %s at %s: %s", e.Code, e.Location, e.Message)
 	}
 	return fmt.Sprintf("policy %s: %s", e.Code, e.Message)
+}
+
+// Errors is every error of one failed compile, each with its location.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	msgs := make([]string, len(es))
+	for i, e := range es {
+		msgs[i] = e.Error()
+	}
+	return fmt.Sprintf("%d policy errors: %s", len(es), strings.Join(msgs, "; "))
 }
