@@ -22,8 +22,9 @@ import (
 // stream, decodes plain requests itself (decodeRequest) and anything else
 // with the SDK, only tries to decode a batch when the line is an array, and
 // writes responses without re-encoding their already marshaled result.
-// Unlike IOTransport, it answers a line that is no JSON-RPC message, or is
-// longer than MaxLineLength, with a JSON-RPC error (-32700 or -32600) and
+// Unlike IOTransport, it answers a line that is no JSON-RPC message, is
+// longer than MaxLineLength, or is a batch that the negotiated version
+// forbids or whose ids repeat, with a JSON-RPC error (-32700 or -32600) and
 // reads on, where IOTransport ends the session and drops the answers it has
 // not written yet.
 //
@@ -202,7 +203,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// malformedError is a line that is not a JSON-RPC message (or batch).
+// malformedError is a line the session cannot take: no JSON-RPC message or
+// batch, or a batch that the negotiated version forbids or whose ids repeat.
+// It is answered with an error and the session reads on.
 type malformedError struct{ error }
 
 // decode turns one line into a message, filing what batches and
@@ -237,7 +240,7 @@ func (c *lineConn) decode(line []byte) (_ jsonrpc.Message, err error) {
 	version := c.version
 	c.mu.Unlock()
 	if version >= protocol20250618 {
-		return nil, fmt.Errorf("JSON-RPC batching is not supported in %s and later (request version: %s)", protocol20250618, version)
+		return nil, malformedError{fmt.Errorf("JSON-RPC batching is not supported in %s and later (request version: %s)", protocol20250618, version)}
 	}
 	var batch *inboundBatch
 	var inits []jsonrpc.ID
@@ -250,7 +253,7 @@ func (c *lineConn) decode(line []byte) (_ jsonrpc.Message, err error) {
 			batch = &inboundBatch{unresolved: make(map[jsonrpc.ID]int)}
 		}
 		if _, dup := batch.unresolved[req.ID]; dup {
-			return nil, fmt.Errorf("duplicate message ID %v", req.ID.Raw())
+			return nil, malformedError{fmt.Errorf("duplicate message ID %v", req.ID.Raw())}
 		}
 		batch.unresolved[req.ID] = len(batch.responses)
 		batch.responses = append(batch.responses, nil)
@@ -263,7 +266,7 @@ func (c *lineConn) decode(line []byte) (_ jsonrpc.Message, err error) {
 		for id := range batch.unresolved {
 			if _, seen := c.batches[id]; seen {
 				c.mu.Unlock()
-				return nil, fmt.Errorf("%w: batch contains previously seen request %v", errInvalidRequest, id.Raw())
+				return nil, malformedError{fmt.Errorf("batch contains previously seen request %v", id.Raw())}
 			}
 		}
 		if c.batches == nil {
@@ -311,9 +314,6 @@ func (c *lineConn) replyMalformed(line []byte, bad malformedError) error {
 
 // codeParseError is JSON-RPC 2.0's code for a message that is not JSON.
 const codeParseError = -32700
-
-// errInvalidRequest has the code of the SDK's jsonrpc2.ErrInvalidRequest.
-var errInvalidRequest = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request"}
 
 var errTrailingData = errors.New("invalid trailing data at the end of stream")
 

@@ -202,6 +202,12 @@ func TestRawStdio(t *testing.T) {
 	if e, _ := huge["error"].(map[string]any); e == nil || e["code"] != float64(-32600) {
 		t.Errorf("a 17 MB line got %v, want a -32600 error", huge)
 	}
+	// A batch, which 2025-06-18 and later forbid, is one more bad line, not
+	// the end of the session.
+	batch := call(`[{"jsonrpc":"2.0","id":8,"method":"ping"}]`)
+	if e, _ := batch["error"].(map[string]any); e == nil || e["code"] != float64(-32600) {
+		t.Errorf("a batch on 2025-11-25 got %v, want a -32600 error", batch)
+	}
 	ping := call(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
 	if ping["error"] != nil {
 		t.Errorf("ping: %v", ping)
