@@ -64,10 +64,13 @@ func safeTurn(t Turner, j turnJob, log zerolog.Logger) (resp *protocol.TurnRespo
 
 // Turn hands the turn to a worker and waits for its answer. A turn is one
 // store transaction and always runs to its end, so a cancelled request
-// still waits for it.
+// still waits for it, and the turn runs under a context the request's
+// cancellation does not reach: a policy evaluation stopped half-way would
+// otherwise be recorded, charged and answered as a POLICY_ERROR denial the
+// policy never made.
 func (w *workerTurner) Turn(ctx context.Context, raw json.RawMessage) (*protocol.TurnResponse, error) {
 	done := make(chan turnResult, 1)
-	w.jobs <- turnJob{ctx, raw, done}
+	w.jobs <- turnJob{context.WithoutCancel(ctx), raw, done}
 	r := <-done
 	return r.resp, r.err
 }
