@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"sync/atomic"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
@@ -120,32 +119,8 @@ var inflight atomic.Int64
 func ServeStdio(ctx context.Context, s *sdk.Server) error {
 	stdin, restore := pollableStdin()
 	defer restore()
-	return s.Run(ctx, &lineTransport{Reader: &drainingReader{r: stdin}, Writer: nopCloser{os.Stdout}})
+	return s.Run(ctx, &lineTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{os.Stdout}, AnswerBeforeEOF: true})
 }
-
-// drainingReader delays end of input until the requests already read have
-// been answered: the SDK ends the session (and cancels handlers) at EOF.
-type drainingReader struct {
-	r        io.Reader
-	lastRead atomic.Int64
-}
-
-func (d *drainingReader) Read(p []byte) (int, error) {
-	n, err := d.r.Read(p)
-	if n > 0 {
-		d.lastRead.Store(time.Now().UnixNano())
-	}
-	if err == io.EOF {
-		// Let the last lines be dispatched, then wait for their handlers.
-		for time.Since(time.Unix(0, d.lastRead.Load())) < 50*time.Millisecond || inflight.Load() > 0 {
-			time.Sleep(5 * time.Millisecond)
-		}
-		time.Sleep(20 * time.Millisecond) // the last answer's write
-	}
-	return n, err
-}
-
-func (d *drainingReader) Close() error { return nil }
 
 type nopCloser struct{ io.Writer }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,6 +38,11 @@ type lineTransport struct {
 	// longer one is answered with an error and dropped): 0 selects
 	// sdk.DefaultMaxLineLength, a negative value means no cap.
 	MaxLineLength int
+	// AnswerBeforeEOF holds back the end of input until the requests read
+	// before it have been answered, for a client that writes its requests
+	// and closes its end at once: the SDK ends the session, with every
+	// answer not yet written, as soon as it reads the end. Default false.
+	AnswerBeforeEOF bool
 }
 
 // Connect implements sdk.Transport.
@@ -46,10 +52,11 @@ func (t *lineTransport) Connect(context.Context) (sdk.Connection, error) {
 		limit = sdk.DefaultMaxLineLength
 	}
 	c := &lineConn{
-		r:        t.Reader,
-		w:        t.Writer,
-		incoming: make(chan lineOrErr),
-		closed:   make(chan struct{}),
+		r:           t.Reader,
+		w:           t.Writer,
+		incoming:    make(chan lineOrErr),
+		closed:      make(chan struct{}),
+		answerAtEOF: t.AnswerBeforeEOF,
 	}
 	// Reads happen on their own goroutine so that Close can unblock a
 	// pending Read (stdin cannot be interrupted portably), as in the SDK.
@@ -79,6 +86,9 @@ type lineConn struct {
 
 	incoming chan lineOrErr // from readLoop
 	queue    []jsonrpc.Message
+
+	answerAtEOF bool         // lineTransport.AnswerBeforeEOF
+	lastLine    atomic.Int64 // when readLoop last handed a line on (UnixNano)
 
 	// version is the negotiated protocol version, learnt from the response
 	// to initialize; "" until then (batches are allowed, as in the SDK).
@@ -141,12 +151,31 @@ func (c *lineConn) readLoop(limit int) {
 			if !c.send(lineOrErr{line: bytes.Clone(line)}) {
 				return
 			}
+			c.lastLine.Store(time.Now().UnixNano())
 		}
 		if err != nil {
+			if err == io.EOF && c.answerAtEOF {
+				c.awaitAnswers()
+			}
 			c.send(lineOrErr{err: err})
 			return
 		}
 	}
+}
+
+// awaitAnswers waits until the lines handed on have been dispatched (a
+// short quiet spell after the last one) and no tool call is being handled,
+// then for the last answer's write. The last line may only just have been
+// handed on: without a newline it arrives together with the end of input.
+func (c *lineConn) awaitAnswers() {
+	for time.Since(time.Unix(0, c.lastLine.Load())) < 50*time.Millisecond || inflight.Load() > 0 {
+		select {
+		case <-c.closed:
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	time.Sleep(20 * time.Millisecond)
 }
 
 func (c *lineConn) send(v lineOrErr) bool {
