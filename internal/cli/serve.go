@@ -25,6 +25,7 @@ type serveParams struct {
 	bundle string
 	noWarm bool
 	poll   time.Duration
+	idle   time.Duration
 }
 
 // serveGCPercent is the GOGC that serve runs with unless GOGC is set.
@@ -46,6 +47,7 @@ the address names another host explicitly).`,
 	cmd.Flags().StringVar(&p.bundle, "bundle", "", "OPA bundle (.tar.gz or directory) to decide with; default the embedded policies")
 	cmd.Flags().BoolVar(&p.noWarm, "no-warm", false, "do not refresh the code index at start-up")
 	cmd.Flags().DurationVar(&p.poll, "bundle-poll", 30*time.Second, "how often a --bundle path or URL is checked for a new version (MCPC_BUNDLE_POLL_SECONDS overrides)")
+	cmd.Flags().DurationVar(&p.idle, "http-idle-timeout", 30*time.Minute, "close an HTTP session after this long without a request (0: never); its works go on in a new session")
 	return cmd
 }
 
@@ -90,7 +92,7 @@ func (p *serveParams) run(ctx context.Context) error {
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.HTTPHandler(srv))
+	mux.Handle("/mcp", mcp.HTTPHandler(srv, p.idle))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(os.Stderr, "mcpc: serving MCP at http://%s/mcp\n", ln.Addr())
 	go func() {

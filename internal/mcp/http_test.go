@@ -1,18 +1,19 @@
 package mcp
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHTTPRefusesBrowserCrossOrigin: a web page the user visits must not be
 // able to drive the local server; a client that is not a browser can.
 func TestHTTPRefusesBrowserCrossOrigin(t *testing.T) {
-	srv := httptest.NewServer(HTTPHandler(NewServer(fakeTurner{}, Options{})))
+	srv := httptest.NewServer(HTTPHandler(NewServer(fakeTurner{}, Options{}), 0))
 	defer srv.Close()
-	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	for _, tc := range []struct {
 		note    string
 		headers map[string]string
@@ -23,23 +24,60 @@ func TestHTTPRefusesBrowserCrossOrigin(t *testing.T) {
 		{"another origin without fetch metadata", map[string]string{"Origin": "https://evil.example"}, http.StatusForbidden},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
-			req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(initialize))
-			if err != nil {
-				t.Fatal(err)
-			}
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			for k, v := range tc.headers {
-				req.Header.Set(k, v)
-			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != tc.want {
+			if resp := post(t, srv.URL, httpInitialize, tc.headers); resp.StatusCode != tc.want {
 				t.Fatalf("status %d, want %d", resp.StatusCode, tc.want)
 			}
 		})
 	}
+}
+
+// TestHTTPClosesIdleSessions: a session left without requests for the idle
+// timeout is closed (its id answers 404, so its client starts a new one);
+// one in use is kept.
+func TestHTTPClosesIdleSessions(t *testing.T) {
+	const idle = 300 * time.Millisecond
+	srv := httptest.NewServer(HTTPHandler(NewServer(fakeTurner{}, Options{}), idle))
+	defer srv.Close()
+	session := func() map[string]string {
+		resp := post(t, srv.URL, httpInitialize, nil)
+		id := resp.Header.Get("Mcp-Session-Id")
+		if resp.StatusCode != http.StatusOK || id == "" {
+			t.Fatalf("initialize: status %d, session %q", resp.StatusCode, id)
+		}
+		return map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"}
+	}
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	kept, dropped := session(), session()
+	for range 6 { // kept is used every idle/3; dropped idles twice the timeout
+		time.Sleep(idle / 3)
+		if resp := post(t, srv.URL, ping, kept); resp.StatusCode != http.StatusOK {
+			t.Fatalf("a session in use: status %d", resp.StatusCode)
+		}
+	}
+	if resp := post(t, srv.URL, ping, dropped); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("an idle session: status %d, want 404", resp.StatusCode)
+	}
+}
+
+const httpInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// post sends one JSON-RPC message as a streamable HTTP client would.
+func post(t *testing.T, url, body string, headers map[string]string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
 }
