@@ -35,9 +35,12 @@ type input struct {
 }
 
 type requestFacts struct {
-	Bytes  int               `json:"bytes"`
-	Tokens int               `json:"tokens"`
-	Errors []schemas.Problem `json:"errors"`
+	Bytes  int `json:"bytes"`
+	Tokens int `json:"tokens"`
+	// Decoded is false when the request was too large to read or could not
+	// be decoded: its verb and ids were salvaged, its args are unknown.
+	Decoded bool              `json:"decoded"`
+	Errors  []schemas.Problem `json:"errors"`
 }
 
 type workFacts struct {

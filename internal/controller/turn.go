@@ -79,25 +79,30 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 	}
 	t.in.Request.Bytes = len(raw)
 	t.in.Request.Tokens = (len(raw) + 3) / 4
+	var doc any
+	problem := ""
 	if len(raw) > c.cfg.Request.MaxBytes {
-		t.in.Request.Errors = append(t.in.Request.Errors, schemas.Problem{
-			Message: fmt.Sprintf("the request is %d bytes, over the limit of %d", len(raw), c.cfg.Request.MaxBytes),
-		})
-		// Keep only the envelope fields so the response can still name the work.
+		problem = fmt.Sprintf("the request is %d bytes, over the limit of %d", len(raw), c.cfg.Request.MaxBytes)
+	} else if err := json.Unmarshal(raw, &doc); err != nil {
+		problem = "the request is not valid JSON: " + err.Error()
+		if json.Valid(raw) {
+			problem = "the request could not be decoded: " + err.Error()
+		}
+	}
+	if problem != "" {
+		t.in.Request.Errors = append(t.in.Request.Errors, schemas.Problem{Message: problem})
+		// Keep the envelope fields, so the response still names the work and
+		// policy judges the verb that was sent; the args stay unknown.
 		var head struct {
 			Verb, RunSessionID, WorkID, AgentID string
 		}
 		_ = json.Unmarshal(raw, &head)
 		t.req = protocol.TurnRequest{Verb: head.Verb, WorkID: head.WorkID, AgentID: head.AgentID, RunSessionID: head.RunSessionID}
+		t.in.Verb = t.req.Verb
 		t.args = map[string]any{}
 		return
 	}
-	var doc any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.in.Request.Errors = append(t.in.Request.Errors, schemas.Problem{Message: "the request is not valid JSON: " + err.Error()})
-		t.args = map[string]any{}
-		return
-	}
+	t.in.Request.Decoded = true
 	t.in.Request.Errors = append(t.in.Request.Errors, c.requests.Check(doc)...)
 	m, _ := doc.(map[string]any)
 	str := func(k string) string { s, _ := m[k].(string); return s }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpc/mcpc/internal/demo"
+	"github.com/mcpc/mcpc/internal/protocol"
 )
 
 // treeHash hashes the workspace's files (mcpc's own decision records and
@@ -80,6 +82,7 @@ func TestBadInput(t *testing.T) {
 		{"plan outside the pack", map[string]any{"verb": "submit_execution_plan", "args": map[string]any{"planGraph": outsidePlan(env)}}, "PLAN_SCOPE_VIOLATION"},
 		{"escalate without need", map[string]any{"verb": "escalate", "args": map[string]any{}}, "INVALID_ARGS"},
 		{"patch before a plan", map[string]any{"verb": "apply_code_patch", "args": map[string]any{"planNodeId": "x", "targetFile": demo.Target, "edits": []any{}}}, "VERB_NOT_AVAILABLE"},
+		{"a number no float holds", map[string]any{"verb": "read_file_lines", "args": map[string]any{"targetFile": demo.Target, "startLine": json.RawMessage("1e400")}}, "INVALID_ARGS"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.note, func(t *testing.T) {
@@ -89,6 +92,9 @@ func TestBadInput(t *testing.T) {
 			}
 			resp := a.send(req)
 			mustDeny(t, resp, tc.code)
+			if tc.note == "a number no float holds" {
+				unreadable(t, resp, "could not be decoded")
+			}
 			if resp.State != "PLANNING" {
 				t.Errorf("state moved to %s", resp.State)
 			}
@@ -99,6 +105,7 @@ func TestBadInput(t *testing.T) {
 	big := a.send(map[string]any{"workId": a.work, "agentId": "flooder", "verb": "write_scratch_file",
 		"args": map[string]any{"relativePath": "big.md", "content": strings.Repeat("x", 5<<20)}})
 	mustDeny(t, big, "INVALID_ARGS")
+	unreadable(t, big, "over the limit")
 	if big.State != "BLOCKED_BUDGET" || !big.BudgetStatus.Blocked {
 		t.Errorf("the flooding agent is in %s (budget %+v)", big.State, big.BudgetStatus)
 	}
@@ -110,6 +117,25 @@ func TestBadInput(t *testing.T) {
 	}
 	// The server still serves.
 	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+}
+
+// unreadable checks the denial of a request that could not be read whole:
+// judged as the verb it named (no UNKNOWN_VERB), for why it could not be
+// read, and not for arguments it may well have sent.
+func unreadable(t *testing.T, r *protocol.TurnResponse, why string) {
+	t.Helper()
+	said := false
+	for _, d := range r.Denials {
+		switch {
+		case d.Code == "UNKNOWN_VERB", strings.Contains(d.Message, "requires argument"):
+			t.Errorf("an unreadable request was denied with %s: %s", d.Code, d.Message)
+		case d.Code == "INVALID_ARGS" && strings.Contains(d.Message, why):
+			said = true
+		}
+	}
+	if !said {
+		t.Errorf("no INVALID_ARGS saying %q in %v", why, r.DenyReasons)
+	}
 }
 
 func withNode(env map[string]any, node map[string]any) map[string]any {

@@ -27,6 +27,7 @@ report contains violation if {
 }
 
 report contains violation if {
+	input.request.decoded # args of a request that could not be read are unknown, not missing
 	turn.known_verb
 	some arg in tables.verbs[input.verb].requiredArgs
 	object.get(input.args, arg, null) == null
@@ -40,6 +41,7 @@ report contains violation if {
 }
 
 report contains violation if {
+	input.request.decoded
 	alternatives := tables.verb_policy[input.verb].requiredOneOf
 	every arg in alternatives {
 		not _given(arg)

@@ -4,7 +4,7 @@ import data.mcpc.fixtures_test as fixtures
 import data.mcpc.rules.request["invalid-args"] as rule
 
 test_fail_schema_errors_one_denial_each if {
-	r := rule.report with input as fixtures.with_input({"request": {"errors": [
+	r := rule.report with input as fixtures.with_input({"request": {"decoded": true, "errors": [
 		{
 			"path": "args.startLine",
 			"message": "expected integer, got string",
@@ -68,7 +68,7 @@ test_fail_schema_error_not_duplicated if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "search_codebase_text",
 		"args": {},
-		"request": {"errors": [{
+		"request": {"decoded": true, "errors": [{
 			"path": "args.pattern",
 			"message": "missing property",
 		}]},
@@ -111,4 +111,24 @@ test_success_trace_with_symbol if {
 test_success_required_args_present if {
 	r := rule.report with input as fixtures.with_input({})
 	count(r) == 0
+}
+
+test_fail_unread_request_reports_only_why if {
+	r := rule.report with input as fixtures.with_input({
+		"verb": "read_file_lines",
+		"args": {},
+		"request": {"decoded": false, "errors": [{
+			"path": "",
+			"message": "the request is 5000000 bytes, over the limit of 4194304",
+		}]},
+	})
+	r == {{
+		"code": "INVALID_ARGS",
+		"message": "the request is 5000000 bytes, over the limit of 4194304",
+		"path": "",
+		"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
+		"rule": "mcpc.rules.request[\"invalid-args\"]",
+		"severity": "error",
+		"suggestedVerb": "read_file_lines",
+	}}
 }
