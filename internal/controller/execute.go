@@ -182,7 +182,13 @@ func (c *Controller) acceptPlan(ctx context.Context, tx *store.Tx, t *turn) erro
 
 // setStatus records a node's status in the store and in the turn's view.
 func (c *Controller) setStatus(ctx context.Context, tx *store.Tx, t *turn, nodeID, status string) error {
-	if err := tx.SetNodeStatus(ctx, t.work.ID, nodeID, status); err != nil {
+	return c.startRun(ctx, tx, t, nodeID, status, "")
+}
+
+// startRun is setStatus for a run that goes on after the turn (a
+// validation command), under the token its outcome is recorded with.
+func (c *Controller) startRun(ctx context.Context, tx *store.Tx, t *turn, nodeID, status, run string) error {
+	if err := tx.StartRun(ctx, t.work.ID, nodeID, status, run); err != nil {
 		return err
 	}
 	for i := range t.nodes {

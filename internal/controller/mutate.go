@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,6 +65,16 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 	c.appendTrace(t, pf.Canonical, after, summary)
 	if err := c.setStatus(ctx, tx, t, nodeID, statusPatched); err != nil {
 		return err
+	}
+	// The node's validations checked the content this patch replaced (policy
+	// allows patching a patched node only after one of them failed): they
+	// are to run again, and a run still under way no longer counts.
+	for _, n := range t.nodes {
+		if n.Kind == "validate" && n.Status != statusPending && slices.Contains(n.MapsTo, nodeID) {
+			if err := c.setStatus(ctx, tx, t, n.NodeID, statusPending); err != nil {
+				return err
+			}
+		}
 	}
 	t.result["applied"] = true
 	t.result["targetFile"] = pf.Canonical
@@ -143,7 +154,10 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 		t.result["error"] = "validation command " + cmdID + " is not configured"
 		return nil
 	}
-	if err := c.setStatus(ctx, tx, t, nodeID, statusRunning); err != nil {
+	// Runs of one node may overlap (two agents, two processes): each has a
+	// token, and only the node's latest run records its outcome.
+	run := newID("run")
+	if err := c.startRun(ctx, tx, t, nodeID, statusRunning, run); err != nil {
 		return err
 	}
 	workID := t.work.ID
@@ -151,32 +165,52 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 		outcome := c.runValidation(ctx, cmd.Argv, cmd.Dir, time.Duration(cmd.TimeoutSec)*time.Second)
 		outcome["commandId"] = cmdID
 		outcome["nodeId"] = nodeID
-		dir := artifactDir(workID, nodeID)
-		c.writeArtifact(dir, "validation.json", outcome)
 		status := statusFailed
 		if outcome["passed"] == true {
 			status = statusPassed
 		}
+		recorded := false
 		err := c.store.Update(ctx, func(tx *store.Tx) error {
-			if err := tx.SetNodeStatus(ctx, workID, nodeID, status); err != nil {
+			var err error
+			if recorded, err = tx.FinishRun(ctx, workID, nodeID, run, status); err != nil {
 				return err
 			}
 			nodes, err := tx.Nodes(ctx, workID, false)
 			t.nodes = nodes
 			return err
 		})
-		if err != nil {
+		dir := artifactDir(workID, nodeID)
+		switch {
+		case err != nil:
 			c.log.Error().Err(err).Msg("validation status not recorded")
 			outcome["error"] = "the outcome could not be recorded: " + err.Error()
+		case !recorded:
+			// A later run, or a new patch of what this run checked, replaced
+			// it: its outcome is reported, not recorded, and the node keeps
+			// the status it has now.
+			outcome["superseded"] = true
+			status = nodeStatus(t.nodes, nodeID)
+		default:
+			c.writeArtifact(dir, "validation.json", outcome)
+			t.result["artifactBundleRef"] = dir
+			t.result["validationRef"] = dir + "/validation.json"
 		}
 		for k, v := range outcome {
 			t.result[k] = v
 		}
 		t.result["status"] = status
-		t.result["artifactBundleRef"] = dir
-		t.result["validationRef"] = dir + "/validation.json"
 	}
 	return nil
+}
+
+// nodeStatus is the status of nodeID among nodes ("" when absent).
+func nodeStatus(nodes []store.Node, nodeID string) string {
+	for _, n := range nodes {
+		if n.NodeID == nodeID {
+			return n.Status
+		}
+	}
+	return ""
 }
 
 // runValidation runs argv in the workspace with a timeout and keeps the

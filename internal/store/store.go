@@ -120,6 +120,7 @@ CREATE TABLE IF NOT EXISTS nodes (
   target_file TEXT NOT NULL DEFAULT '',
   maps_to TEXT NOT NULL DEFAULT '[]',
   body TEXT NOT NULL,
+  run TEXT NOT NULL DEFAULT '',
   updated_at TEXT NOT NULL,
   PRIMARY KEY (work_id, node_id)
 );
@@ -151,10 +152,16 @@ func (s *Store) migrate(ctx context.Context) error {
 		if _, err := s.db.ExecContext(ctx, schema); err != nil {
 			return err
 		}
-		// Databases made before works had a revision get one.
-		if _, err := s.db.ExecContext(ctx, `SELECT rev FROM works LIMIT 0`); err != nil {
-			_, err = s.db.ExecContext(ctx, `ALTER TABLE works ADD COLUMN rev INTEGER NOT NULL DEFAULT 0`)
-			return err
+		// Databases made before works had a revision, or nodes a run, get one.
+		for _, col := range []struct{ table, column, decl string }{
+			{"works", "rev", "INTEGER NOT NULL DEFAULT 0"},
+			{"nodes", "run", "TEXT NOT NULL DEFAULT ''"},
+		} {
+			if _, err := s.db.ExecContext(ctx, `SELECT `+col.column+` FROM `+col.table+` LIMIT 0`); err != nil {
+				if _, err := s.db.ExecContext(ctx, `ALTER TABLE `+col.table+` ADD COLUMN `+col.column+` `+col.decl); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -227,12 +228,37 @@ func (t *Tx) ReplaceNodes(ctx context.Context, workID string, nodes []Node) erro
 	return t.bumpRev(ctx, workID)
 }
 
-// SetNodeStatus records a node's new execution status.
+// SetNodeStatus records a node's new execution status. It ends the node's
+// run, if one was under way: that run's outcome is no longer recorded.
 func (t *Tx) SetNodeStatus(ctx context.Context, workID, nodeID, status string) error {
-	if _, err := t.exec(`UPDATE nodes SET status = ?, updated_at = ? WHERE work_id = ? AND node_id = ?`, status, now(), workID, nodeID); err != nil {
+	return t.StartRun(ctx, workID, nodeID, status, "")
+}
+
+// StartRun records a node's status for a run (a validation command) that
+// goes on after the transaction, under the run's token; FinishRun records
+// its outcome only while the node is still in that run.
+func (t *Tx) StartRun(ctx context.Context, workID, nodeID, status, run string) error {
+	if _, err := t.exec(`UPDATE nodes SET status = ?, run = ?, updated_at = ? WHERE work_id = ? AND node_id = ?`, status, run, now(), workID, nodeID); err != nil {
 		return err
 	}
 	return t.bumpRev(ctx, workID)
+}
+
+// FinishRun records the outcome of run on a node and reports whether it
+// did: not when another status or run has replaced it since (a later run
+// of the same validation, a new patch of what it checked).
+func (t *Tx) FinishRun(ctx context.Context, workID, nodeID, run, status string) (bool, error) {
+	if run == "" {
+		return false, fmt.Errorf("store: FinishRun without a run token")
+	}
+	res, err := t.exec(`UPDATE nodes SET status = ?, run = '', updated_at = ? WHERE work_id = ? AND node_id = ? AND run = ?`, status, now(), workID, nodeID, run)
+	if err != nil {
+		return false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err
+	}
+	return true, t.bumpRev(ctx, workID)
 }
 
 // bumpRev marks the work changed, so no process reuses what it cached of it.

@@ -1,0 +1,111 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/demo"
+	"github.com/mcpc/mcpc/internal/protocol"
+)
+
+// acceptedWork starts a process on ws, initializes a work and has the demo
+// plan (change-alert, validated by validate-alert) accepted.
+func acceptedWork(t *testing.T, ws string) *agent {
+	t.Helper()
+	a := startServer(t, ws)
+	init := a.initialize(demo.Prompt, "adp-alert")
+	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
+	return a
+}
+
+func patchAlert(a *agent, edits ...any) *protocol.TurnResponse {
+	a.t.Helper()
+	mustAllow(a.t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+	return a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": edits})
+}
+
+func validateAlert(a *agent) *protocol.TurnResponse {
+	a.t.Helper()
+	return a.turn("run_automation_recipe", map[string]any{"recipeId": "run_targeted_validation", "planNodeId": "validate-alert",
+		"params": map[string]any{"commandId": "no-adp-alert"}})
+}
+
+// TestPatchOnce: a change node is patched once, by whichever agent; again
+// only as a correction after its validation failed, which sends that
+// validation back to pending.
+func TestPatchOnce(t *testing.T) {
+	ws := newWorkspace(t)
+	a := acceptedWork(t, ws)
+	b := startServer(t, ws) // a sub-agent in its own process
+	b.work = a.work
+	b.id = b.turn("read_file_lines", map[string]any{"targetFile": demo.Target}).AgentID
+
+	incomplete := map[string]any{"op": "replace_text", "find": `type="warning"`, "replace": `severity="warning"`}
+	fix := map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
+	mustAllow(t, patchAlert(a, incomplete))
+	mustDeny(t, patchAlert(b, fix), "EXEC_PREREQUISITE_UNMET") // its validation has not run
+	if r := validateAlert(a); r.Result["status"] != "failed" {
+		t.Fatalf("validation of the incomplete patch: %v", r.Result)
+	}
+	corrected := patchAlert(b, fix)
+	mustAllow(t, corrected)
+	if p := corrected.Progress.PendingValidations; len(p) != 1 || p[0].Status != "not_started" {
+		t.Errorf("after the correction the validation is %+v, want it not started again", p)
+	}
+	mustDeny(t, patchAlert(a, map[string]any{"op": "replace_text", "find": "sdf-alert", "replace": "adp-alert"}), "EXEC_PREREQUISITE_UNMET")
+	if r := validateAlert(a); r.Result["status"] != "passed" {
+		t.Fatalf("validation of the correction: %v", r.Result)
+	}
+	mustDeny(t, patchAlert(b, map[string]any{"op": "replace_text", "find": "sdf-alert", "replace": "adp-alert"}), "EXEC_PREREQUISITE_UNMET")
+	if done := a.turn("signal_task_complete", nil); done.State != "COMPLETED" {
+		t.Fatalf("completion: %v", done.DenyReasons)
+	}
+}
+
+// TestOverlappingValidations: two runs of one validation overlap; only the
+// later one records its outcome, so the work cannot complete on the earlier
+// run's pass while the later one is under way, nor keep it after that one
+// fails.
+func TestOverlappingValidations(t *testing.T) {
+	ws := newWorkspace(t)
+	// The first run passes after 0.4 s, the second fails after 1.2 s.
+	count := filepath.Join(t.TempDir(), "runs")
+	config := fmt.Sprintf(`{"validation": {"commands": {"no-adp-alert": {"argv": ["sh", "-c", %q], "timeoutSec": 30}}}}`,
+		fmt.Sprintf(`n=$(cat %s 2>/dev/null || echo 0); echo $((n+1)) > %s; if [ "$n" = 0 ]; then sleep 0.4; exit 0; fi; sleep 1.2; exit 1`, count, count))
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(config), 0o644))
+	a := acceptedWork(t, ws)
+	mustAllow(t, patchAlert(a, map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}))
+
+	// Both runs from one client at once; a.turn may fail the test, which
+	// only the test's goroutine may do.
+	validate := func() <-chan *protocol.TurnResponse {
+		out := make(chan *protocol.TurnResponse, 1)
+		req := map[string]any{"verb": "run_automation_recipe", "workId": a.work, "agentId": a.id, "args": map[string]any{
+			"recipeId": "run_targeted_validation", "planNodeId": "validate-alert", "params": map[string]any{"commandId": "no-adp-alert"}}}
+		go func() {
+			r, err := a.c.Turn(t.Context(), req)
+			if err != nil {
+				r = &protocol.TurnResponse{Result: map[string]any{"error": err.Error()}}
+			}
+			out <- r
+		}()
+		return out
+	}
+	first := validate()
+	time.Sleep(150 * time.Millisecond)
+	second := validate()
+
+	r1 := <-first
+	if r1.Result["superseded"] != true || r1.Result["passed"] != true || r1.Result["status"] != "running" {
+		t.Errorf("the earlier run: %v, want its pass reported as superseded and the node running", r1.Result)
+	}
+	mustDeny(t, a.turn("signal_task_complete", nil), "WORK_INCOMPLETE")
+	r2 := <-second
+	if r2.Result["superseded"] != nil || r2.Result["status"] != "failed" {
+		t.Errorf("the later run: %v, want its failure recorded", r2.Result)
+	}
+	mustDeny(t, a.turn("signal_task_complete", nil), "WORK_INCOMPLETE")
+}
