@@ -71,7 +71,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 	}
 	w := &store.Work{
 		ID: newID("work"), RunSessionID: runID, State: t.dec.WorkState, Prompt: t.req.OriginalPrompt,
-		Lexemes: t.in.Lexemes, RepoSnapshotID: repoSnapshotID(c.root, c.index),
+		Lexemes: t.in.Lexemes, RepoSnapshotID: t.gitRev,
 	}
 	strategy := t.dec.Strategy
 	if strategy == nil {

@@ -17,13 +17,17 @@ import (
 // input.submission (docs/policy-input.md).
 const submissionMarker = "(see input.submission)"
 
-// prefetch runs retrieval before the turn's transaction: indexing writes to
-// the same database and ranking can take tens of milliseconds, neither of
-// which should hold the lock other processes wait on.
+// prefetch runs retrieval and git before the turn's transaction: indexing
+// writes to the same database, ranking can take tens of milliseconds and git
+// (status on a large repository) seconds, none of which should hold the lock
+// other processes wait on.
 func (c *Controller) prefetch(ctx context.Context, t *turn) {
 	switch t.req.Verb {
+	case "apply_code_patch":
+		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "initialize_work":
 		c.refreshIndex(ctx)
+		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
 		cands, err := c.index.Rank(ctx, RankQuery{
 			Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
 			Attachments: attachmentText(t.args["attachments"]), Limit: c.cfg.Pack.MaxFiles * 2,

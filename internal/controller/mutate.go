@@ -116,7 +116,7 @@ func (c *Controller) appendTrace(t *turn, file, content string, summary map[stri
 	rec := map[string]any{
 		"id": newID("trace"), "timestamp": c.now().UTC().Format(time.RFC3339Nano),
 		"intent_id": t.work.ID, "mutation_class": "INTENT_EVOLUTION",
-		"vcs": map[string]any{"revision_id": gitHead(c.root)},
+		"vcs": map[string]any{"revision_id": t.gitRev},
 		"files": []any{map[string]any{
 			"relative_path": file,
 			"conversations": []any{map[string]any{

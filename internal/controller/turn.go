@@ -27,6 +27,7 @@ type turn struct {
 	seq      int
 	inputRaw []byte
 	decRaw   []byte
+	gitRev   string              // repoSnapshotId (initialize_work) or HEAD (apply_code_patch), read before the transaction
 	pack     *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
 	record   []byte              // the decision record, once committed
 	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
