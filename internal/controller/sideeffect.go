@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/store"
 )
@@ -12,17 +13,15 @@ import (
 // runSideEffect carries out a side_effect node whose commit gate a person
 // approved (policy checked the gate). git_commit commits the files this
 // work's change nodes patched, and nothing else; other side effect types
-// have no executor yet and say so.
-func (c *Controller) runSideEffect(ctx context.Context, tx *store.Tx, t *turn) error {
+// have no executor yet and say so. The commit runs after the turn's
+// transaction: git runs the repository's hooks, which may take minutes, and
+// no other agent's turn should wait for them.
+func (c *Controller) runSideEffect(_ context.Context, _ *store.Tx, t *turn) error {
 	nodeID, _ := t.args["planNodeId"].(string)
 	var node planNode
-	var files []string
 	for _, n := range t.nodes {
-		switch {
-		case n.NodeID == nodeID:
+		if n.NodeID == nodeID {
 			node = decodeNode(n)
-		case n.Kind == "change" && n.Status == statusPatched && n.TargetFile != "":
-			files = append(files, n.TargetFile)
 		}
 	}
 	if node.SideEffectType != "git_commit" {
@@ -30,28 +29,86 @@ func (c *Controller) runSideEffect(ctx context.Context, tx *store.Tx, t *turn) e
 		t.result["reason"] = fmt.Sprintf("side effect type %q has no executor in this build (git_commit has)", node.SideEffectType)
 		return nil
 	}
-	if len(files) == 0 {
-		t.result["error"] = "no change node has been patched: nothing to commit"
-		return nil
+	work := *t.work
+	t.afterTx = func(ctx context.Context) { c.gatedCommit(ctx, t, &work, nodeID, node.CommitGateID) }
+	return nil
+}
+
+// Gated commits of a workspace run one at a time, across processes: the
+// lock file is held while git runs (the kernel drops it if mcpc dies), and
+// a commit that hangs in a hook is stopped after gatedCommitTimeout.
+const (
+	sideEffectLock     = ".ai/tmp/side-effects.lock"
+	gatedCommitTimeout = 10 * time.Minute
+)
+
+// gatedCommit commits what the work patched, once: another agent may have
+// executed the node while this one waited for the lock, so the node and the
+// patched files are read again under it.
+func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work, nodeID, gate string) {
+	unlock, err := c.paths.Lock(sideEffectLock)
+	if err != nil {
+		t.result["error"] = "the gated commit could not take its lock: " + err.Error()
+		return
 	}
-	prompt, _, _ := strings.Cut(t.work.Prompt, "\n")
-	msg := fmt.Sprintf("%s\n\nmcpc work %s, plan node %s (commit gate %s)", prompt, t.work.ID, nodeID, node.CommitGateID)
+	defer unlock()
+	var files []string
+	status := ""
+	err = c.store.View(ctx, func(tx *store.Tx) error {
+		nodes, err := tx.Nodes(ctx, work.ID, false)
+		for _, n := range nodes {
+			switch {
+			case n.NodeID == nodeID:
+				status = n.Status
+			case n.Kind == "change" && n.Status == statusPatched && n.TargetFile != "":
+				files = append(files, n.TargetFile)
+			}
+		}
+		return err
+	})
+	switch {
+	case err != nil:
+		t.result["error"] = "the plan could not be read: " + err.Error()
+		return
+	case status != statusPending:
+		t.result["executed"] = false
+		t.result["reason"] = fmt.Sprintf("side_effect node %q is %s: another agent's run executed it", nodeID, status)
+		return
+	case len(files) == 0:
+		t.result["error"] = "no change node has been patched: nothing to commit"
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, gatedCommitTimeout)
+	defer cancel()
+	prompt, _, _ := strings.Cut(work.Prompt, "\n")
+	msg := fmt.Sprintf("%s\n\nmcpc work %s, plan node %s (commit gate %s)", prompt, work.ID, nodeID, gate)
 	if out, err := c.git(ctx, append([]string{"add", "--"}, files...)...); err != nil {
 		t.result["error"] = "git add failed: " + out
-		return nil
+		return
 	}
 	if out, err := c.git(ctx, append([]string{"commit", "-m", msg, "--"}, files...)...); err != nil {
 		t.result["error"] = "git commit failed: " + out
-		return nil
+		return
 	}
 	sha, _ := c.git(ctx, "rev-parse", "HEAD")
-	dir := artifactDir(t.work.ID, nodeID)
+	dir := artifactDir(work.ID, nodeID)
 	c.writeArtifact(dir, "result.json", map[string]any{"nodeId": nodeID, "sideEffectType": "git_commit", "commit": sha, "files": files})
+	err = c.store.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.SetNodeStatus(ctx, work.ID, nodeID, statusExecuted); err != nil {
+			return err
+		}
+		nodes, err := tx.Nodes(ctx, work.ID, false)
+		t.nodes = nodes
+		return err
+	})
+	if err != nil {
+		t.result["error"] = "the commit " + sha + " was made but could not be recorded: " + err.Error()
+		return
+	}
 	t.result["executed"] = true
 	t.result["commit"] = sha
 	t.result["files"] = files
 	t.result["artifactBundleRef"] = dir
-	return c.setStatus(ctx, tx, t, nodeID, statusExecuted)
 }
 
 // git runs git in the workspace. Without a configured identity it commits

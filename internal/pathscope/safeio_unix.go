@@ -177,6 +177,35 @@ func (r *Resolver) writeInPlace(canonical string, data []byte, mkdirParents, app
 	return f.Close()
 }
 
+// Lock takes an exclusive lock on the file at the canonical path (created
+// when missing, never through a link) and returns the function that
+// releases it. It waits while another holder, in this process or another,
+// keeps it; the kernel releases the lock of a process that dies.
+func (r *Resolver) Lock(canonical string) (unlock func(), err error) {
+	dirfd, base, err := r.openParent(canonical, true)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(dirfd)
+	flags := unix.O_RDWR | unix.O_CREAT | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC | unix.O_NOCTTY
+	fd, err := ignoringEINTRValue(func() (int, error) { return unix.Openat(dirfd, base, flags, 0o644) })
+	if err != nil {
+		return nil, r.pathError("lock", canonical, classifyOpenError(dirfd, base, err))
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err == nil {
+		err = checkRegular(&st)
+	}
+	if err == nil {
+		err = ignoringEINTR(func() error { return unix.Flock(fd, unix.LOCK_EX) })
+	}
+	if err != nil {
+		unix.Close(fd)
+		return nil, r.pathError("lock", canonical, err)
+	}
+	return func() { unix.Close(fd) }, nil // closing the descriptor releases the lock
+}
+
 // existingTarget looks at base in dirfd without following a link: absent
 // (false), or a regular, singly-linked file (true, with its stat). Anything
 // else is refused.

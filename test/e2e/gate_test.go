@@ -1,15 +1,21 @@
 package e2e
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/demo"
+	"github.com/mcpc/mcpc/internal/protocol"
 )
 
 // TestGatedCommit: a side_effect node runs only after a person approves its
-// commit gate; git_commit then commits exactly the files the work patched.
+// commit gate; git_commit then commits exactly the files the work patched,
+// once. The commit runs outside the store's lock: another process's turns
+// are answered while the repository's pre-commit hook runs.
 func TestGatedCommit(t *testing.T) {
 	ws := newWorkspace(t)
 	git := func(args ...string) string {
@@ -41,7 +47,28 @@ func TestGatedCommit(t *testing.T) {
 	if out, err := runCLI(ws, "gate", "approve", "--work", a.work, "--gate", "release-gate", "--by", "reviewer", "--note", "looks right"); err != nil {
 		t.Fatalf("gate approve: %v\n%s", err, out)
 	}
-	done := a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"})
+	hook := filepath.Join(ws, ".git", "hooks", "pre-commit")
+	must(t, os.WriteFile(hook, []byte("#!/bin/sh\nsleep 1.5\n"), 0o755))
+	b := startServer(t, ws)
+	b.work = a.work
+	mustAllow(t, b.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+	committed := make(chan *protocol.TurnResponse, 1)
+	go func() {
+		r, err := a.c.Turn(t.Context(), map[string]any{"verb": "execute_gated_side_effect", "workId": a.work, "agentId": a.id,
+			"args": map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"}})
+		if err != nil {
+			r = &protocol.TurnResponse{DenyReasons: []string{err.Error()}}
+		}
+		committed <- r
+	}()
+	time.Sleep(300 * time.Millisecond) // the commit is in its hook now
+	mustAllow(t, b.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+	select {
+	case <-committed:
+		t.Fatal("the read was answered only after the gated commit: it waited for the hook")
+	default:
+	}
+	done := <-committed
 	mustAllow(t, done)
 	if done.Result["executed"] != true || done.Result["commit"] != git("rev-parse", "HEAD") {
 		t.Fatalf("result %v", done.Result)
@@ -52,4 +79,5 @@ func TestGatedCommit(t *testing.T) {
 	if !strings.Contains(git("log", "-1", "--format=%B"), a.work) {
 		t.Errorf("the commit message does not name the work")
 	}
+	mustDeny(t, b.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"}), "EXEC_SIDE_EFFECT_COLLISION")
 }

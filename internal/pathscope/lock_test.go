@@ -1,0 +1,41 @@
+//go:build unix
+
+package pathscope
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestLock: a second holder waits until the first releases the lock; a
+// link planted where the lock file goes is refused, never followed.
+func TestLock(t *testing.T) {
+	fx := newFixture(t)
+	unlock, err := fx.r.Lock(".ai/tmp/side-effects.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := make(chan struct{})
+	go func() {
+		u, err := fx.r.Lock(".ai/tmp/side-effects.lock")
+		if err == nil {
+			u()
+		}
+		close(second)
+	}()
+	select {
+	case <-second:
+		t.Fatal("a second holder got the lock while the first held it")
+	case <-time.After(100 * time.Millisecond):
+	}
+	unlock()
+	<-second
+
+	must(t, os.Symlink(filepath.Join(fx.outside, "secret.txt"), filepath.Join(fx.root, ".ai", "tmp", "linked.lock")))
+	if u, err := fx.r.Lock(".ai/tmp/linked.lock"); err == nil {
+		u()
+		t.Fatal("locked through a symlink")
+	}
+}
