@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// decodeCases are lines decodeRequest takes (plain) or leaves to the SDK.
+// decodeCases are lines plainRequest takes (plain) or not.
 var decodeCases = []struct {
 	note  string
 	line  string
@@ -17,7 +17,7 @@ var decodeCases = []struct {
 	{note: "call", line: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"controller_turn","arguments":{"verb":"read_file_lines"}}}`, plain: true},
 	{note: "string id", line: `{"jsonrpc":"2.0","id":"a-1","method":"ping"}`, plain: true},
 	{note: "notification", line: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, plain: true},
-	{note: "null id", line: `{"jsonrpc":"2.0","id":null,"method":"ping"}`, plain: true},
+	{note: "null id", line: `{"jsonrpc":"2.0","id":null,"method":"ping"}`},
 	{note: "keys in another order, spaces", line: ` { "params" : [1, {"a": "}]\"{"}] , "method":"x" ,"id": -3, "jsonrpc" :"2.0" } `, plain: true},
 	{note: "float id that is an integer", line: `{"jsonrpc":"2.0","id":1e2,"method":"ping"}`, plain: true},
 	{note: "empty method", line: `{"jsonrpc":"2.0","id":1,"method":""}`, plain: true},
@@ -43,22 +43,21 @@ var decodeCases = []struct {
 	{note: "params at the depth limit", line: `{"jsonrpc":"2.0","id":1,"method":"x","params":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}`, plain: true},
 }
 
-// TestDecodeRequestMatchesSDK: what decodeRequest takes, it decodes to the
+// TestPlainRequestMatchesSDK: what plainRequest takes, it decodes to the
 // message jsonrpc.DecodeMessage gives, params byte for byte.
-func TestDecodeRequestMatchesSDK(t *testing.T) {
+func TestPlainRequestMatchesSDK(t *testing.T) {
 	for _, tt := range decodeCases {
 		t.Run(tt.note, func(t *testing.T) {
-			_, ok := decodeRequest([]byte(tt.line))
-			if ok != tt.plain {
-				t.Fatalf("plain = %v, want %v", ok, tt.plain)
+			if _, kind := plainRequest([]byte(tt.line)); (kind == linePlain) != tt.plain {
+				t.Fatalf("kind %d, want plain %v", kind, tt.plain)
 			}
 			checkSameAsSDK(t, []byte(tt.line))
 		})
 	}
 }
 
-// FuzzDecodeRequest holds decodeRequest to DecodeMessage on any line.
-func FuzzDecodeRequest(f *testing.F) {
+// FuzzPlainRequest holds plainRequest to DecodeMessage on any line.
+func FuzzPlainRequest(f *testing.F) {
 	for _, tt := range decodeCases {
 		f.Add([]byte(tt.line))
 	}
@@ -66,17 +65,17 @@ func FuzzDecodeRequest(f *testing.F) {
 }
 
 func checkSameAsSDK(t *testing.T, line []byte) {
-	got, ok := decodeRequest(line)
-	if !ok {
-		return // the SDK decodes it
+	got, kind := plainRequest(line)
+	if kind != linePlain {
+		return // the SDK decodes it, or decodeLine refuses it
 	}
 	want, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
-		t.Fatalf("decodeRequest took %q, which the SDK refuses: %v", line, err)
+		t.Fatalf("plainRequest took %q, which the SDK refuses: %v", line, err)
 	}
 	wantReq, isReq := want.(*jsonrpc.Request)
 	if !isReq {
-		t.Fatalf("decodeRequest took %q as a request; the SDK reads %T", line, want)
+		t.Fatalf("plainRequest took %q as a request; the SDK reads %T", line, want)
 	}
 	if got.ID != wantReq.ID || got.Method != wantReq.Method || !bytes.Equal(got.Params, wantReq.Params) {
 		t.Fatalf("%q: decoded {%v %q %s}, the SDK {%v %q %s}", line, got.ID.Raw(), got.Method, got.Params,
@@ -84,15 +83,52 @@ func checkSameAsSDK(t *testing.T, line []byte) {
 	}
 }
 
-// BenchmarkDecodeRequest compares decoding a read turn's request line with
-// decodeRequest and with jsonrpc.DecodeMessage.
-func BenchmarkDecodeRequest(b *testing.B) {
+// TestDecodeLine: the messages the SDK would get wrong are refused, plain
+// or not; others decode as the SDK decodes them.
+func TestDecodeLine(t *testing.T) {
+	for _, tc := range []struct {
+		note, line string
+		want       error
+	}{
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"tools/call"}`, errNullID},
+		{"null id on a line that is not plain", `{"jsonrpc":"2.0","id":null,"method":"tools/call","extra":1}`, errNullID},
+		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, errInexactID},
+		{"id past 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, errInexactID},
+		{"huge id", `{"jsonrpc":"2.0","id":1e30,"method":"ping"}`, errInexactID},
+		{"fractional id on a response", `{"jsonrpc":"2.0","id":1.5,"result":{}}`, errInexactID},
+		{"id alone", `{"jsonrpc":"2.0","id":14}`, errIDOnly},
+		{"notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil},
+		{"response", `{"jsonrpc":"2.0","id":14,"result":null}`, nil},
+		{"error response", `{"jsonrpc":"2.0","id":"s","error":{"code":-1,"message":"x"}}`, nil},
+		{"id at 2^53", `{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}`, nil},
+		{"request that is not plain", `{"jsonrpc":"2.0","id":3,"method":"ping","extra":1}`, nil},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			msg, err := decodeLine([]byte(tc.line))
+			if err != tc.want {
+				t.Fatalf("err %v, want %v", err, tc.want)
+			}
+			if err == nil {
+				want, _ := jsonrpc.DecodeMessage([]byte(tc.line))
+				a, _ := jsonrpc.EncodeMessage(msg)
+				b, _ := jsonrpc.EncodeMessage(want)
+				if !bytes.Equal(a, b) {
+					t.Errorf("decoded %s, the SDK %s", a, b)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDecodeLine compares decoding a read turn's request line with
+// decodeLine and with jsonrpc.DecodeMessage.
+func BenchmarkDecodeLine(b *testing.B) {
 	line := []byte(decodeCases[0].line)
-	b.Run("decodeRequest", func(b *testing.B) {
+	b.Run("decodeLine", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, ok := decodeRequest(line); !ok {
-				b.Fatal("not plain")
+			if _, err := decodeLine(line); err != nil {
+				b.Fatal(err)
 			}
 		}
 	})

@@ -20,7 +20,7 @@ import (
 // lineTransport is a newline-delimited JSON-RPC transport over a reader and
 // a writer, a cheaper equivalent of the SDK's IOTransport for the server
 // side: it reads line by line instead of running a json.Decoder over the
-// stream, decodes plain requests itself (decodeRequest) and anything else
+// stream, decodes plain requests itself (decodeLine) and anything else
 // with the SDK, only tries to decode a batch when the line is an array, and
 // writes responses without re-encoding their already marshaled result.
 // Unlike IOTransport, it answers a line that is no JSON-RPC message, is
@@ -97,6 +97,10 @@ type lineConn struct {
 	initIDs  []jsonrpc.ID                 // initialize requests awaiting their response
 	batches  map[jsonrpc.ID]*inboundBatch // requests of an inbound batch, by ID
 	watching atomic.Bool                  // initIDs or batches is not empty
+	// inFlight holds the ids of the requests read and not yet answered. The
+	// SDK turns a request that reuses one into a notification and never
+	// answers it; the connection answers it with an error instead.
+	inFlight map[jsonrpc.ID]bool
 
 	writeMu sync.Mutex
 	wbuf    []byte
@@ -233,31 +237,35 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // malformedError is a line the session cannot take: no JSON-RPC message or
-// batch, or a batch that the negotiated version forbids or whose ids repeat.
+// batch, a message the SDK would get wrong (decodeLine), a request whose id
+// is in flight, or a batch that the negotiated version forbids or whose ids
+// repeat.
 // It is answered with an error and the session reads on.
 type malformedError struct{ error }
 
 // decode turns one line into a message, filing what batches and
 // initialize need.
-func (c *lineConn) decode(line []byte) (_ jsonrpc.Message, err error) {
+func (c *lineConn) decode(line []byte) (jsonrpc.Message, error) {
 	if first := firstByte(line); first != '[' {
-		var msg jsonrpc.Message
-		if req, ok := decodeRequest(line); ok {
-			msg = req
-		} else if msg, err = jsonrpc.DecodeMessage(line); err != nil {
+		msg, err := decodeLine(line)
+		if err != nil {
 			return nil, malformedError{err}
 		}
 		// DecodeMessage stops after the object; the SDK rejects more.
 		if first == '{' && trailingData(line) {
 			return nil, malformedError{errTrailingData}
 		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodInitialize && req.ID.IsValid() {
+		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
 			c.mu.Lock()
-			if c.version == "" {
+			defer c.mu.Unlock()
+			if c.inFlight[req.ID] {
+				return nil, malformedError{fmt.Errorf("request id %v is in use by a request not yet answered", req.ID.Raw())}
+			}
+			c.claim(req.ID)
+			if req.Method == methodInitialize && c.version == "" {
 				c.initIDs = append(c.initIDs, req.ID)
 				c.watching.Store(true)
 			}
-			c.mu.Unlock()
 		}
 		return msg, nil
 	}
@@ -293,7 +301,7 @@ func (c *lineConn) decode(line []byte) (_ jsonrpc.Message, err error) {
 	if batch != nil {
 		c.mu.Lock()
 		for id := range batch.unresolved {
-			if _, seen := c.batches[id]; seen {
+			if c.inFlight[id] {
 				c.mu.Unlock()
 				return nil, malformedError{fmt.Errorf("batch contains previously seen request %v", id.Raw())}
 			}
@@ -303,6 +311,7 @@ func (c *lineConn) decode(line []byte) (_ jsonrpc.Message, err error) {
 		}
 		for id := range batch.unresolved {
 			c.batches[id] = batch
+			c.claim(id)
 		}
 		if c.version == "" {
 			c.initIDs = append(c.initIDs, inits...)
@@ -312,6 +321,14 @@ func (c *lineConn) decode(line []byte) (_ jsonrpc.Message, err error) {
 	}
 	c.queue = msgs[1:]
 	return msgs[0], nil
+}
+
+// claim marks id in flight; the caller holds mu.
+func (c *lineConn) claim(id jsonrpc.ID) {
+	if c.inFlight == nil {
+		c.inFlight = make(map[jsonrpc.ID]bool)
+	}
+	c.inFlight[id] = true
 }
 
 // replyMalformed answers a line that is not a JSON-RPC message: -32700 when
@@ -427,6 +444,12 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		return c.writeLine(append(c.wbuf[:0], data...))
 	}
+	// Answered (or filed into its batch's answer): the id is free again.
+	defer func() {
+		c.mu.Lock()
+		delete(c.inFlight, resp.ID)
+		c.mu.Unlock()
+	}()
 	if c.watching.Load() {
 		batch, inBatch := c.observe(resp)
 		if inBatch {

@@ -202,6 +202,14 @@ func TestRead(t *testing.T) {
 			wrote: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: unmarshaling jsonrpc message: unexpected EOF"}}` + "\n"},
 		{note: "bad version tag", input: `{"jsonrpc":"1.0","id":1,"method":"ping"}` + "\n" + ping(2) + "\n", want: []string{"ping#2"},
 			wrote: `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: invalid message version tag \"1.0\"; expected \"2.0\""}}` + "\n"},
+		{note: "a request reusing an id in flight", input: ping(7) + "\n" + ping(7) + "\n" + ping(8) + "\n", want: []string{"ping#7", "ping#8"},
+			wrote: `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"invalid request: request id 7 is in use by a request not yet answered"}}`},
+		{note: "null id", input: `{"jsonrpc":"2.0","id":null,"method":"ping"}` + "\n" + ping(2) + "\n", want: []string{"ping#2"},
+			wrote: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: a request's id must not be null"}}`},
+		{note: "fractional id", input: `{"jsonrpc":"2.0","id":1.5,"method":"ping"}` + "\n" + ping(2) + "\n", want: []string{"ping#2"},
+			wrote: `{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,"message":"invalid request: an id must be a string or an integer within ±2^53"}}`},
+		{note: "id alone", input: `{"jsonrpc":"2.0","id":14}` + "\n" + ping(2) + "\n", want: []string{"ping#2"},
+			wrote: `{"jsonrpc":"2.0","id":14,"error":{"code":-32600,"message":"invalid request: a message with an id needs a method, a result or an error"}}`},
 		{note: "trailing data", input: ping(1) + ` {"x":1}` + "\n", wrote: `"id":null,"error":{"code":-32700,"message":"parse error: invalid trailing data at the end of stream"}`},
 		{note: "extra brace", input: ping(1) + "}\n", wrote: `"code":-32700`},
 		{note: "braces inside strings", input: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"a":"}\"{]"}}` + "\n", want: []string{"tools/call#1"}},
@@ -231,6 +239,27 @@ func TestRead(t *testing.T) {
 				t.Errorf("wrote %q, want %q", out.String(), tt.wrote)
 			}
 		})
+	}
+}
+
+// TestAnsweredIDsAreFree: once a request is answered its id may be used
+// again, alone or in a batch.
+func TestAnsweredIDsAreFree(t *testing.T) {
+	ping := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
+	var out bytes.Buffer
+	conn := connect(t, ping+"\n"+ping+"\n"+"["+ping+"]\n", &out, 0)
+	ctx := context.Background()
+	for i := range 3 {
+		msg, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("read %d: %v (wrote %q)", i, err, out.String())
+		}
+		if err := conn.Write(ctx, &jsonrpc.Response{ID: msg.(*jsonrpc.Request).ID, Result: json.RawMessage(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if strings.Contains(out.String(), "error") {
+		t.Errorf("an answered id was refused: %q", out.String())
 	}
 }
 
