@@ -70,6 +70,14 @@ func (p *serveParams) run(ctx context.Context) error {
 		return err
 	}
 	defer a.Close()
+	go func() {
+		// Files of decisions a process recorded but died before writing.
+		if n, err := a.Controller.BackfillRecords(ctx); err != nil && ctx.Err() == nil {
+			log.Warn().Err(err).Msg("decision record backfill stopped")
+		} else if n > 0 {
+			log.Info().Int("records", n).Msg("wrote the decision record files a previous process left unwritten")
+		}
+	}()
 	if !p.noWarm {
 		// MCP boots and builds the index (seed 000 §1) without delaying the
 		// handshake; initialize_work refreshes again before it ranks.

@@ -1,10 +1,16 @@
 package controller
 
 import (
+	"context"
+	"errors"
+	"io/fs"
+	"path"
 	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/mcpc/mcpc/internal/store"
 )
 
 // recordIdle is how long the recorder waits for a quiet moment before it
@@ -113,4 +119,62 @@ func (r *recorder) close() {
 	r.done = true
 	r.mu.Unlock()
 	r.flush()
+}
+
+// BackfillRecords writes the file of every decision the store holds whose
+// file the work's decisions folder lacks, and says how many it wrote. A
+// process that dies (kill -9, a crash) before its next pause has written
+// the rows of its last turns but not their files; serve runs this in the
+// background when it starts. A file another live process is about to
+// write may be written by both, each time whole (an atomic rename).
+func (c *Controller) BackfillRecords(ctx context.Context) (int, error) {
+	var works []string
+	if err := c.store.View(ctx, func(tx *store.Tx) (err error) {
+		works, err = tx.WorkIDs(ctx)
+		return err
+	}); err != nil {
+		return 0, err
+	}
+	written := 0
+	for _, w := range works {
+		names, err := c.paths.ReadDirNames(workDir(w) + "/decisions")
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			c.log.Warn().Err(err).Str("work", w).Msg("decision records not checked")
+			continue
+		}
+		have := make(map[string]bool, len(names))
+		for _, n := range names {
+			have[n] = true
+		}
+		var missing []recordFile
+		err = c.store.View(ctx, func(tx *store.Tx) error {
+			seqs, err := tx.DecisionSeqs(ctx, w)
+			if err != nil {
+				return err
+			}
+			for _, seq := range seqs {
+				p := c.recordPath(w, seq)
+				if have[path.Base(p)] {
+					continue
+				}
+				rec, err := tx.Decision(ctx, w, seq)
+				if err != nil {
+					return err
+				}
+				missing = append(missing, recordFile{p, rec})
+			}
+			return nil
+		})
+		if err != nil {
+			return written, err
+		}
+		for _, f := range missing {
+			if err := c.paths.WriteFileAtomic(f.path, f.data, true); err != nil {
+				c.log.Warn().Err(err).Str("record", f.path).Msg("decision record file not written; the store keeps it")
+				continue
+			}
+			written++
+		}
+	}
+	return written, nil
 }

@@ -39,3 +39,16 @@ func TestLock(t *testing.T) {
 		t.Fatal("locked through a symlink")
 	}
 }
+
+// TestReadDirNames: a directory's names, never through a link.
+func TestReadDirNames(t *testing.T) {
+	fx := newFixture(t)
+	names, err := fx.r.ReadDirNames("src/util")
+	if err != nil || len(names) != 1 || names[0] != "strings.ts" {
+		t.Fatalf("names %v, %v", names, err)
+	}
+	must(t, os.Symlink(fx.outside, filepath.Join(fx.root, "outdir")))
+	if names, err := fx.r.ReadDirNames("outdir"); err == nil {
+		t.Fatalf("listed %v through a symlink", names)
+	}
+}

@@ -35,3 +35,5 @@ func (r *Resolver) AppendFile(canonical string, data []byte, mkdirParents bool) 
 func (r *Resolver) Sub(rel string) (*Resolver, error) { return nil, errUnsupported }
 
 func (r *Resolver) Lock(canonical string) (func(), error) { return nil, errUnsupported }
+
+func (r *Resolver) ReadDirNames(canonical string) ([]string, error) { return nil, errUnsupported }

@@ -177,6 +177,22 @@ func (r *Resolver) writeInPlace(canonical string, data []byte, mkdirParents, app
 	return f.Close()
 }
 
+// ReadDirNames lists the names in the directory at the canonical path,
+// reached without following a link.
+func (r *Resolver) ReadDirNames(canonical string) ([]string, error) {
+	names, err := r.ioNames(canonical)
+	if err != nil {
+		return nil, err
+	}
+	fd, err := r.openDirs(names, false)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), filepath.Join(r.root, canonical))
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
 // Lock takes an exclusive lock on the file at the canonical path (created
 // when missing, never through a link) and returns the function that
 // releases it. It waits while another holder, in this process or another,

@@ -148,6 +148,24 @@ ON CONFLICT(work_id, id) DO UPDATE SET used_tokens=excluded.used_tokens, turns=e
 	return err
 }
 
+// WorkIDs lists every work's id.
+func (t *Tx) WorkIDs(ctx context.Context) ([]string, error) {
+	rows, err := t.query(`SELECT id FROM works ORDER BY created_at, id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
 // Agents lists a work's agents.
 func (t *Tx) Agents(ctx context.Context, workID string) ([]Agent, error) {
 	rows, err := t.query(`SELECT id, used_tokens, turns, denials FROM agents WHERE work_id = ? ORDER BY created_at, id`, workID)
