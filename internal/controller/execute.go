@@ -174,6 +174,11 @@ func (c *Controller) acceptPlan(ctx context.Context, tx *store.Tx, t *turn) erro
 	if err := tx.ReplaceNodes(ctx, t.work.ID, nodes); err != nil {
 		return err
 	}
+	// An approval was given for the side effect of the plan a person saw;
+	// the new plan's side effects need their own.
+	if err := tx.ClearGates(ctx, t.work.ID); err != nil {
+		return err
+	}
 	t.nodes = nodes
 	t.result["accepted"] = true
 	t.result["nodes"] = len(nodes)

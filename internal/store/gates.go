@@ -27,3 +27,10 @@ func (t *Tx) ApprovedGates(ctx context.Context, workID string) ([]string, error)
 	}
 	return out, rows.Err()
 }
+
+// ClearGates forgets a work's approvals: a person approved a gate of the
+// plan they saw, and a new plan may put it on other changes.
+func (t *Tx) ClearGates(ctx context.Context, workID string) error {
+	_, err := t.exec(`DELETE FROM gates WHERE work_id = ?`, workID)
+	return err
+}

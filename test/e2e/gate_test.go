@@ -38,15 +38,27 @@ func TestGatedCommit(t *testing.T) {
 		"sideEffectType": "git_commit", "sideEffectPayloadRef": "scratch:commit-message", "commitGateId": "release-gate",
 	})
 	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
+	approve := func() {
+		t.Helper()
+		if out, err := runCLI(ws, "gate", "approve", "--work", a.work, "--gate", "release-gate", "--by", "reviewer", "--note", "looks right"); err != nil {
+			t.Fatalf("gate approve: %v\n%s", err, out)
+		}
+	}
+	// An approval is for the plan the person saw: a replaced plan needs its own.
+	approve()
+	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
+	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
 	mustAllow(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
 		"edits": []any{map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}}}))
 	mustDeny(t, a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"}), "EXEC_UNGATED_SIDE_EFFECT")
 	if out, err := runCLI(ws, "gate", "approve", "--work", a.work, "--gate", "not-a-gate"); err == nil {
 		t.Errorf("approved a gate no node names:\n%s", out)
 	}
-	if out, err := runCLI(ws, "gate", "approve", "--work", a.work, "--gate", "release-gate", "--by", "reviewer", "--note", "looks right"); err != nil {
-		t.Fatalf("gate approve: %v\n%s", err, out)
-	}
+	approve()
+	// Nothing is committed before the validations pass.
+	mustDeny(t, a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"}), "EXEC_PREREQUISITE_UNMET")
+	mustAllow(t, a.turn("run_automation_recipe", map[string]any{"recipeId": "run_targeted_validation", "planNodeId": "validate-alert",
+		"params": map[string]any{"commandId": "no-adp-alert"}}))
 	hook := filepath.Join(ws, ".git", "hooks", "pre-commit")
 	must(t, os.WriteFile(hook, []byte("#!/bin/sh\nsleep 1.5\n"), 0o755))
 	b := startServer(t, ws)
