@@ -63,6 +63,10 @@ func TestPlanLifecycleRules(t *testing.T) {
 	nodes[1].(map[string]any)["verificationHooks"] = hooks
 	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
 	before, _ := os.ReadFile(filepath.Join(ws, demo.Target))
+	// A patch is built on a read of the file in this work.
+	mustDeny(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
+		"edits": []any{map[string]any{"op": "replace_text", "find": "<adp-alert", "replace": "<sdf-alert"}}}), "STALE_CONTEXT")
+	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
 	mustDeny(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
 		"edits": []any{map[string]any{"op": "replace_text", "find": "<adp-alert", "replace": "<sdf-alert"},
 			map[string]any{"op": "replace_text", "find": "not in the file", "replace": "x"}}}), "EXEC_PATCH_INAPPLICABLE")

@@ -82,6 +82,7 @@ func TestStateWritesFollowNoSymlink(t *testing.T) {
 		a := startServer(t, ws)
 		init := a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard")
 		mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
+		mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
 		mustAllow(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
 			"edits": []any{map[string]any{"op": "replace_text", "find": "adp-alert", "replace": "sdf-alert", "occurrence": 1}}}))
 		unchanged(t, victim, original)

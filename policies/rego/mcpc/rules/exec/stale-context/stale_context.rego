@@ -1,8 +1,9 @@
 # METADATA
 # title: Stale context
 # description: |
-#   A write is based on what the agent read: when this work read the target
-#   file, the sha256 it read must equal the file's current sha256 (seed 004).
+#   A write is based on what the agent read: this work must have read the
+#   target file, and the sha256 it read must equal the file's current sha256
+#   (seed 004). A patch of a file never read is an edit made blind.
 # custom:
 #   code: STALE_CONTEXT
 #   remediation: "Read the file again (read_file_lines) and rebuild the edits against its current content."
@@ -19,6 +20,17 @@ report contains violation if {
 	read != target.hash
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s changed since it was read (read %s, now %s)", [target.canonical, read, target.hash]),
+		"path": "args.targetFile",
+	})
+}
+
+report contains violation if {
+	input.verb == "apply_code_patch"
+	target := input.paths.targetFile
+	target.valid
+	not input.reads[target.canonical]
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%s has not been read in this work; a patch is built on what was read", [target.canonical]),
 		"path": "args.targetFile",
 	})
 }

@@ -159,7 +159,7 @@ test_success_unchanged if {
 	count(r) == 0
 }
 
-test_success_not_read if {
+test_fail_not_read if {
 	r := rule.report with input as fixtures.with_input({
 		"state": "PLAN_ACCEPTED",
 		"plan": {
@@ -228,6 +228,15 @@ test_success_not_read if {
 			"targetFile": "src/a.ts",
 			"edits": [],
 		},
+		"paths": {"targetFile": {"raw": "src/a.ts", "canonical": "src/a.ts", "valid": true, "hash": "sha256:aaa"}},
 	})
-	count(r) == 0
+	r == {{
+		"code": "STALE_CONTEXT",
+		"message": "src/a.ts has not been read in this work; a patch is built on what was read",
+		"path": "args.targetFile",
+		"remediation": "Read the file again (read_file_lines) and rebuild the edits against its current content.",
+		"rule": "mcpc.rules.exec[\"stale-context\"]",
+		"severity": "error",
+		"suggestedVerb": "read_file_lines",
+	}}
 }
