@@ -1,14 +1,15 @@
 # METADATA
 # title: Stale pack
 # description: |
-#   The plan was built against this context pack and repository snapshot:
-#   contextPackHash, contextPackRef and repoSnapshotId equal the server's
-#   current values (a plan built against an older pack is rejected).
+#   The plan was built against this context pack, repository snapshot and
+#   policy version: contextPackHash, contextPackRef, repoSnapshotId and
+#   policyVersionSet equal the server's current values (a plan built against
+#   an older pack, or under other policies, is rejected).
 # custom:
 #   code: PLAN_STALE_PACK
 #   remediation: >-
-#     Rebuild the plan against the current pack: copy contextPackHash, contextPackRef and repoSnapshotId
-#     from the latest planGraphSchema.envelope and re-check the plan's evidence.
+#     Rebuild the plan against the current pack: copy contextPackHash, contextPackRef, repoSnapshotId and
+#     policyVersionSet from the latest planGraphSchema.envelope and re-check the plan's evidence.
 #   severity: error
 #   suggestedVerb: submit_execution_plan
 package mcpc.rules.plan["stale-pack"]

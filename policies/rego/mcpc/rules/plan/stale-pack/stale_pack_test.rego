@@ -134,7 +134,7 @@ test_fail_old_pack_hash if {
 			"code": "PLAN_STALE_PACK",
 			"message": "planGraph.contextPackHash is sha256:old but the server expects sha256:pack",
 			"path": "args.planGraph.contextPackHash",
-			"remediation": "Rebuild the plan against the current pack: copy contextPackHash, contextPackRef and repoSnapshotId from the latest planGraphSchema.envelope and re-check the plan's evidence.",
+			"remediation": "Rebuild the plan against the current pack: copy contextPackHash, contextPackRef, repoSnapshotId and policyVersionSet from the latest planGraphSchema.envelope and re-check the plan's evidence.",
 			"rule": "mcpc.rules.plan[\"stale-pack\"]",
 			"severity": "error",
 			"suggestedVerb": "submit_execution_plan",
@@ -143,7 +143,7 @@ test_fail_old_pack_hash if {
 			"code": "PLAN_STALE_PACK",
 			"message": "planGraph.repoSnapshotId is git:old but the server expects git:abc",
 			"path": "args.planGraph.repoSnapshotId",
-			"remediation": "Rebuild the plan against the current pack: copy contextPackHash, contextPackRef and repoSnapshotId from the latest planGraphSchema.envelope and re-check the plan's evidence.",
+			"remediation": "Rebuild the plan against the current pack: copy contextPackHash, contextPackRef, repoSnapshotId and policyVersionSet from the latest planGraphSchema.envelope and re-check the plan's evidence.",
 			"rule": "mcpc.rules.plan[\"stale-pack\"]",
 			"severity": "error",
 			"suggestedVerb": "submit_execution_plan",
@@ -278,4 +278,20 @@ test_success_current_pack if {
 		},
 	})
 	count(r) == 0
+}
+
+test_fail_other_policy_version if {
+	r := rule.report with input as fixtures.with_input({
+		"verb": "submit_execution_plan",
+		"submission": {"policyVersionSet": {"mcpc": "bogus"}},
+	})
+	r == {{
+		"code": "PLAN_STALE_PACK",
+		"message": "planGraph.policyVersionSet is {\"mcpc\": \"bogus\"} but the server expects {\"mcpc\": \"1\"}",
+		"path": "args.planGraph.policyVersionSet",
+		"remediation": "Rebuild the plan against the current pack: copy contextPackHash, contextPackRef, repoSnapshotId and policyVersionSet from the latest planGraphSchema.envelope and re-check the plan's evidence.",
+		"rule": "mcpc.rules.plan[\"stale-pack\"]",
+		"severity": "error",
+		"suggestedVerb": "submit_execution_plan",
+	}}
 }
