@@ -35,6 +35,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		if err != nil {
 			c.log.Warn().Err(err).Msg("ranking failed")
 		}
+		c.markKeyMaterial(cands)
 		t.in.Candidates = orEmpty(cands)
 	case "escalate":
 		if t.req.WorkID == "" {
@@ -58,6 +59,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		if err != nil {
 			c.log.Warn().Err(err).Msg("escalation search failed")
 		}
+		c.markKeyMaterial(cands)
 		t.in.Candidates = orEmpty(cands)
 	}
 }

@@ -13,6 +13,9 @@ type Candidate struct {
 	Lanes      []string `json:"lanes"`
 	Size       int64    `json:"size"`
 	ParseError bool     `json:"parseError"`
+	// KeyMaterial: the file holds a private key or a cloud secret key
+	// (markKeyMaterial), whatever its name.
+	KeyMaterial bool `json:"keyMaterial"`
 }
 
 // The index's own fact types: the controller passes them through to

@@ -4,7 +4,8 @@
 #   On initialize_work and escalate, which of retrieval's ranked candidates
 #   enter the context pack: every candidate in rank order, first occurrence
 #   only, minus those matching an exclusion glob of policies/data/pack.json
-#   (git internals, mcpc's state and configuration, secrets). escalate grows the pack monotonically:
+#   (git internals, mcpc's state and configuration, secrets) and those holding key material.
+#   escalate grows the pack monotonically:
 #   the current pack files come first. A kept candidate whose template failed to
 #   parse makes the pack insufficient (seed 000 gotcha 7): the work starts, but
 #   submit_execution_plan stays blocked until an escalation resolves it.
@@ -25,10 +26,13 @@ _previous := [] if input.verb != "escalate"
 
 _previous_set := {file | some file in _previous}
 
+# a candidate that holds key material (input.candidates[_].keyMaterial) is a
+# secret whatever its name, and left out as silently as the named ones
 _kept := [candidate |
 	some i, candidate in input.candidates
 	not _seen_before(i, candidate.file)
 	count(_matches(candidate.file)) == 0
+	not candidate.keyMaterial
 ]
 
 _seen_before(i, file) if {

@@ -45,12 +45,26 @@ test_success_secrets_are_left_out_silently if {
 		".env", "config/.env.local", ".envrc", "certs/server.PEM", "keys/deploy.key", "home/.ssh/id_rsa",
 		"keys/id_dsa", ".npmrc", ".netrc", ".pgpass", ".aws/credentials", "ops/.docker/config.json",
 		"infra/terraform.tfstate", "infra/prod.tfvars", "config/secrets.yml", "store.JKS",
+		"config/prod.env", ".vault-token", "gcp-orders-service-account.json", "home/.gnupg/secring.gpg",
+		"keys/putty.ppk", "ops/.config/gcloud/application_default_credentials.json",
 	]
 	selection := pack.selection with input as fixtures.with_input({
 		"verb": "initialize_work",
 		"candidates": array.concat([_candidate(file) | some file in secrets], [_candidate("src/a.ts")]),
 	})
 	selection == {"files": ["src/a.ts"], "excluded": []}
+}
+
+test_success_key_material_is_left_out_silently if {
+	selection := pack.selection with input as fixtures.with_input({
+		"verb": "escalate",
+		"pack": {"ref": "p", "hash": "h", "files": ["src/a.ts"]},
+		"candidates": [
+			object.union(_candidate("docs/deploy-notes.md"), {"keyMaterial": true}),
+			object.union(_candidate("src/b.ts"), {"keyMaterial": false}),
+		],
+	})
+	selection == {"files": ["src/a.ts", "src/b.ts"], "excluded": []}
 }
 
 test_success_escalate_grows_monotonically if {
