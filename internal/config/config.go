@@ -26,8 +26,12 @@ type Command struct {
 // Config is the merged configuration. Zero fields take the defaults below.
 type Config struct {
 	Budget struct {
-		MaxTokens        int     `json:"maxTokens"`        // default 100000
+		MaxTokens        int     `json:"maxTokens"`        // per agent; default 100000
 		ThresholdPercent float64 `json:"thresholdPercent"` // default 0.6
+		// WorkMaxTokens caps a work's agents together (seed 003's per-session
+		// cap): a new agentId starts its own budget, not a new work's.
+		// Default 5 × maxTokens.
+		WorkMaxTokens int `json:"workMaxTokens"`
 	} `json:"budget"`
 	Pack struct {
 		MaxFiles         int   `json:"maxFiles"`         // default 40
@@ -101,6 +105,7 @@ func Load(workspace string) (*Config, error) {
 
 func (c *Config) defaults() {
 	setInt(&c.Budget.MaxTokens, 100000)
+	setInt(&c.Budget.WorkMaxTokens, 5*c.Budget.MaxTokens)
 	if c.Budget.ThresholdPercent == 0 {
 		c.Budget.ThresholdPercent = 0.6
 	}
@@ -122,6 +127,12 @@ func (c *Config) defaults() {
 // BLOCKED_BUDGET.
 func (c *Config) ThresholdTokens() int {
 	return int(float64(c.Budget.MaxTokens) * c.Budget.ThresholdPercent)
+}
+
+// WorkThresholdTokens is the token count of a work's agents together past
+// which every one of them is BLOCKED_BUDGET.
+func (c *Config) WorkThresholdTokens() int {
+	return int(float64(c.Budget.WorkMaxTokens) * c.Budget.ThresholdPercent)
 }
 
 func setInt(p *int, d int) {
@@ -153,6 +164,7 @@ func merge(dst, src map[string]any) {
 var envVars = map[string][]string{
 	"MCPC_BUDGET_MAX_TOKENS":        {"budget", "maxTokens"},
 	"MCPC_BUDGET_THRESHOLD_PERCENT": {"budget", "thresholdPercent"},
+	"MCPC_BUDGET_WORK_MAX_TOKENS":   {"budget", "workMaxTokens"},
 	"MCPC_PACK_MAX_FILES":           {"pack", "maxFiles"},
 	"MCPC_PACK_MAX_BYTES":           {"pack", "maxBytes"},
 	"MCPC_SCRATCH_MAX_BYTES":        {"scratch", "maxBytes"},

@@ -47,6 +47,8 @@ type workFacts struct {
 	ID    string `json:"id"`
 	Given bool   `json:"given"`
 	Found bool   `json:"found"`
+	// UsedTokens is what the work's agents have used together.
+	UsedTokens int `json:"usedTokens"`
 }
 
 type agentFacts struct {
@@ -56,8 +58,10 @@ type agentFacts struct {
 }
 
 type budgetFacts struct {
-	MaxTokens       int `json:"maxTokens"`
-	ThresholdTokens int `json:"thresholdTokens"`
+	MaxTokens           int `json:"maxTokens"`
+	ThresholdTokens     int `json:"thresholdTokens"`
+	WorkMaxTokens       int `json:"workMaxTokens"`
+	WorkThresholdTokens int `json:"workThresholdTokens"`
 }
 
 // pathFacts are pathscope's facts plus the content hash write verbs need.

@@ -124,7 +124,8 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	t.in.State = "UNINITIALIZED"
 	t.in.Work = workFacts{ID: t.req.WorkID, Given: t.req.WorkID != ""}
-	t.in.Budget = budgetFacts{MaxTokens: c.cfg.Budget.MaxTokens, ThresholdTokens: c.cfg.ThresholdTokens()}
+	t.in.Budget = budgetFacts{MaxTokens: c.cfg.Budget.MaxTokens, ThresholdTokens: c.cfg.ThresholdTokens(),
+		WorkMaxTokens: c.cfg.Budget.WorkMaxTokens, WorkThresholdTokens: c.cfg.WorkThresholdTokens()}
 	t.in.Prompt = t.req.OriginalPrompt
 	if t.req.WorkID != "" {
 		w, err := tx.Work(ctx, t.req.WorkID)
@@ -161,6 +162,9 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	}
 	t.agent = a
 	t.in.Agent = agentFacts{ID: a.ID, UsedTokens: a.UsedTokens, Turns: a.Turns}
+	if t.in.Work.UsedTokens, err = tx.WorkUsedTokens(ctx, t.work.ID); err != nil {
+		return err
+	}
 	if t.nodes, err = tx.Nodes(ctx, t.work.ID, nodeVerbs[t.req.Verb]); err != nil {
 		return err
 	}

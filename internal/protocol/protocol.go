@@ -56,6 +56,10 @@ type BudgetStatus struct {
 	UsedTokens      int  `json:"usedTokens"`
 	ThresholdTokens int  `json:"thresholdTokens"`
 	Blocked         bool `json:"blocked"`
+	// The work's agents together (budget.workMaxTokens).
+	WorkMaxTokens       int `json:"workMaxTokens"`
+	WorkUsedTokens      int `json:"workUsedTokens"`
+	WorkThresholdTokens int `json:"workThresholdTokens"`
 }
 
 // Scope names the roots the agent's work is confined to.

@@ -166,6 +166,13 @@ func (t *Tx) WorkIDs(ctx context.Context) ([]string, error) {
 	return out, rows.Err()
 }
 
+// WorkUsedTokens is what a work's agents have used together.
+func (t *Tx) WorkUsedTokens(ctx context.Context, workID string) (int, error) {
+	var n int
+	err := t.queryRow(`SELECT COALESCE(SUM(used_tokens), 0) FROM agents WHERE work_id = ?`, workID).Scan(&n)
+	return n, err
+}
+
 // Agents lists a work's agents.
 func (t *Tx) Agents(ctx context.Context, workID string) ([]Agent, error) {
 	rows, err := t.query(`SELECT id, used_tokens, turns, denials FROM agents WHERE work_id = ? ORDER BY created_at, id`, workID)

@@ -48,6 +48,9 @@ func treeHash(t *testing.T, ws string) string {
 // keeps running and nothing in the repository, the pack or the state changes.
 func TestBadInput(t *testing.T) {
 	ws := newWorkspace(t)
+	// The flood below (1.3M tokens) must block its own agent only; past the
+	// work's cap every agent would be blocked, as TestBudget shows.
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"workMaxTokens": 10000000}}`), 0o644))
 	a := startServer(t, ws)
 	init := a.initialize(demo.Prompt, "adp-alert")
 	packRef := init.ContextPack["ref"].(string)

@@ -18,7 +18,7 @@ import (
 // verbs; the other agents of the work are not.
 func TestBudget(t *testing.T) {
 	ws := newWorkspace(t)
-	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 10000, "thresholdPercent": 0.5}}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 10000, "thresholdPercent": 0.5, "workMaxTokens": 16000}}`), 0o644))
 	a := startServer(t, ws)
 	init := a.initialize(demo.Prompt, "adp-alert")
 	if init.BudgetStatus.ThresholdTokens != 5000 || init.BudgetStatus.MaxTokens != 10000 {
@@ -36,13 +36,29 @@ func TestBudget(t *testing.T) {
 		t.Errorf("BLOCKED_BUDGET capabilities %v, want %v", last.Capabilities, want)
 	}
 	mustDeny(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}), "BUDGET_EXCEEDED")
-	// Another agent of the same work is unaffected.
+	// Another agent of the same work is unaffected...
 	b := startServer(t, ws)
 	b.work = a.work
 	r := b.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
 	mustAllow(t, r)
-	if r.State != "PLANNING" {
-		t.Errorf("the other agent is in %s", r.State)
+	if r.State != "PLANNING" || r.BudgetStatus.WorkThresholdTokens != 8000 {
+		t.Errorf("the other agent is in %s (budget %+v)", r.State, r.BudgetStatus)
+	}
+	// ...until the work's agents together pass the work's threshold: a new
+	// agentId is a new budget of its own, not of the work.
+	b.id = r.AgentID
+	for last = r; !last.BudgetStatus.Blocked && last.BudgetStatus.WorkUsedTokens < 20000; {
+		last = b.turn("write_scratch_file", map[string]any{"relativePath": "n.md", "content": strings.Repeat("y", 2000)})
+	}
+	if !last.BudgetStatus.Blocked || last.BudgetStatus.UsedTokens > 5000 {
+		t.Fatalf("the work's threshold did not block the second agent: %+v", last.BudgetStatus)
+	}
+	for _, agentID := range []string{b.id, "agent-fresh"} {
+		r := b.turn("read_file_lines", map[string]any{"targetFile": demo.Target}, "agentId", agentID)
+		mustDeny(t, r, "BUDGET_EXCEEDED")
+		if !strings.Contains(r.Denials[0].Message, "agents of work") {
+			t.Errorf("%s: %s", agentID, r.Denials[0].Message)
+		}
 	}
 }
 

@@ -19,7 +19,20 @@ terminal if input.state in tables.terminal_states
 
 # METADATA
 # description: this turn takes the agent past its budget threshold
-over_budget if input.agent.usedTokens + input.request.tokens > input.budget.thresholdTokens
+agent_over_budget if input.agent.usedTokens + input.request.tokens > input.budget.thresholdTokens
+
+# METADATA
+# description: |
+#   this turn takes the work's agents together past the work's threshold: a
+#   new agentId starts its own budget, not the work's
+work_over_budget if input.work.usedTokens + input.request.tokens > input.budget.workThresholdTokens
+
+# METADATA
+# scope: document
+# description: this turn takes the agent, or the work, past its budget threshold
+over_budget if agent_over_budget
+
+over_budget if work_over_budget
 
 # METADATA
 # description: the agent sees BLOCKED_BUDGET
