@@ -21,6 +21,9 @@ type Command struct {
 	Argv       []string `json:"argv"`
 	TimeoutSec int      `json:"timeoutSec,omitempty"`
 	Dir        string   `json:"dir,omitempty"`
+	// Covers are globs of the files the command checks; a change node must be
+	// validated by a command that covers its target. Default: every file.
+	Covers []string `json:"covers,omitempty"`
 }
 
 // Config is the merged configuration. Zero fields take the defaults below.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/patch"
@@ -136,15 +137,19 @@ func stringList(v any) []string {
 func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	in := &t.in
 	in.Config = configFacts{
-		EvidencePolicy: c.cfg.EvidencePolicy, ValidationCommands: []string{},
+		EvidencePolicy: c.cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
 		ScratchMaxBytes: c.cfg.Scratch.MaxBytes,
 	}
 	if in.Config.EvidencePolicy == nil {
 		in.Config.EvidencePolicy = map[string]any{}
 	}
-	for id := range c.cfg.Validation.Commands {
+	for id, cmd := range c.cfg.Validation.Commands {
 		in.Config.ValidationCommands = append(in.Config.ValidationCommands, id)
+		if len(cmd.Covers) > 0 {
+			in.Config.ValidationCovers[id] = cmd.Covers
+		}
 	}
+	slices.Sort(in.Config.ValidationCommands) // the same input for the same config
 	switch t.req.Verb {
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt

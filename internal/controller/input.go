@@ -110,7 +110,10 @@ type progressCounts struct {
 type configFacts struct {
 	EvidencePolicy     map[string]any `json:"evidencePolicy"`
 	ValidationCommands []string       `json:"validationCommands"`
-	ScratchMaxBytes    int64          `json:"scratchMaxBytes"`
+	// ValidationCovers holds the covers globs of the commands that declare
+	// them; a command absent from it covers every file.
+	ValidationCovers map[string][]string `json:"validationCovers"`
+	ScratchMaxBytes  int64               `json:"scratchMaxBytes"`
 }
 
 // decision is data.mcpc.main.decision as Go reads it.

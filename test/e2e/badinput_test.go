@@ -83,6 +83,7 @@ func TestBadInput(t *testing.T) {
 		{"plan with duplicate ids and a cycle", map[string]any{"verb": "submit_execution_plan", "args": map[string]any{"planGraph": cyclicPlan(env)}}, "PLAN_GRAPH_INVALID"},
 		{"plan with missing fields", map[string]any{"verb": "submit_execution_plan", "args": map[string]any{"planGraph": withNode(env, map[string]any{"nodeId": "c", "kind": "change"})}}, "PLAN_MISSING_REQUIRED_FIELDS"},
 		{"plan outside the pack", map[string]any{"verb": "submit_execution_plan", "args": map[string]any{"planGraph": outsidePlan(env)}}, "PLAN_SCOPE_VIOLATION"},
+		{"plan validating a .ts change with a check of templates", map[string]any{"verb": "submit_execution_plan", "args": map[string]any{"planGraph": uncoveredPlan(env)}}, "PLAN_VERIFICATION_WEAK"},
 		{"escalate without need", map[string]any{"verb": "escalate", "args": map[string]any{}}, "INVALID_ARGS"},
 		{"patch before a plan", map[string]any{"verb": "apply_code_patch", "args": map[string]any{"planNodeId": "x", "targetFile": demo.Target, "edits": []any{}}}, "VERB_NOT_AVAILABLE"},
 		{"a number no float holds", map[string]any{"verb": "read_file_lines", "args": map[string]any{"targetFile": demo.Target, "startLine": json.RawMessage("1e400")}}, "INVALID_ARGS"},
@@ -158,6 +159,18 @@ func cyclicPlan(env map[string]any) map[string]any {
 	}
 	dup["dependsOn"] = []string{"ghost"}
 	plan["nodes"] = append(nodes, dup)
+	return plan
+}
+
+// uncoveredPlan validates the change of a .ts file only with
+// templates-balanced, which covers **/*.html (the example's repo.json).
+func uncoveredPlan(env map[string]any) map[string]any {
+	plan := demo.Plan(env, true)
+	nodes := plan["nodes"].([]any)
+	nodes[0].(map[string]any)["targetFile"] = "src/app/dashboard/dashboard.component.ts"
+	hooks := []any{map[string]any{"recipeId": "run_targeted_validation", "params": map[string]any{"commandId": "templates-balanced"}}}
+	nodes[0].(map[string]any)["verificationHooks"] = hooks
+	nodes[1].(map[string]any)["verificationHooks"] = hooks
 	return plan
 }
 

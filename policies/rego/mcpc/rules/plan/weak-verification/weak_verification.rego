@@ -4,7 +4,10 @@
 #   Every change node is mapped by at least one validate node (seed 000
 #   invariant 5); a validate node maps only to change nodes of this plan; every
 #   verification hook names a known recipe and a params.commandId among the
-#   configured validation commands (validation.commands).
+#   configured validation commands (validation.commands); and a change node's
+#   targetFile is covered (validation.commands.<id>.covers) by a command of a
+#   validate node mapped to it, so an agent cannot pick a check that never
+#   looks at what it changed.
 # custom:
 #   code: PLAN_VERIFICATION_WEAK
 #   remediation: >-
@@ -71,6 +74,47 @@ report contains violation if {
 		]),
 		"path": sprintf("%s.verificationHooks[%d].params.commandId", [plan.node_path(i), k]),
 	})
+}
+
+report contains violation if {
+	count(input.config.validationCovers) > 0
+	uncovered := plan.change_ids - _covered_ids
+	count(uncovered) > 0
+	some i, node in plan.change_nodes
+	node.nodeId in uncovered
+	is_string(node.targetFile)
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("change node %q: no validation mapped to it covers %s (its commands: %s)", [
+			node.nodeId, node.targetFile,
+			concat(", ", sort({c | some [t, c] in _change_commands; t == node.nodeId})),
+		]),
+		"path": sprintf("%s.targetFile", [plan.node_path(i)]),
+	})
+}
+
+# [change id, command] for every validation hook of the validate nodes, in
+# one pass (a rule keyed by change id would be evaluated again per lookup)
+_change_commands := [[target, command] | # regal ignore:prefer-set-or-object-rule
+	some node in plan.validate_nodes
+	some hook in node.verificationHooks
+	hook.recipeId == "run_targeted_validation"
+	command := object.get(hook, ["params", "commandId"], "")
+	some target in node.mapsToNodeIds
+]
+
+_target_files := {node.nodeId: node.targetFile | # regal ignore:prefer-set-or-object-rule
+	some node in plan.change_nodes
+	is_string(node.nodeId)
+	is_string(node.targetFile)
+}
+
+# the change nodes a command of one of their validate nodes covers; a command
+# without covers globs covers every file
+_covered_ids := {target | # regal ignore:prefer-set-or-object-rule
+	some [target, command] in _change_commands
+	file := _target_files[target]
+	some pattern in object.get(input.config.validationCovers, command, ["**"])
+	glob.match(pattern, ["/"], file)
 }
 
 # every mapsToNodeIds entry of the validate nodes

@@ -488,3 +488,36 @@ test_success_every_change_validated if {
 	})
 	count(r) == 0
 }
+
+_covers_input(command, covers) := fixtures.with_input({
+	"verb": "submit_execution_plan",
+	"config": {"validationCommands": ["templates", "unit"], "validationCovers": covers, "evidencePolicy": {}},
+	"submission": {"nodes": [
+		{"nodeId": "change-1", "kind": "change", "targetFile": "src/a.ts"},
+		{
+			"nodeId": "validate-1", "kind": "validate", "mapsToNodeIds": ["change-1"],
+			"verificationHooks": [{"recipeId": "run_targeted_validation", "params": {"commandId": command}}],
+		},
+	]},
+})
+
+test_fail_change_not_covered_by_its_validation if {
+	r := rule.report with input as _covers_input("templates", {"templates": ["**/*.html"]})
+	r == {{
+		"code": "PLAN_VERIFICATION_WEAK",
+		"message": "change node \"change-1\": no validation mapped to it covers src/a.ts (its commands: templates)",
+		"path": "args.planGraph.nodes[0].targetFile",
+		"remediation": "Add a validate node per change (mapsToNodeIds) whose verificationHooks run a configured validation command: {recipeId: run_targeted_validation, params: {commandId: <id from config>}}.",
+		"rule": "mcpc.rules.plan[\"weak-verification\"]",
+		"severity": "error",
+		"suggestedVerb": "submit_execution_plan",
+	}}
+}
+
+test_success_change_covered if {
+	count(rule.report) == 0 with input as _covers_input("unit", {"templates": ["**/*.html"], "unit": ["src/**"]})
+}
+
+test_success_command_without_covers_covers_all if {
+	count(rule.report) == 0 with input as _covers_input("unit", {"templates": ["**/*.html"]})
+}
