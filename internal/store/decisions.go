@@ -31,22 +31,5 @@ func (t *Tx) Decision(ctx context.Context, workID string, seq int) ([]byte, erro
 
 // DecisionSeqs lists the numbers of a work's recorded decisions, in order.
 func (t *Tx) DecisionSeqs(ctx context.Context, workID string) ([]int, error) {
-	return t.ints(`SELECT seq FROM decisions WHERE work_id = ? ORDER BY seq`, workID)
-}
-
-func (t *Tx) ints(query string, args ...any) ([]int, error) {
-	rows, err := t.query(query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int
-	for rows.Next() {
-		var n int
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+	return column[int](t, `SELECT seq FROM decisions WHERE work_id = ? ORDER BY seq`, workID)
 }

@@ -10,22 +10,13 @@ ON CONFLICT(work_id, gate_id) DO UPDATE SET approved_by=excluded.approved_by, no
 	return err
 }
 
-// ApprovedGates lists a work's approved commit gates.
+// ApprovedGates lists a work's approved commit gates (never nil).
 func (t *Tx) ApprovedGates(ctx context.Context, workID string) ([]string, error) {
-	rows, err := t.query(`SELECT gate_id FROM gates WHERE work_id = ? ORDER BY gate_id`, workID)
-	if err != nil {
-		return nil, err
+	gates, err := column[string](t, `SELECT gate_id FROM gates WHERE work_id = ? ORDER BY gate_id`, workID)
+	if gates == nil && err == nil {
+		gates = []string{}
 	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var g string
-		if err := rows.Scan(&g); err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return gates, err
 }
 
 // ClearGates forgets a work's approvals: a person approved a gate of the

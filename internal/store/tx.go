@@ -161,6 +161,24 @@ func (t *Tx) queryRow(query string, args ...any) *sql.Row {
 	return t.ss.conn.QueryRowContext(t.ctx, query, args...)
 }
 
+// column runs a query of one column and returns its values in order.
+func column[T any](t *Tx, query string, args ...any) ([]T, error) {
+	rows, err := t.query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
 	if st, ok := t.stmt(query); ok {
 		return st.QueryContext(t.ctx, args...)

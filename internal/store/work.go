@@ -150,20 +150,7 @@ ON CONFLICT(work_id, id) DO UPDATE SET used_tokens=excluded.used_tokens, turns=e
 
 // WorkIDs lists every work's id.
 func (t *Tx) WorkIDs(ctx context.Context) ([]string, error) {
-	rows, err := t.query(`SELECT id FROM works ORDER BY created_at, id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return column[string](t, `SELECT id FROM works ORDER BY created_at, id`)
 }
 
 // WorkUsedTokens is what a work's agents have used together.
