@@ -23,11 +23,12 @@ import (
 // stream, decodes plain requests itself (decodeLine) and anything else
 // with the SDK, only tries to decode a batch when the line is an array, and
 // writes responses without re-encoding their already marshaled result.
-// Unlike IOTransport, it answers a line that is no JSON-RPC message, is
-// longer than MaxLineLength, or is a batch that the negotiated version
-// forbids or whose ids repeat, with a JSON-RPC error (-32700 or -32600) and
-// reads on, where IOTransport ends the session and drops the answers it has
-// not written yet.
+// Unlike IOTransport, it answers a line it cannot take (malformedError: no
+// JSON-RPC message, longer than MaxLineLength, a message the SDK would get
+// wrong, a request whose id is in flight, a batch the negotiated version
+// forbids) with a JSON-RPC error (-32700 or -32600) and reads on, where
+// IOTransport ends the session and drops the answers it has not written
+// yet, or never answers.
 //
 // Close closes Reader and Writer, as IOTransport's connection does; stdio
 // passes closers that do nothing.
@@ -97,10 +98,10 @@ type lineConn struct {
 	initIDs  []jsonrpc.ID                 // initialize requests awaiting their response
 	batches  map[jsonrpc.ID]*inboundBatch // requests of an inbound batch, by ID
 	watching atomic.Bool                  // initIDs or batches is not empty
-	// inFlight holds the ids of the requests read and not yet answered. The
+	// unanswered holds the ids of the requests read and not yet answered. The
 	// SDK turns a request that reuses one into a notification and never
 	// answers it; the connection answers it with an error instead.
-	inFlight map[jsonrpc.ID]bool
+	unanswered map[jsonrpc.ID]bool
 
 	writeMu sync.Mutex
 	wbuf    []byte
@@ -258,7 +259,7 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, error) {
 		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
 			c.mu.Lock()
 			defer c.mu.Unlock()
-			if c.inFlight[req.ID] {
+			if c.unanswered[req.ID] {
 				return nil, malformedError{fmt.Errorf("request id %v is in use by a request not yet answered", req.ID.Raw())}
 			}
 			c.claim(req.ID)
@@ -301,7 +302,7 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, error) {
 	if batch != nil {
 		c.mu.Lock()
 		for id := range batch.unresolved {
-			if c.inFlight[id] {
+			if c.unanswered[id] {
 				c.mu.Unlock()
 				return nil, malformedError{fmt.Errorf("batch contains previously seen request %v", id.Raw())}
 			}
@@ -325,10 +326,10 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, error) {
 
 // claim marks id in flight; the caller holds mu.
 func (c *lineConn) claim(id jsonrpc.ID) {
-	if c.inFlight == nil {
-		c.inFlight = make(map[jsonrpc.ID]bool)
+	if c.unanswered == nil {
+		c.unanswered = make(map[jsonrpc.ID]bool)
 	}
-	c.inFlight[id] = true
+	c.unanswered[id] = true
 }
 
 // replyMalformed answers a line that is not a JSON-RPC message: -32700 when
@@ -447,7 +448,7 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	// Answered (or filed into its batch's answer): the id is free again.
 	defer func() {
 		c.mu.Lock()
-		delete(c.inFlight, resp.ID)
+		delete(c.unanswered, resp.ID)
 		c.mu.Unlock()
 	}()
 	if c.watching.Load() {
