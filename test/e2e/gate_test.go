@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,17 +17,7 @@ import (
 // are answered while the repository's pre-commit hook runs.
 func TestGatedCommit(t *testing.T) {
 	ws := newWorkspace(t)
-	git := func(args ...string) string {
-		t.Helper()
-		out, err := exec.Command("git", append([]string{"-C", ws, "-c", "user.name=t", "-c", "user.email=t@localhost"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q")
-	git("add", "-A")
-	git("commit", "-q", "-m", "base")
+	git := gitRepo(t, ws)
 	a := startServer(t, ws)
 	init := a.initialize(demo.Prompt, "adp-alert")
 	plan := demo.Plan(envelopeOf(init), true)

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -17,15 +16,7 @@ import (
 // are answered meanwhile instead of waiting for git.
 func TestGitOutsideTheLock(t *testing.T) {
 	ws := newWorkspace(t)
-	git := func(args ...string) {
-		out, err := exec.Command("git", append([]string{"-C", ws, "-c", "user.name=t", "-c", "user.email=t@localhost"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q")
-	git("add", "-A")
-	git("commit", "-q", "-m", "base")
+	git := gitRepo(t, ws)
 	hook := filepath.Join(ws, ".git", "slow-fsmonitor")
 	must(t, os.WriteFile(hook, []byte("#!/bin/sh\nsleep 1\nexit 1\n"), 0o755))
 	git("config", "core.fsmonitor", hook)

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os/exec"
+	"strings"
+	"testing"
 )
 
 func sha256Of(b []byte) string {
@@ -19,4 +21,22 @@ func runCLI(ws string, args ...string) (string, error) {
 		return string(out) + string(ee.Stderr), err
 	}
 	return string(out), err
+}
+
+// gitRepo makes ws a git repository with everything committed and returns
+// a runner of git in it (its trimmed output; a failure fails the test).
+func gitRepo(t *testing.T, ws string) func(args ...string) string {
+	t.Helper()
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", ws, "-c", "user.name=t", "-c", "user.email=t@localhost"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	return git
 }
