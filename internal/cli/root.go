@@ -30,6 +30,14 @@ func Execute() int {
 			defer pprof.StopCPUProfile()
 		}
 	}
+	if path := os.Getenv("MCPC_MEMPROFILE"); path != "" { // allocations, written at exit
+		defer func() {
+			if f, err := os.Create(path); err == nil {
+				_ = pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
 	cmd := newRootCommand()
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpc:", err)

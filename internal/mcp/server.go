@@ -65,6 +65,7 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "mcpc", Version: opts.Version}, &sdk.ServerOptions{
 		SupportedProtocolVersions: protocolVersions(),
 	})
+	s.AddReceivingMiddleware(encodeTurnResults)
 	t = newWorkerTurner(t, opts.Log)
 	s.AddTool(&sdk.Tool{
 		Name:        ToolName,
