@@ -25,6 +25,7 @@ type planNode struct {
 	TargetFile        string           `json:"targetFile"`
 	VerificationHooks []map[string]any `json:"verificationHooks"`
 	MapsToNodeIDs     []string         `json:"mapsToNodeIds"`
+	DependsOn         []string         `json:"dependsOn"`
 	CommitGateID      string           `json:"commitGateId,omitempty"`
 	SideEffectType    string           `json:"sideEffectType,omitempty"`
 }
@@ -60,14 +61,18 @@ func planFactsOf(nodes []store.Node, verb string) planFacts {
 		if hooks == nil {
 			hooks = []map[string]any{}
 		}
-		maps := p.MapsToNodeIDs
-		if maps == nil {
-			maps = []string{}
-		}
-		p.VerificationHooks, p.MapsToNodeIDs = hooks, maps
+		p.VerificationHooks, p.MapsToNodeIDs, p.DependsOn = hooks, emptyIfNil(p.MapsToNodeIDs), emptyIfNil(p.DependsOn)
 		pf.Nodes[n.NodeID] = nodeFact{planNode: p, Status: n.Status}
 	}
 	return pf
+}
+
+// emptyIfNil keeps a list absent from the plan an empty list in the input.
+func emptyIfNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
 }
 
 // progress counts completed nodes. A change node is complete when patched

@@ -109,3 +109,33 @@ func TestOverlappingValidations(t *testing.T) {
 	}
 	mustDeny(t, a.turn("signal_task_complete", nil), "WORK_INCOMPLETE")
 }
+
+// TestDependencyOrder: a node runs only after the nodes it depends on. The
+// demo's change waits for an escalation the plan put before it, and runs
+// once the escalation is resolved.
+func TestDependencyOrder(t *testing.T) {
+	ws := newWorkspace(t)
+	a := startServer(t, ws)
+	init := a.initialize(demo.Prompt, "adp-alert")
+	plan := demo.Plan(envelopeOf(init), true)
+	nodes := plan["nodes"].([]any)
+	for _, n := range nodes {
+		if n := n.(map[string]any); n["nodeId"] == "change-alert" {
+			n["dependsOn"] = []string{"ask"}
+		}
+	}
+	plan["nodes"] = append(nodes, map[string]any{
+		"nodeId": "ask", "kind": "escalate", "dependsOn": []string{},
+		"atomicityBoundary": "none", "expectedFailureSignatures": []string{}, "correctionCandidateOnFail": "",
+		"requestedEvidence": []string{"the alert's unit tests"}, "blockingReasons": []string{"the tests may pin the old tag"},
+	})
+	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
+	codemod := map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
+	denied := patchAlert(a, codemod)
+	mustDeny(t, denied, "EXEC_PREREQUISITE_UNMET")
+	if want := `change node "change-alert" depends on ask (pending)`; denied.Denials[0].Message != want || denied.SuggestedAction.Verb != "escalate" {
+		t.Errorf("denial %q suggesting %q, want %q suggesting escalate", denied.Denials[0].Message, denied.SuggestedAction.Verb, want)
+	}
+	mustAllow(t, a.turn("escalate", map[string]any{"planNodeId": "ask", "need": "the alert component's unit tests"}))
+	mustAllow(t, patchAlert(a, codemod))
+}
