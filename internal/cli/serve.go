@@ -70,6 +70,13 @@ func (p *serveParams) run(ctx context.Context) error {
 		return err
 	}
 	defer a.Close()
+	// Before any turn: a node a dead process left half-patched is settled
+	// before an agent acts on it.
+	if n, err := a.Controller.RecoverPatches(ctx); err != nil {
+		log.Warn().Err(err).Msg("patch intents not settled")
+	} else if n > 0 {
+		log.Info().Int("patches", n).Msg("recorded the patches a previous process applied but did not commit")
+	}
 	go func() {
 		// Files of decisions a process recorded but died before writing.
 		if n, err := a.Controller.BackfillRecords(ctx); err != nil && ctx.Err() == nil {

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os/exec"
-	"slices"
 	"strings"
 	"time"
 
@@ -53,35 +52,31 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 		t.result["error"] = "the file changed while the patch was being applied; read it again"
 		return nil
 	}
-	if err := c.paths.WriteFileAtomic(pf.Canonical, []byte(after), false); err != nil {
+	in := patchIntent{Token: newID("patch"), WorkID: t.work.ID, NodeID: nodeID, File: pf.Canonical,
+		Before: pf.Hash, After: sha256Hex([]byte(after)), AgentID: t.agent.ID, GitRev: t.gitRev,
+		Summary: diffSummary(pf.Canonical, string(before), after, len(edits))}
+	if err := c.writeIntent(in); err != nil {
 		t.result["error"] = err.Error()
 		return nil
 	}
-	dir := artifactDir(t.work.ID, nodeID)
-	summary := diffSummary(pf.Canonical, string(before), after, len(edits))
-	c.writeArtifact(dir, "diff.summary.json", summary)
-	c.writeArtifact(dir, "result.json", map[string]any{"nodeId": nodeID, "targetFile": pf.Canonical, "applied": true,
-		"before": pf.Hash, "after": sha256Hex([]byte(after))})
-	c.appendTrace(t, pf.Canonical, after, summary)
-	if err := c.setStatus(ctx, tx, t, nodeID, statusPatched); err != nil {
+	if err := c.paths.WriteFileAtomic(pf.Canonical, []byte(after), false); err != nil {
+		c.dropIntent(in)
+		t.result["error"] = err.Error()
+		return nil
+	}
+	failpoint("patch-written")
+	// A turn that does not commit leaves the intent for RecoverPatches.
+	t.afterTx = func(context.Context) { c.dropIntent(in) }
+	if err := c.landPatch(ctx, tx, t, in); err != nil {
 		return err
 	}
-	// The node's validations checked the content this patch replaced (policy
-	// allows patching a patched node only after one of them failed): they
-	// are to run again, and a run still under way no longer counts.
-	for _, n := range t.nodes {
-		if n.Kind == "validate" && n.Status != statusPending && slices.Contains(n.MapsTo, nodeID) {
-			if err := c.setStatus(ctx, tx, t, n.NodeID, statusPending); err != nil {
-				return err
-			}
-		}
-	}
+	dir := artifactDir(t.work.ID, nodeID)
 	t.result["applied"] = true
 	t.result["targetFile"] = pf.Canonical
 	t.result["artifactBundleRef"] = dir
 	t.result["diffSummaryRef"] = dir + "/diff.summary.json"
-	t.result["contentHash"] = sha256Hex([]byte(after))
-	return tx.RecordRead(ctx, t.work.ID, pf.Canonical, sha256Hex([]byte(after)))
+	t.result["contentHash"] = in.After
+	return nil
 }
 
 // diffSummary counts changed lines and their range (1-based).
@@ -112,7 +107,7 @@ const traceLedger = ".orchestration/agent_trace.jsonl"
 
 // appendTrace appends the seed 004 trace ledger record of a successful
 // mutation; fail-safe: a ledger failure is logged, never undoes the write.
-func (c *Controller) appendTrace(t *turn, file, content string, summary map[string]any) {
+func (c *Controller) appendTrace(t *turn, file, contentHash string, summary map[string]any) {
 	rec := map[string]any{
 		"id": newID("trace"), "timestamp": c.now().UTC().Format(time.RFC3339Nano),
 		"intent_id": t.work.ID, "mutation_class": "INTENT_EVOLUTION",
@@ -123,7 +118,7 @@ func (c *Controller) appendTrace(t *turn, file, content string, summary map[stri
 				"url":         t.work.ID,
 				"contributor": map[string]any{"entity_type": "AI", "model_identifier": t.agent.ID},
 				"ranges": []any{map[string]any{"start_line": summary["startLine"], "end_line": summary["endLine"],
-					"content_hash": sha256Hex([]byte(content))}},
+					"content_hash": contentHash}},
 				"related": []any{map[string]any{"type": "plan_node", "value": t.args["planNodeId"]}},
 			}},
 		}},

@@ -52,3 +52,31 @@ func TestReadDirNames(t *testing.T) {
 		t.Fatalf("listed %v through a symlink", names)
 	}
 }
+
+// TestRemove: a file is removed, a missing one is no error, a link is
+// removed itself and what it points to is left, and nothing is reached
+// through a linked folder.
+func TestRemove(t *testing.T) {
+	fx := newFixture(t)
+	must(t, os.WriteFile(filepath.Join(fx.root, "src", "util", "gone.ts"), []byte("x"), 0o644))
+	for _, p := range []string{"src/util/gone.ts", "src/util/never.ts", "no/such/dir/file"} {
+		if err := fx.r.Remove(p); err != nil {
+			t.Errorf("Remove(%q): %v", p, err)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(fx.root, "src", "util", "gone.ts")); !os.IsNotExist(err) {
+		t.Errorf("the file is still there: %v", err)
+	}
+	secret := filepath.Join(fx.outside, "secret.txt")
+	must(t, os.Symlink(secret, filepath.Join(fx.root, "link.txt")))
+	must(t, os.Symlink(fx.outside, filepath.Join(fx.root, "outdir")))
+	if err := fx.r.Remove("link.txt"); err != nil {
+		t.Errorf("Remove(link): %v", err)
+	}
+	if err := fx.r.Remove("outdir/secret.txt"); err == nil {
+		t.Error("removed a file through a linked folder")
+	}
+	if _, err := os.Stat(secret); err != nil {
+		t.Fatalf("the link's target went with it: %v", err)
+	}
+}

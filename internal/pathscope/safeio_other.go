@@ -37,3 +37,5 @@ func (r *Resolver) Sub(rel string) (*Resolver, error) { return nil, errUnsupport
 func (r *Resolver) Lock(canonical string) (func(), error) { return nil, errUnsupported }
 
 func (r *Resolver) ReadDirNames(canonical string) ([]string, error) { return nil, errUnsupported }
+
+func (r *Resolver) Remove(canonical string) error { return errUnsupported }

@@ -177,6 +177,24 @@ func (r *Resolver) writeInPlace(canonical string, data []byte, mkdirParents, app
 	return f.Close()
 }
 
+// Remove deletes the file at the canonical path; a missing file is not an
+// error. unlinkat removes the name itself, so a link there is removed, never
+// what it points to.
+func (r *Resolver) Remove(canonical string) error {
+	dirfd, base, err := r.openParent(canonical, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dirfd)
+	if err := unix.Unlinkat(dirfd, base, 0); err != nil && !errors.Is(err, unix.ENOENT) {
+		return r.pathError("remove", canonical, err)
+	}
+	return nil
+}
+
 // ReadDirNames lists the names in the directory at the canonical path,
 // reached without following a link.
 func (r *Resolver) ReadDirNames(canonical string) ([]string, error) {

@@ -256,6 +256,17 @@ func (t *Tx) StartRun(ctx context.Context, workID, nodeID, status, run string) e
 	return t.bumpRev(ctx, workID)
 }
 
+// NodeRun returns the run token a node's status was last recorded under
+// ("" when none, or when the node does not exist).
+func (t *Tx) NodeRun(ctx context.Context, workID, nodeID string) (string, error) {
+	var run string
+	err := t.queryRow(`SELECT run FROM nodes WHERE work_id = ? AND node_id = ?`, workID, nodeID).Scan(&run)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return run, err
+}
+
 // FinishRun records the outcome of run on a node and reports whether it
 // did: not when another status or run has replaced it since (a later run
 // of the same validation, a new patch of what it checked).

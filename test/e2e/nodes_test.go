@@ -46,6 +46,9 @@ func TestPatchOnce(t *testing.T) {
 	incomplete := map[string]any{"op": "replace_text", "find": `type="warning"`, "replace": `severity="warning"`}
 	fix := map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
 	mustAllow(t, patchAlert(a, incomplete))
+	if _, err := os.Stat(filepath.Join(ws, ".ai", "tmp", "work", a.work, "artifacts", "change-alert", "patch.intent.json")); !os.IsNotExist(err) {
+		t.Errorf("a committed patch left its intent behind: %v", err)
+	}
 	mustDeny(t, patchAlert(b, fix), "EXEC_PREREQUISITE_UNMET") // its validation has not run
 	if r := validateAlert(a); r.Result["status"] != "failed" {
 		t.Fatalf("validation of the incomplete patch: %v", r.Result)

@@ -1,0 +1,70 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/demo"
+	"github.com/mcpc/mcpc/internal/mcp"
+)
+
+// TestPatchAfterACrash: a process dies between writing a patch's file and
+// committing its turn (MCPC_FAILPOINT ends it there). The file is patched
+// and the store does not know; the next serve on the workspace records the
+// patch, so the work goes on to its validation and completes instead of
+// being stuck on a node whose patch no longer applies.
+func TestPatchAfterACrash(t *testing.T) {
+	ws := newWorkspace(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.Command(binary, "serve", "--workspace", ws, "--no-warm")
+	cmd.Env = append(os.Environ(), "MCPC_FAILPOINT=patch-written")
+	c, err := mcp.Dial(ctx, cmd)
+	must(t, err)
+	t.Cleanup(func() { c.Close() })
+	a := &agent{t: t, c: c}
+	init := a.initialize(demo.Prompt, "adp-alert")
+	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
+	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+	codemod := map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
+	if _, err := c.Turn(ctx, map[string]any{"verb": "apply_code_patch", "workId": a.work, "agentId": a.id,
+		"args": map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{codemod}}}); err == nil {
+		t.Fatal("the patch was answered; the process should have died after writing the file")
+	}
+	content, err := os.ReadFile(filepath.Join(ws, demo.Target))
+	must(t, err)
+	if !strings.Contains(string(content), "sdf-alert") || strings.Contains(string(content), "<adp-alert") {
+		t.Fatalf("the dead process had not patched the file:\n%s", content)
+	}
+	intent := filepath.Join(ws, ".ai", "tmp", "work", a.work, "artifacts", "change-alert", "patch.intent.json")
+	if _, err := os.Stat(intent); err != nil {
+		t.Fatalf("no patch intent left behind: %v", err)
+	}
+
+	b := startServer(t, ws, "--no-warm")
+	b.work = a.work
+	read := b.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
+	mustAllow(t, read)
+	b.id = read.AgentID
+	if _, err := os.Stat(intent); !os.IsNotExist(err) {
+		t.Errorf("the intent is still there after the next start: %v", err)
+	}
+	mustDeny(t, b.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{codemod}}),
+		"EXEC_PREREQUISITE_UNMET") // recorded as patched: patched once
+	if r := validateAlert(b); r.Result["status"] != "passed" {
+		t.Fatalf("validation of the recovered patch: %v", r.Result)
+	}
+	if done := b.turn("signal_task_complete", nil); done.State != "COMPLETED" {
+		t.Fatalf("completion: %v", done.DenyReasons)
+	}
+	ledger, err := os.ReadFile(filepath.Join(ws, ".orchestration", "agent_trace.jsonl"))
+	must(t, err)
+	if n := strings.Count(string(ledger), `"value":"change-alert"`); n != 1 {
+		t.Errorf("the trace ledger has %d records of the patch, want 1:\n%s", n, ledger)
+	}
+}
