@@ -82,7 +82,8 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 	if err != nil {
 		return err
 	}
-	atts = c.ingestInbox(w.ID, atts)
+	atts, copyInbox := c.inboxAttachments(w.ID, atts)
+	t.afterTx = func(context.Context) { copyInbox() }
 	p := &packDoc{
 		WorkID: w.ID, Ref: workDir(w.ID) + "/context-pack.json", Prompt: w.Prompt, Lexemes: w.Lexemes,
 		Files: []string{}, Ranking: []rankEntry{}, Policies: []map[string]any{}, Memories: []map[string]any{},

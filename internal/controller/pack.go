@@ -175,38 +175,51 @@ func (c *Controller) storeAttachments(workID string, raw any) ([]attachment, err
 // maxInboxFile bounds one .ai/inbox file copied into a work.
 const maxInboxFile = 16 << 20
 
-// ingestInbox copies the files dropped in .ai/inbox/ (seed 000 §12: always
-// ingested at initialize_work) into the work's attachments/, after the
-// ones the agent passed. Links, nested folders and oversized files are
+// inboxAttachments lists the files dropped in .ai/inbox/ (seed 000 §12:
+// always ingested at initialize_work) as attachments of the work, after the
+// ones the agent passed, and returns the copy of them into the work's
+// attachments/ folder, to run once the work is committed: copying a large
+// inbox inside the transaction held every other process's turns for as long
+// (0.6 s for 120 MB). Links, nested folders, hidden and oversized files are
 // skipped: the inbox is for people to drop files, not a way to reach out of
 // the worktree.
-func (c *Controller) ingestInbox(workID string, atts []attachment) []attachment {
+func (c *Controller) inboxAttachments(workID string, atts []attachment) ([]attachment, func()) {
 	inbox, err := c.paths.Sub(".ai/inbox")
 	if err != nil {
-		return atts
+		return atts, func() {}
 	}
 	entries, err := os.ReadDir(inbox.Root())
 	if err != nil {
-		return atts
+		return atts, func() {}
 	}
+	type copyJob struct{ from, to string }
+	var jobs []copyJob
 	for _, e := range entries {
 		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		data, err := c.paths.ReadFile(".ai/inbox/"+e.Name(), maxInboxFile)
-		if err != nil {
-			c.log.Warn().Err(err).Str("file", e.Name()).Msg("inbox file skipped")
+		if info, err := e.Info(); err != nil || info.Size() > maxInboxFile {
+			c.log.Warn().Str("file", e.Name()).Msg("inbox file skipped: unreadable or over 16 MiB")
 			continue
 		}
 		a := attachment{ArtifactID: fmt.Sprintf("att-%03d", len(atts)+1), Type: "inbox",
 			Ref: workDir(workID) + "/attachments/inbox-" + e.Name(), Caption: e.Name()}
-		if err := c.writeState(a.Ref, data); err != nil {
-			c.log.Warn().Err(err).Str("file", e.Name()).Msg("inbox file not copied")
-			continue
-		}
 		atts = append(atts, a)
+		jobs = append(jobs, copyJob{".ai/inbox/" + e.Name(), a.Ref})
 	}
-	return atts
+	return atts, func() {
+		for _, j := range jobs {
+			// ReadFile re-checks what the listing saw: a regular, singly
+			// linked file within the limit, reached without a link.
+			data, err := c.paths.ReadFile(j.from, maxInboxFile)
+			if err == nil {
+				err = c.writeState(j.to, data)
+			}
+			if err != nil {
+				c.log.Warn().Err(err).Str("file", j.from).Msg("inbox file not copied into the work")
+			}
+		}
+	}
 }
 
 func safeName(s string) string {
