@@ -34,6 +34,8 @@ type Options struct {
 	BundlePoll time.Duration
 	// Log receives diagnostics. Default: disabled.
 	Log *zerolog.Logger
+	// Pause is controller.Options.Pause. Default: nothing.
+	Pause func()
 }
 
 // App is an opened workspace.
@@ -67,7 +69,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	ctl, err := controller.New(controller.Options{
 		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
-		Config: cfg, Log: opts.Log,
+		Config: cfg, Log: opts.Log, Pause: opts.Pause,
 	})
 	if err != nil {
 		st.Close()

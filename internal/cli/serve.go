@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpc/mcpc/internal/app"
+	"github.com/mcpc/mcpc/internal/gcpace"
 	"github.com/mcpc/mcpc/internal/mcp"
 )
 
@@ -27,9 +27,6 @@ type serveParams struct {
 	poll   time.Duration
 	idle   time.Duration
 }
-
-// serveGCPercent is the GOGC that serve runs with unless GOGC is set.
-const serveGCPercent = 400
 
 func newServeCommand(root *rootParams) *cobra.Command {
 	p := &serveParams{rootParams: root}
@@ -58,14 +55,11 @@ func (p *serveParams) run(ctx context.Context) error {
 	if v, err := strconv.Atoi(os.Getenv("MCPC_BUNDLE_POLL_SECONDS")); err == nil && v > 0 {
 		p.poll = time.Duration(v) * time.Second
 	}
-	if os.Getenv("GOGC") == "" {
-		// A turn allocates a few hundred KB against a live heap of tens of
-		// MB; at the default GOGC=100 the collector runs every few dozen
-		// turns and its assists land on whichever turn is in flight (the
-		// p99). Four times the headroom costs little memory at this size.
-		debug.SetGCPercent(serveGCPercent)
-	}
-	a, err := app.Open(ctx, app.Options{Workspace: p.workspace, BundlePath: p.bundle, BundlePoll: p.poll, Log: log})
+	// A collection that starts during a turn slows that turn and the next
+	// few (the read turn's p99): collect in the pauses between turns, and
+	// rarely during bursts.
+	pacer := gcpace.Configure(gcpace.Options{})
+	a, err := app.Open(ctx, app.Options{Workspace: p.workspace, BundlePath: p.bundle, BundlePoll: p.poll, Log: log, Pause: pacer.Pause})
 	if err != nil {
 		return err
 	}

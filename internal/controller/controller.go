@@ -50,6 +50,10 @@ type Options struct {
 	Log *zerolog.Logger
 	// Now is the clock. Default: time.Now.
 	Now func() time.Time
+	// Pause runs in each pause between turns (once the recorder has
+	// written what waited for it), for process upkeep that must not land
+	// on a turn, such as a garbage collection. Default: nothing.
+	Pause func()
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -106,6 +110,7 @@ func New(opts Options) (*Controller, error) {
 		c.now = time.Now
 	}
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
+	c.records.pause = opts.Pause
 	return c, nil
 }
 

@@ -47,6 +47,8 @@ type recorder struct {
 	// whether it did: upkeep that should not land on a turn (the store's
 	// checkpoint).
 	idle func(records int) (done bool)
+	// pause runs after idle, in every quiet moment (Options.Pause).
+	pause func()
 }
 
 type recordFile struct {
@@ -87,6 +89,9 @@ func (r *recorder) quiet() {
 	defer r.writing.Unlock()
 	if r.idle != nil && r.idle(r.written) {
 		r.written = 0
+	}
+	if r.pause != nil {
+		r.pause()
 	}
 }
 

@@ -1,0 +1,88 @@
+// Package gcpace paces Go's garbage collector for a server whose requests
+// come in bursts with pauses between them, as an agent's turns do (it
+// thinks between them). A collection that starts during a turn slows that
+// turn and the few after it, which is what a read turn's p99 is made of;
+// one run in a pause costs no turn anything. So the collector is given room
+// to run rarely during a burst (a high GOGC), a memory limit keeps that
+// room bounded, and Pause collects in the pauses when garbage has piled up.
+package gcpace
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+)
+
+// Options configures Configure; each field's zero value selects its default.
+type Options struct {
+	// GCPercent is the GOGC used during bursts. Default 1600: with a live
+	// heap of ~10 MB and ~140 KB allocated per read turn, a collection every
+	// ~1,000 back-to-back turns.
+	GCPercent int
+	// MemoryFloor is the smallest memory limit set; the limit follows the
+	// live heap (MemoryPerLive times it) above that. Default 256 MiB.
+	MemoryFloor int64
+	// MemoryPerLive is how many times the live heap the memory limit
+	// allows. Default 4.
+	MemoryPerLive int64
+	// PauseGarbage is how much garbage a pause collects: Pause runs a
+	// collection when more than this has been allocated since the last one.
+	// Default 16 MiB.
+	PauseGarbage uint64
+}
+
+// Pacer applies Options and does the work of pauses.
+type Pacer struct {
+	opts     Options
+	ownLimit bool // GOMEMLIMIT is unset, so the limit is ours to move
+	samples  []metrics.Sample
+}
+
+// Configure sets GOGC and the memory limit unless the environment sets
+// them (GOGC, GOMEMLIMIT win), and returns the Pacer whose Pause the
+// server calls between requests.
+func Configure(opts Options) *Pacer {
+	if opts.GCPercent == 0 {
+		opts.GCPercent = 1600
+	}
+	if opts.MemoryFloor == 0 {
+		opts.MemoryFloor = 256 << 20
+	}
+	if opts.MemoryPerLive == 0 {
+		opts.MemoryPerLive = 4
+	}
+	if opts.PauseGarbage == 0 {
+		opts.PauseGarbage = 16 << 20
+	}
+	p := &Pacer{opts: opts, ownLimit: os.Getenv("GOMEMLIMIT") == "", samples: []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+	}}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(opts.GCPercent)
+	}
+	p.setLimit()
+	return p
+}
+
+// Pause runs a collection when garbage has piled up since the last one,
+// then sets the memory limit from the live heap it left. It blocks for the
+// collection (a few ms): call it when no request is waiting.
+func (p *Pacer) Pause() {
+	metrics.Read(p.samples)
+	live, objects := p.samples[0].Value.Uint64(), p.samples[1].Value.Uint64()
+	if objects > live && objects-live > p.opts.PauseGarbage {
+		runtime.GC()
+	}
+	p.setLimit()
+}
+
+func (p *Pacer) setLimit() {
+	if !p.ownLimit {
+		return
+	}
+	metrics.Read(p.samples)
+	limit := max(p.opts.MemoryFloor, int64(p.samples[0].Value.Uint64())*p.opts.MemoryPerLive)
+	debug.SetMemoryLimit(limit)
+}

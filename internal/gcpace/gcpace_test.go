@@ -1,0 +1,74 @@
+package gcpace
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+var sink [][]byte
+
+func numGC() uint32 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.NumGC
+}
+
+// TestPause: a pause collects once enough garbage has piled up, not
+// before, and leaves the memory limit at the floor or at its multiple of
+// the live heap, whichever is larger.
+func TestPause(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	p := Configure(Options{PauseGarbage: 8 << 20, MemoryFloor: 64 << 20, MemoryPerLive: 4})
+	if got := debug.SetGCPercent(1600); got != 1600 {
+		t.Errorf("GOGC %d, want the default 1600", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 64<<20 {
+		t.Errorf("memory limit %d, want the 64 MiB floor for a small heap", got)
+	}
+
+	runtime.GC()
+	before := numGC()
+	p.Pause() // nothing allocated since
+	if numGC() != before {
+		t.Error("a pause collected with no garbage to collect")
+	}
+	for range 16 {
+		sink = append(sink, make([]byte, 1<<20))
+	}
+	sink = nil
+	p.Pause()
+	if numGC() == before {
+		t.Error("a pause did not collect 16 MiB of garbage")
+	}
+
+	live := make([]byte, 32<<20) // the limit follows a live heap above the floor
+	for i := range live {
+		live[i] = 1
+	}
+	p.Pause()
+	if got := debug.SetMemoryLimit(-1); got < 4*32<<20 {
+		t.Errorf("memory limit %d with 32 MiB live, want at least %d", got, 4*32<<20)
+	}
+	runtime.KeepAlive(live)
+}
+
+// TestEnvironmentWins: GOGC and GOMEMLIMIT set by the operator are left
+// as they are.
+func TestEnvironmentWins(t *testing.T) {
+	t.Setenv("GOGC", "200")
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	defer debug.SetGCPercent(debug.SetGCPercent(200))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
+	p := Configure(Options{})
+	p.Pause()
+	if got := debug.SetGCPercent(200); got != 200 {
+		t.Errorf("GOGC %d, want the environment's 200", got)
+	}
+	if got := debug.SetMemoryLimit(1 << 30); got != 1<<30 {
+		t.Errorf("memory limit %d, want the environment's 1 GiB", got)
+	}
+}
