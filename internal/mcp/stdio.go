@@ -111,11 +111,28 @@ type lineConn struct {
 	closeErr  error
 }
 
-// inboundBatch collects the responses to one inbound batch so they are
-// written together, in request order, as the JSON-RPC spec asks.
+// inboundBatch collects the answers to one inbound batch so they are
+// written together, in request order, as the JSON-RPC spec asks: the
+// responses to its requests, and an error for each member that is not a
+// message the session can take.
 type inboundBatch struct {
-	unresolved map[jsonrpc.ID]int
-	responses  []*jsonrpc.Response
+	unresolved map[jsonrpc.ID]int // requests not yet answered: their slot in answers
+	answers    []json.RawMessage
+}
+
+// complete returns the batch's answer line once every request is answered.
+func (b *inboundBatch) complete() ([]byte, bool) {
+	if len(b.unresolved) > 0 || len(b.answers) == 0 {
+		return nil, false
+	}
+	line := []byte{'['}
+	for i, a := range b.answers {
+		if i > 0 {
+			line = append(line, ',')
+		}
+		line = append(line, a...)
+	}
+	return append(line, ']'), true
 }
 
 func (c *lineConn) SessionID() string { return "" }
@@ -224,6 +241,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, io.EOF
 		}
 		msg, err := c.decode(line)
+		if err == errBatchAnswered {
+			continue
+		}
 		var bad malformedError
 		if !errors.As(err, &bad) {
 			return msg, err
@@ -270,59 +290,70 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, error) {
 		}
 		return msg, nil
 	}
-	msgs, err := decodeBatch(line)
+	raws, err := splitBatch(line)
 	if err != nil {
 		return nil, malformedError{err}
 	}
 	c.mu.Lock()
-	version := c.version
-	c.mu.Unlock()
-	if version >= protocol20250618 {
-		return nil, malformedError{fmt.Errorf("JSON-RPC batching is not supported in %s and later (request version: %s)", protocol20250618, version)}
+	defer c.mu.Unlock()
+	if c.version >= protocol20250618 {
+		return nil, malformedError{fmt.Errorf("JSON-RPC batching is not supported in %s and later (request version: %s)", protocol20250618, c.version)}
 	}
-	var batch *inboundBatch
-	var inits []jsonrpc.ID
-	for _, msg := range msgs {
-		req, ok := msg.(*jsonrpc.Request)
-		if !ok || !req.ID.IsValid() {
-			continue
-		}
-		if batch == nil {
-			batch = &inboundBatch{unresolved: make(map[jsonrpc.ID]int)}
-		}
-		if _, dup := batch.unresolved[req.ID]; dup {
-			return nil, malformedError{fmt.Errorf("duplicate message ID %v", req.ID.Raw())}
-		}
-		batch.unresolved[req.ID] = len(batch.responses)
-		batch.responses = append(batch.responses, nil)
-		if req.Method == methodInitialize {
-			inits = append(inits, req.ID)
-		}
-	}
-	if batch != nil {
-		c.mu.Lock()
-		for id := range batch.unresolved {
-			if c.unanswered[id] {
-				c.mu.Unlock()
-				return nil, malformedError{fmt.Errorf("batch contains previously seen request %v", id.Raw())}
+	// Each member is judged as a line of its own; one that is no message the
+	// session can take is answered with its error inside the batch's
+	// answer, and the others run.
+	batch := &inboundBatch{unresolved: make(map[jsonrpc.ID]int)}
+	var msgs []jsonrpc.Message
+	for _, raw := range raws {
+		msg, err := decodeLine(raw)
+		req, isReq := msg.(*jsonrpc.Request)
+		if err == nil && isReq && req.ID.IsValid() {
+			if _, dup := batch.unresolved[req.ID]; dup || c.unanswered[req.ID] {
+				err = fmt.Errorf("request id %v is in use by a request not yet answered", req.ID.Raw())
 			}
 		}
+		if err != nil {
+			answer, aerr := errorAnswer(raw, malformedError{err})
+			if aerr != nil {
+				return nil, aerr
+			}
+			batch.answers = append(batch.answers, answer)
+			continue
+		}
+		msgs = append(msgs, msg)
+		if !isReq || !req.ID.IsValid() {
+			continue
+		}
+		batch.unresolved[req.ID] = len(batch.answers)
+		batch.answers = append(batch.answers, nil)
+		c.claim(req.ID)
 		if c.batches == nil {
 			c.batches = make(map[jsonrpc.ID]*inboundBatch)
 		}
-		for id := range batch.unresolved {
-			c.batches[id] = batch
-			c.claim(id)
+		c.batches[req.ID] = batch
+		if req.Method == methodInitialize && c.version == "" {
+			c.initIDs = append(c.initIDs, req.ID)
 		}
-		if c.version == "" {
-			c.initIDs = append(c.initIDs, inits...)
+	}
+	c.watching.Store(len(c.initIDs) > 0 || len(c.batches) > 0)
+	if answer, done := batch.complete(); done { // only errors to answer
+		c.writeMu.Lock()
+		err := c.writeLine(append(c.wbuf[:0], answer...))
+		c.writeMu.Unlock()
+		if err != nil {
+			return nil, err
 		}
-		c.watching.Store(true)
-		c.mu.Unlock()
+	}
+	if len(msgs) == 0 {
+		return nil, errBatchAnswered
 	}
 	c.queue = msgs[1:]
 	return msgs[0], nil
 }
+
+// errBatchAnswered is a batch with nothing to run: its answer, the errors
+// of its members, is written, and Read goes on to the next line.
+var errBatchAnswered = errors.New("the batch held no message to run")
 
 // claim marks id in flight; the caller holds mu.
 func (c *lineConn) claim(id jsonrpc.ID) {
@@ -332,11 +363,23 @@ func (c *lineConn) claim(id jsonrpc.ID) {
 	c.unanswered[id] = true
 }
 
-// replyMalformed answers a line that is not a JSON-RPC message: -32700 when
-// it is not JSON at all, -32600 when it is JSON but no message or was too
-// long to keep (line is nil), with the line's id when it has a usable one,
-// else null.
+// replyMalformed answers a line that is not a JSON-RPC message with
+// errorAnswer.
 func (c *lineConn) replyMalformed(line []byte, bad malformedError) error {
+	data, err := errorAnswer(line, bad)
+	if err != nil {
+		return err
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	return c.writeLine(append(c.wbuf[:0], data...))
+}
+
+// errorAnswer is the error response to a line (or batch member) that is no
+// message the session can take: -32700 when it is not JSON at all, -32600
+// when it is JSON but no message or was too long to keep (line is nil),
+// with the line's id when it has a usable one, else null.
+func errorAnswer(line []byte, bad malformedError) ([]byte, error) {
 	code, what := int64(jsonrpc.CodeInvalidRequest), "invalid request"
 	if line != nil && !json.Valid(line) {
 		code, what = codeParseError, "parse error"
@@ -346,17 +389,11 @@ func (c *lineConn) replyMalformed(line []byte, bad malformedError) error {
 	if json.Unmarshal(line, &head) == nil && len(head.ID) > 0 && (head.ID[0] == '"' || head.ID[0] == '-' || head.ID[0] >= '0' && head.ID[0] <= '9') {
 		id = head.ID
 	}
-	data, err := json.Marshal(struct {
+	return json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   jsonrpc.Error   `json:"error"`
 	}{"2.0", id, jsonrpc.Error{Code: code, Message: what + ": " + bad.Error()}})
-	if err != nil {
-		return err
-	}
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	return c.writeLine(append(c.wbuf[:0], data...))
 }
 
 // codeParseError is JSON-RPC 2.0's code for a message that is not JSON.
@@ -406,8 +443,8 @@ func firstByte(line []byte) byte {
 	return 0
 }
 
-// decodeBatch decodes a JSON array of messages.
-func decodeBatch(line []byte) ([]jsonrpc.Message, error) {
+// splitBatch splits a JSON array line into its members.
+func splitBatch(line []byte) ([]json.RawMessage, error) {
 	var raws []json.RawMessage
 	if err := json.Unmarshal(line, &raws); err != nil {
 		return nil, fmt.Errorf("unmarshaling jsonrpc batch: %w", err)
@@ -415,15 +452,7 @@ func decodeBatch(line []byte) ([]jsonrpc.Message, error) {
 	if len(raws) == 0 {
 		return nil, fmt.Errorf("empty batch")
 	}
-	msgs := make([]jsonrpc.Message, 0, len(raws))
-	for _, raw := range raws {
-		msg, err := jsonrpc.DecodeMessage(raw)
-		if err != nil {
-			return nil, err
-		}
-		msgs = append(msgs, msg)
-	}
-	return msgs, nil
+	return raws, nil
 }
 
 // Write implements sdk.Connection; it is safe for concurrent use, and each
@@ -452,16 +481,15 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		c.mu.Unlock()
 	}()
 	if c.watching.Load() {
-		batch, inBatch := c.observe(resp)
+		answer, inBatch, err := c.observe(resp)
+		if err != nil {
+			return fmt.Errorf("marshaling message: %v", err)
+		}
 		if inBatch {
-			if batch == nil {
+			if answer == nil {
 				return nil // the batch still has unanswered requests
 			}
-			data, err := encodeBatch(batch)
-			if err != nil {
-				return err
-			}
-			return c.writeLine(append(c.wbuf[:0], data...))
+			return c.writeLine(append(c.wbuf[:0], answer...))
 		}
 	}
 	buf, err := appendResponse(c.wbuf[:0], resp)
@@ -482,9 +510,9 @@ func (c *lineConn) writeLine(buf []byte) error {
 
 // observe learns the negotiated protocol version from the response to
 // initialize, and files resp in its inbound batch if it answers one: it
-// reports whether resp belongs to a batch, and the batch's responses once
-// they are all in.
-func (c *lineConn) observe(resp *jsonrpc.Response) ([]*jsonrpc.Response, bool) {
+// reports whether resp belongs to a batch, and the batch's answer line once
+// every request of it is answered.
+func (c *lineConn) observe(resp *jsonrpc.Response) ([]byte, bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, id := range c.initIDs {
@@ -503,32 +531,20 @@ func (c *lineConn) observe(resp *jsonrpc.Response) ([]*jsonrpc.Response, bool) {
 		}
 		break
 	}
-	var full []*jsonrpc.Response
+	defer func() { c.watching.Store(len(c.initIDs) > 0 || len(c.batches) > 0) }()
 	batch, inBatch := c.batches[resp.ID]
-	if inBatch {
-		batch.responses[batch.unresolved[resp.ID]] = resp
-		delete(batch.unresolved, resp.ID)
-		delete(c.batches, resp.ID)
-		if len(batch.unresolved) == 0 {
-			full = batch.responses
-		}
+	if !inBatch {
+		return nil, false, nil
 	}
-	c.watching.Store(len(c.initIDs) > 0 || len(c.batches) > 0)
-	return full, inBatch
-}
-
-// encodeBatch encodes responses as the SDK's ioConn does: a JSON array of
-// their encodings.
-func encodeBatch(batch []*jsonrpc.Response) ([]byte, error) {
-	raws := make([]json.RawMessage, 0, len(batch))
-	for _, r := range batch {
-		raw, err := jsonrpc.EncodeMessage(r)
-		if err != nil {
-			return nil, fmt.Errorf("encoding batch message: %w", err)
-		}
-		raws = append(raws, raw)
+	encoded, err := appendResponse(nil, resp)
+	if err != nil {
+		return nil, true, err
 	}
-	return json.Marshal(raws)
+	batch.answers[batch.unresolved[resp.ID]] = encoded
+	delete(batch.unresolved, resp.ID)
+	delete(c.batches, resp.ID)
+	answer, _ := batch.complete()
+	return answer, true, nil
 }
 
 // appendResponse appends resp's wire form to buf, byte for byte what

@@ -218,8 +218,10 @@ func TestRead(t *testing.T) {
 		{note: "batch after leading whitespace", input: "  [" + ping(1) + "]\n", want: []string{"ping#1"}},
 		{note: "empty batch", input: "[]\n" + ping(2) + "\n", want: []string{"ping#2"}, wrote: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: empty batch"}}`},
 		{note: "invalid batch", input: "[" + ping(1) + ",]\n", wrote: `"code":-32700,"message":"parse error: unmarshaling jsonrpc batch`},
-		{note: "batch with duplicate ids", input: "[" + ping(1) + "," + ping(1) + "]\n" + ping(2) + "\n", want: []string{"ping#2"},
-			wrote: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: duplicate message ID 1"}}`},
+		// A batch's members are judged one by one (TestBatchMembers).
+		{note: "batch with duplicate ids", input: "[" + ping(1) + "," + ping(1) + "]\n" + ping(2) + "\n", want: []string{"ping#1", "ping#2"}},
+		{note: "batch of bad members only", input: `[{"jsonrpc":"2.0","id":null,"method":"ping"},7]` + "\n" + ping(2) + "\n", want: []string{"ping#2"},
+			wrote: `[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: a request's id must not be null"}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.note, func(t *testing.T) {
@@ -239,6 +241,41 @@ func TestRead(t *testing.T) {
 				t.Errorf("wrote %q, want %q", out.String(), tt.wrote)
 			}
 		})
+	}
+}
+
+// TestBatchMembers: before 2025-06-18, a batch member that is no message
+// the session can take is answered with its error in the batch's answer,
+// in its place, and the other members run (JSON-RPC 2.0 §6).
+func TestBatchMembers(t *testing.T) {
+	ping := func(id int) string { return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, id) }
+	batch := "[" + ping(1) + `,{"jsonrpc":"2.0","id":1.5,"method":"ping"},` + ping(1) + `,{"jsonrpc":"2.0","method":"notifications/initialized"},` + ping(2) + "]"
+	var out bytes.Buffer
+	conn := connect(t, batch+"\n", &out, 0)
+	ctx := context.Background()
+	var ids []string
+	for range 3 {
+		msg, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("read: %v (wrote %q)", err, out.String())
+		}
+		req := msg.(*jsonrpc.Request)
+		ids = append(ids, fmt.Sprint(req.ID.Raw()))
+		if req.ID.IsValid() {
+			if err := conn.Write(ctx, &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if want := "[1 <nil> 2]"; fmt.Sprint(ids) != want {
+		t.Errorf("ran %v, want %v", ids, want)
+	}
+	want := `[{"jsonrpc":"2.0","id":1,"result":{}},` +
+		`{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,"message":"invalid request: an id must be a string or an integer within ±2^53"}},` +
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: request id 1 is in use by a request not yet answered"}},` +
+		`{"jsonrpc":"2.0","id":2,"result":{}}]` + "\n"
+	if out.String() != want {
+		t.Errorf("wrote\n%s\nwant\n%s", out.String(), want)
 	}
 }
 

@@ -259,3 +259,42 @@ func TestPolicyErrorFailsClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchOnOlderProtocol: a client that negotiated 2025-03-26 may batch.
+// A member that is no valid request is answered with its error in its
+// place in the batch's answer, and the other members run.
+func TestBatchOnOlderProtocol(t *testing.T) {
+	ws := newWorkspace(t)
+	cmd := exec.Command(binary, "serve", "--workspace", ws, "--no-warm")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	must(t, cmd.Start())
+	defer func() { stdin.Close(); cmd.Wait() }()
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(make([]byte, 1<<20), 16<<20)
+	send := func(msg string) { _, err := stdin.Write([]byte(msg + "\n")); must(t, err) }
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}`)
+	if !lines.Scan() || !strings.Contains(lines.Text(), `"protocolVersion":"2025-03-26"`) {
+		t.Fatalf("initialize: %s", lines.Text())
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":null,"method":"ping"},` +
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"controller_turn","arguments":{"verb":"escalate"}}}]`)
+	if !lines.Scan() {
+		t.Fatalf("no answer to the batch: %v", lines.Err())
+	}
+	var answers []map[string]any
+	if err := json.Unmarshal(lines.Bytes(), &answers); err != nil || len(answers) != 3 {
+		t.Fatalf("batch answer %s (%v), want an array of 3", lines.Text(), err)
+	}
+	if answers[0]["id"] != float64(2) || answers[0]["result"] == nil {
+		t.Errorf("ping's answer %v", answers[0])
+	}
+	if e, _ := answers[1]["error"].(map[string]any); e == nil || e["code"] != float64(-32600) || answers[1]["id"] != nil {
+		t.Errorf("the null-id member's answer %v, want -32600 with a null id", answers[1])
+	}
+	sc, _ := answers[2]["result"].(map[string]any)["structuredContent"].(map[string]any)
+	if answers[2]["id"] != float64(3) || sc["state"] != "UNINITIALIZED" {
+		t.Errorf("the turn's answer %v", answers[2])
+	}
+}
