@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -78,6 +79,25 @@ type lineOrErr struct {
 	line    []byte
 	err     error
 	tooLong bool // a line past the limit was read and dropped
+	// edges keeps the start and the end of a dropped line, where its id is
+	// found (clients write it first or last), so the error names it.
+	edges lineEdges
+}
+
+// edgeBytes is how much of each end of a dropped line is kept.
+const edgeBytes = 4 << 10
+
+type lineEdges struct{ head, tail []byte }
+
+// extend adds the next chunk of a dropped line to its edges.
+func (e *lineEdges) extend(chunk []byte) {
+	if len(e.head) < edgeBytes {
+		e.head = append(e.head, chunk[:min(len(chunk), edgeBytes-len(e.head))]...)
+	}
+	e.tail = append(e.tail, chunk...)
+	if over := len(e.tail) - edgeBytes; over > 0 {
+		e.tail = append(e.tail[:0], e.tail[over:]...)
+	}
 }
 
 // lineConn is lineTransport's connection.
@@ -144,15 +164,18 @@ func (c *lineConn) SessionID() string { return "" }
 func (c *lineConn) readLoop(limit int) {
 	br := bufio.NewReaderSize(c.r, 64<<10)
 	var long []byte // a line longer than br's buffer, being assembled
+	var edges lineEdges
 	dropping := false
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			if !dropping {
-				long = append(long, chunk...)
-				dropping = limit > 0 && len(long) > limit
-			}
 			if dropping {
+				edges.extend(chunk)
+				continue
+			}
+			long = append(long, chunk...)
+			if dropping = limit > 0 && len(long) > limit; dropping {
+				edges.extend(long)
 				long = nil
 			}
 			continue
@@ -162,13 +185,19 @@ func (c *lineConn) readLoop(limit int) {
 			line = append(long, chunk...)
 			long = nil
 		}
+		tooLong := dropping || limit > 0 && len(bytes.TrimRight(line, "\r\n")) > limit
+		if tooLong {
+			edges.extend(line)
+			edges.tail = bytes.TrimRight(edges.tail, "\r\n")
+		}
 		line = bytes.TrimRight(line, "\r\n")
 		switch {
-		case dropping || limit > 0 && len(line) > limit:
+		case tooLong:
 			dropping = false
-			if !c.send(lineOrErr{tooLong: true}) {
+			if !c.send(lineOrErr{tooLong: true, edges: edges}) {
 				return
 			}
+			edges = lineEdges{}
 		case len(bytes.TrimSpace(line)) > 0:
 			if !c.send(lineOrErr{line: bytes.Clone(line)}) {
 				return
@@ -231,7 +260,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				return nil, v.err
 			}
 			if v.tooLong {
-				if err := c.replyMalformed(nil, malformedError{errLineTooLong}); err != nil {
+				if err := c.writeAnswer(errorResponse(v.edges.id(), jsonrpc.CodeInvalidRequest, "invalid request: "+errLineTooLong.Error())); err != nil {
 					return nil, err
 				}
 				continue
@@ -366,7 +395,10 @@ func (c *lineConn) claim(id jsonrpc.ID) {
 // replyMalformed answers a line that is not a JSON-RPC message with
 // errorAnswer.
 func (c *lineConn) replyMalformed(line []byte, bad malformedError) error {
-	data, err := errorAnswer(line, bad)
+	return c.writeAnswer(errorAnswer(line, bad))
+}
+
+func (c *lineConn) writeAnswer(data []byte, err error) error {
 	if err != nil {
 		return err
 	}
@@ -377,23 +409,68 @@ func (c *lineConn) replyMalformed(line []byte, bad malformedError) error {
 
 // errorAnswer is the error response to a line (or batch member) that is no
 // message the session can take: -32700 when it is not JSON at all, -32600
-// when it is JSON but no message or was too long to keep (line is nil),
-// with the line's id when it has a usable one, else null.
+// when it is JSON but no message, with the line's id when it has a usable
+// one, else null.
 func errorAnswer(line []byte, bad malformedError) ([]byte, error) {
 	code, what := int64(jsonrpc.CodeInvalidRequest), "invalid request"
-	if line != nil && !json.Valid(line) {
+	if !json.Valid(line) {
 		code, what = codeParseError, "parse error"
 	}
 	id := json.RawMessage("null")
 	var head struct{ ID json.RawMessage }
-	if json.Unmarshal(line, &head) == nil && len(head.ID) > 0 && (head.ID[0] == '"' || head.ID[0] == '-' || head.ID[0] >= '0' && head.ID[0] <= '9') {
+	if json.Unmarshal(line, &head) == nil && usableID(head.ID) {
 		id = head.ID
 	}
+	return errorResponse(id, code, what+": "+bad.Error())
+}
+
+// usableID reports whether raw is an id to echo in an error: a string or a
+// number, written back exactly as the client sent it.
+func usableID(raw json.RawMessage) bool {
+	return len(raw) > 0 && (raw[0] == '"' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') && json.Valid(raw)
+}
+
+func errorResponse(id json.RawMessage, code int64, message string) ([]byte, error) {
 	return json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   jsonrpc.Error   `json:"error"`
-	}{"2.0", id, jsonrpc.Error{Code: code, Message: what + ": " + bad.Error()}})
+	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
+}
+
+// tailID matches an id that is the last member of the object a line ends
+// with: nested members end before more closing brackets, and a string
+// cannot hold the unescaped quotes around "id".
+var tailID = regexp.MustCompile(`[,{]\s*"id"\s*:\s*(-?[0-9][0-9.eE+-]*|"(?:[^"\\]|\\.)*")\s*}\s*$`)
+
+// id finds the id of a dropped line in its edges: as the first members of
+// the object (the Go and Python SDKs write jsonrpc and id first) or as its
+// last (the TypeScript SDK writes method and params first); null when
+// neither edge shows it.
+func (e lineEdges) id() json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(e.head))
+	if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
+		for dec.More() {
+			key, err := dec.Token()
+			if err != nil {
+				break
+			}
+			var value json.RawMessage
+			if dec.Decode(&value) != nil {
+				break // the value runs past the head
+			}
+			if key == "id" {
+				if usableID(value) {
+					return value
+				}
+				return json.RawMessage("null")
+			}
+		}
+	}
+	if m := tailID.FindSubmatch(e.tail); m != nil && usableID(m[1]) {
+		return m[1]
+	}
+	return json.RawMessage("null")
 }
 
 // codeParseError is JSON-RPC 2.0's code for a message that is not JSON.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -193,7 +194,7 @@ func TestRead(t *testing.T) {
 		{note: "line longer than the read buffer", input: big + "\n" + ping(2) + "\n", want: []string{"tools/call#1", "ping#2"}},
 		{note: "line at the limit", input: ping(1) + "\n", maxLine: len(ping(1)), want: []string{"ping#1"}},
 		{note: "too long line", input: ping(1) + "\n" + ping(22) + "\n" + ping(3) + "\n", maxLine: len(ping(1)), want: []string{"ping#1", "ping#3"},
-			wrote: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: inbound JSON-RPC frame exceeded the configured maximum line length"}}` + "\n"},
+			wrote: `{"jsonrpc":"2.0","id":22,"error":{"code":-32600,"message":"invalid request: inbound JSON-RPC frame exceeded the configured maximum line length"}}` + "\n"},
 		{note: "too long line beyond the read buffer", input: big + "\n" + ping(2) + "\n", maxLine: 100 << 10, want: []string{"ping#2"}, wrote: `"code":-32600`},
 		{note: "too long last line", input: big, maxLine: 100 << 10, wrote: `"code":-32600`},
 		{note: "no limit", input: big + "\n", maxLine: -1, want: []string{"tools/call#1"}},
@@ -532,6 +533,36 @@ func TestSameAsIOTransport(t *testing.T) {
 			}
 			if len(got) == 0 {
 				t.Fatal("no output")
+			}
+		})
+	}
+}
+
+// TestDroppedLineID: the id of a line too long to keep is found at either
+// end of it, where clients write it, and only where it is the top-level
+// object's own.
+func TestDroppedLineID(t *testing.T) {
+	huge := strings.Repeat("x", 3*edgeBytes)
+	for _, tc := range []struct {
+		note, line, want string
+	}{
+		{note: "first, as the Go and Python SDKs write it", line: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"a":"` + huge + `"}}`, want: "7"},
+		{note: "string id first", line: `{"id":"req-1","jsonrpc":"2.0","params":{"a":"` + huge + `"}}`, want: `"req-1"`},
+		{note: "last, as the TypeScript SDK writes it", line: `{"method":"tools/call","params":{"a":"` + huge + `"},"jsonrpc":"2.0","id":12}`, want: "12"},
+		{note: "string id last with an escaped quote", line: `{"params":{"a":"` + huge + `"},"id":"a\"b" }`, want: `"a\"b"`},
+		{note: "a nested id at the end is not the request's", line: `{"jsonrpc":"2.0","method":"m","params":{"a":"` + huge + `","id":9}}`, want: "null"},
+		{note: "an id in a string at the end is not the request's", line: `{"jsonrpc":"2.0","method":"m","params":{"a":"` + huge + `,\"id\":9}"}}`, want: "null"},
+		{note: "null id", line: `{"jsonrpc":"2.0","id":null,"params":{"a":"` + huge + `"}}`, want: "null"},
+		{note: "in the middle", line: `{"params":{"a":"` + huge + `"},"id":3,"params2":{"b":"` + huge + `"}}`, want: "null"},
+		{note: "no object", line: `[` + huge + `]`, want: "null"},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			var e lineEdges
+			for chunk := range slices.Chunk([]byte(tc.line), 1000) {
+				e.extend(chunk)
+			}
+			if got := string(e.id()); got != tc.want {
+				t.Errorf("id %s, want %s", got, tc.want)
 			}
 		})
 	}

@@ -219,8 +219,14 @@ func TestRawStdio(t *testing.T) {
 	// dropped as it arrives.
 	huge := call(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"controller_turn","arguments":{"verb":"write_scratch_file","args":{"relativePath":"a.md","content":"` +
 		strings.Repeat("x", 17<<20) + `"}}}}`)
-	if e, _ := huge["error"].(map[string]any); e == nil || e["code"] != float64(-32600) {
-		t.Errorf("a 17 MB line got %v, want a -32600 error", huge)
+	if e, _ := huge["error"].(map[string]any); e == nil || e["code"] != float64(-32600) || huge["id"] != float64(7) {
+		t.Errorf("a 17 MB line got %v, want a -32600 error for id 7", huge)
+	}
+	// The TypeScript SDK writes the id last; the answer still names it.
+	hugeLast := call(`{"method":"tools/call","params":{"name":"controller_turn","arguments":{"verb":"write_scratch_file","args":{"relativePath":"a.md","content":"` +
+		strings.Repeat("x", 17<<20) + `"}}},"jsonrpc":"2.0","id":"ts-9"}`)
+	if hugeLast["id"] != "ts-9" {
+		t.Errorf("a 17 MB line ending with its id got %v, want the error for id ts-9", hugeLast)
 	}
 	// A batch, which 2025-06-18 and later forbid, is one more bad line, not
 	// the end of the session.
