@@ -502,7 +502,7 @@ func trailingData(line []byte) bool {
 		case '}', ']':
 			depth--
 			if depth == 0 {
-				return firstByte(line[i+1:]) != 0
+				return len(bytes.TrimLeft(line[i+1:], " \t\r\n")) > 0
 			}
 		}
 	}

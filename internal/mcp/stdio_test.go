@@ -213,6 +213,7 @@ func TestRead(t *testing.T) {
 			wrote: `{"jsonrpc":"2.0","id":14,"error":{"code":-32600,"message":"invalid request: a message with an id needs a method, a result or an error"}}`},
 		{note: "trailing data", input: ping(1) + ` {"x":1}` + "\n", wrote: `"id":null,"error":{"code":-32700,"message":"parse error: invalid trailing data at the end of stream"}`},
 		{note: "extra brace", input: ping(1) + "}\n", wrote: `"code":-32700`},
+		{note: "trailing NUL", input: ping(1) + "\x00\n" + ping(2) + "\n", want: []string{"ping#2"}, wrote: `"code":-32700`},
 		{note: "braces inside strings", input: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"a":"}\"{]"}}` + "\n", want: []string{"tools/call#1"}},
 		{note: "batch before initialize", input: "[" + ping(1) + ", " + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "," + ping(2) + "]\n" + ping(3) + "\n",
 			want: []string{"ping#1", "notifications/initialized#<nil>", "ping#2", "ping#3"}},
