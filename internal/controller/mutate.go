@@ -223,6 +223,7 @@ func (c *Controller) runValidation(ctx context.Context, argv []string, dir strin
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 2 * time.Second
+	ownProcessGroup(cmd)
 	start := time.Now()
 	err := cmd.Run()
 	exit := -1

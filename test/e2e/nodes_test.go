@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -141,4 +142,32 @@ func TestDependencyOrder(t *testing.T) {
 	}
 	mustAllow(t, a.turn("escalate", map[string]any{"planNodeId": "ask", "need": "the alert component's unit tests"}))
 	mustAllow(t, patchAlert(a, codemod))
+}
+
+// TestValidationTimeoutKillsItsProcesses: a validation that runs past its
+// timeout is killed with everything it started (a shell's test runner),
+// not only its direct child.
+func TestValidationTimeoutKillsItsProcesses(t *testing.T) {
+	ws := newWorkspace(t)
+	pidFile := filepath.Join(t.TempDir(), "runner.pid")
+	config := fmt.Sprintf(`{"validation": {"commands": {"no-adp-alert": {"argv": ["sh", "-c", %q], "timeoutSec": 1}}}}`,
+		fmt.Sprintf(`sleep 60 & echo $! > %s; wait`, pidFile))
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(config), 0o644))
+	a := acceptedWork(t, ws)
+	mustAllow(t, patchAlert(a, map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}))
+	if r := validateAlert(a); r.Result["status"] != "failed" || r.Result["timedOut"] != true {
+		t.Fatalf("a validation past its timeout: %v", r.Result)
+	}
+	raw, err := os.ReadFile(pidFile)
+	must(t, err)
+	runner := strings.TrimSpace(string(raw))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		stat, err := os.ReadFile("/proc/" + runner + "/stat")
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			return // gone, or a zombie waiting to be reaped: killed
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the validation's child process %s outlived its timeout: %s", runner, stat)
+		}
+	}
 }
