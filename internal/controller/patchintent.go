@@ -81,11 +81,8 @@ func (c *Controller) landPatch(ctx context.Context, tx *store.Tx, t *turn, in pa
 // died mid-patch, and says how many patches it recorded. A patch whose turn
 // committed, or whose file never received it, is only forgotten.
 func (c *Controller) RecoverPatches(ctx context.Context) (int, error) {
-	var works []string
-	if err := c.store.View(ctx, func(tx *store.Tx) (err error) {
-		works, err = tx.WorkIDs(ctx)
-		return err
-	}); err != nil {
+	works, err := c.workIDs(ctx)
+	if err != nil {
 		return 0, err
 	}
 	landed := 0

@@ -126,6 +126,15 @@ func (r *recorder) close() {
 	r.flush()
 }
 
+// workIDs lists every work in the store.
+func (c *Controller) workIDs(ctx context.Context) (works []string, err error) {
+	err = c.store.View(ctx, func(tx *store.Tx) error {
+		works, err = tx.WorkIDs(ctx)
+		return err
+	})
+	return works, err
+}
+
 // BackfillRecords writes the file of every decision the store holds whose
 // file the work's decisions folder lacks, and says how many it wrote. A
 // process that dies (kill -9, a crash) before its next pause has written
@@ -133,11 +142,8 @@ func (r *recorder) close() {
 // background when it starts. A file another live process is about to
 // write may be written by both, each time whole (an atomic rename).
 func (c *Controller) BackfillRecords(ctx context.Context) (int, error) {
-	var works []string
-	if err := c.store.View(ctx, func(tx *store.Tx) (err error) {
-		works, err = tx.WorkIDs(ctx)
-		return err
-	}); err != nil {
+	works, err := c.workIDs(ctx)
+	if err != nil {
 		return 0, err
 	}
 	written := 0

@@ -107,6 +107,9 @@ type lineConn struct {
 
 	incoming chan lineOrErr // from readLoop
 	queue    []jsonrpc.Message
+	// batchAnswer is the answer of a batch that held nothing to wait for,
+	// which decode leaves for Read to write (Read's goroutine only).
+	batchAnswer []byte
 
 	answerAtEOF bool         // lineTransport.AnswerBeforeEOF
 	lastLine    atomic.Int64 // when readLoop last handed a line on (UnixNano)
@@ -270,6 +273,12 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, io.EOF
 		}
 		msg, err := c.decode(line)
+		if answer := c.batchAnswer; answer != nil {
+			c.batchAnswer = nil
+			if err := c.writeAnswer(answer, nil); err != nil {
+				return nil, err
+			}
+		}
 		if err == errBatchAnswered {
 			continue
 		}
@@ -365,14 +374,9 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, error) {
 		}
 	}
 	c.watching.Store(len(c.initIDs) > 0 || len(c.batches) > 0)
-	if answer, done := batch.complete(); done { // only errors to answer
-		c.writeMu.Lock()
-		err := c.writeLine(append(c.wbuf[:0], answer...))
-		c.writeMu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-	}
+	// A batch of errors and notifications only is answered now, by Read:
+	// writing takes writeMu, which is never taken under mu.
+	c.batchAnswer, _ = batch.complete()
 	if len(msgs) == 0 {
 		return nil, errBatchAnswered
 	}
@@ -380,8 +384,8 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, error) {
 	return msgs[0], nil
 }
 
-// errBatchAnswered is a batch with nothing to run: its answer, the errors
-// of its members, is written, and Read goes on to the next line.
+// errBatchAnswered is a batch with nothing to run: Read writes its answer,
+// the errors of its members, and goes on to the next line.
 var errBatchAnswered = errors.New("the batch held no message to run")
 
 // claim marks id in flight; the caller holds mu.
