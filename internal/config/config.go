@@ -24,6 +24,9 @@ type Command struct {
 	// Covers are globs of the files the command checks; a change node must be
 	// validated by a command that covers its target. Default: every file.
 	Covers []string `json:"covers,omitempty"`
+	// Required makes the command part of every plan: each change whose
+	// target it covers must be validated by it. Default false.
+	Required bool `json:"required,omitempty"`
 }
 
 // Config is the merged configuration. Zero fields take the defaults below.

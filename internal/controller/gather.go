@@ -138,6 +138,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	in := &t.in
 	in.Config = configFacts{
 		EvidencePolicy: c.cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
+		ValidationRequired: []string{},
 		ScratchMaxBytes: c.cfg.Scratch.MaxBytes,
 	}
 	if in.Config.EvidencePolicy == nil {
@@ -148,8 +149,12 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 		if len(cmd.Covers) > 0 {
 			in.Config.ValidationCovers[id] = cmd.Covers
 		}
+		if cmd.Required {
+			in.Config.ValidationRequired = append(in.Config.ValidationRequired, id)
+		}
 	}
 	slices.Sort(in.Config.ValidationCommands) // the same input for the same config
+	slices.Sort(in.Config.ValidationRequired)
 	switch t.req.Verb {
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt

@@ -113,7 +113,9 @@ type configFacts struct {
 	// ValidationCovers holds the covers globs of the commands that declare
 	// them; a command absent from it covers every file.
 	ValidationCovers map[string][]string `json:"validationCovers"`
-	ScratchMaxBytes  int64               `json:"scratchMaxBytes"`
+	// ValidationRequired lists the commands marked required, sorted.
+	ValidationRequired []string `json:"validationRequired"`
+	ScratchMaxBytes    int64    `json:"scratchMaxBytes"`
 }
 
 // decision is data.mcpc.main.decision as Go reads it.

@@ -171,3 +171,24 @@ func TestValidationTimeoutKillsItsProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestRequiredValidation: a command the repository marks required must
+// validate every change it covers; the demo plan, which runs only
+// no-adp-alert, is refused until it runs templates-balanced too.
+func TestRequiredValidation(t *testing.T) {
+	ws := newWorkspace(t)
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"),
+		[]byte(`{"validation": {"commands": {"templates-balanced": {"required": true}}}}`), 0o644))
+	a := startServer(t, ws)
+	init := a.initialize(demo.Prompt, "adp-alert")
+	plan := demo.Plan(envelopeOf(init), true)
+	denied := a.turn("submit_execution_plan", map[string]any{"planGraph": plan})
+	mustDeny(t, denied, "PLAN_VERIFICATION_WEAK")
+	if want := `change node "change-alert": ` + demo.Target + ` must be validated by "templates-balanced", which this repository requires`; denied.Denials[0].Message != want {
+		t.Errorf("denial %q, want %q", denied.Denials[0].Message, want)
+	}
+	validate := plan["nodes"].([]any)[1].(map[string]any)
+	validate["verificationHooks"] = append(validate["verificationHooks"].([]any),
+		map[string]any{"recipeId": "run_targeted_validation", "params": map[string]any{"commandId": "templates-balanced"}})
+	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
+}
