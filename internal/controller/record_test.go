@@ -24,6 +24,8 @@ func TestRecorder(t *testing.T) {
 	save := func(canonical string, data []byte) error { return res.WriteFile(canonical, data, true) }
 	r := newRecorder(zerolog.Nop(), save, func(n int) bool { idled.Add(int32(n)); return true })
 	r.backlog = 256 // bytes
+	var paused atomic.Int32 // quiet moments Options.Pause ran in
+	r.pause = func() { paused.Add(1) }
 	rel := func(i int) string { return fmt.Sprintf("w/decisions/%06d.json", i) }
 	path := func(i int) string { return filepath.Join(dir, rel(i)) }
 	for i := 1; i <= 300; i++ { // past the backlog bound
@@ -33,11 +35,11 @@ func TestRecorder(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		_, err := os.Stat(path(301))
-		if err == nil && idled.Load() == 301 {
+		if err == nil && idled.Load() == 301 && paused.Load() > 0 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after the idle pause: record 301: %v; idle upkeep told of %d records, want 301", err, idled.Load())
+			t.Fatalf("after the idle pause: record 301: %v; idle upkeep told of %d records, want 301; pause ran %d times", err, idled.Load(), paused.Load())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
