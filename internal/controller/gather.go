@@ -139,7 +139,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	in.Config = configFacts{
 		EvidencePolicy: c.cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
 		ValidationRequired: []string{},
-		ScratchMaxBytes: c.cfg.Scratch.MaxBytes,
+		ScratchMaxBytes:    c.cfg.Scratch.MaxBytes,
 	}
 	if in.Config.EvidencePolicy == nil {
 		in.Config.EvidencePolicy = map[string]any{}

@@ -23,7 +23,7 @@ func TestRecorder(t *testing.T) {
 	var idled atomic.Int32 // records the idle upkeep was told of
 	save := func(canonical string, data []byte) error { return res.WriteFile(canonical, data, true) }
 	r := newRecorder(zerolog.Nop(), save, func(n int) bool { idled.Add(int32(n)); return true })
-	r.backlog = 256 // bytes
+	r.backlog = 256         // bytes
 	var paused atomic.Int32 // quiet moments Options.Pause ran in
 	r.pause = func() { paused.Add(1) }
 	rel := func(i int) string { return fmt.Sprintf("w/decisions/%06d.json", i) }
