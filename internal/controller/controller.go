@@ -70,6 +70,8 @@ type Controller struct {
 	requests *schemas.RequestChecker
 	views    workViews
 	records  *recorder
+	// configFacts is cfg as policy reads it (configFactsOf), built once.
+	configFacts configFacts
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -109,6 +111,7 @@ func New(opts Options) (*Controller, error) {
 	if c.now == nil {
 		c.now = time.Now
 	}
+	c.configFacts = configFactsOf(cfg)
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
 	return c, nil

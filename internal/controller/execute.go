@@ -87,7 +87,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 	p := &packDoc{
 		WorkID: w.ID, Ref: workDir(w.ID) + "/context-pack.json", Prompt: w.Prompt, Lexemes: w.Lexemes,
 		Files: []string{}, Ranking: []rankEntry{}, Policies: []map[string]any{}, Memories: []map[string]any{},
-		Attachments: atts, Excluded: orMaps(t.dec.Pack.Excluded), Outcome: orDefault(t.dec.Outcome, "ok"),
+		Attachments: atts, Excluded: orEmpty(t.dec.Pack.Excluded), Outcome: orDefault(t.dec.Outcome, "ok"),
 	}
 	c.addFiles(p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.MaxFiles)
 	p.Symbols, p.Usages = c.symbolsFor(p.Files)
@@ -136,7 +136,7 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 		}
 	}
 	t.pack = p
-	t.result["added"] = map[string]any{"files": orStrings(added), "symbols": syms}
+	t.result["added"] = map[string]any{"files": orEmpty(added), "symbols": syms}
 	if len(added) == 0 {
 		t.result["note"] = "nothing new matched the need; rephrase it with file names, symbols or lexemes"
 	}
@@ -211,20 +211,6 @@ func (c *Controller) complete(t *turn) {
 	if s, ok := t.args["summary"].(string); ok {
 		t.result["summary"] = s
 	}
-}
-
-func orMaps(m []map[string]any) []map[string]any {
-	if m == nil {
-		return []map[string]any{}
-	}
-	return m
-}
-
-func orStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 func orDefault(s, d string) string {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
@@ -65,11 +66,13 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 	}
 }
 
-func orEmpty(c []Candidate) []Candidate {
-	if c == nil {
-		return []Candidate{}
+// orEmpty keeps a list that is absent (nil) an empty list in JSON: policy
+// and clients read [] rather than null.
+func orEmpty[T any](list []T) []T {
+	if list == nil {
+		return []T{}
 	}
-	return c
+	return list
 }
 
 // escalationNeed joins the need with every requested evidence detail.
@@ -133,28 +136,35 @@ func stringList(v any) []string {
 	return out
 }
 
+// configFactsOf is what policy reads of the configuration. The
+// configuration does not change under a Controller, so it is built once;
+// decisions only read it.
+func configFactsOf(cfg *config.Config) configFacts {
+	f := configFacts{
+		EvidencePolicy: cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
+		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes,
+	}
+	if f.EvidencePolicy == nil {
+		f.EvidencePolicy = map[string]any{}
+	}
+	for id, cmd := range cfg.Validation.Commands {
+		f.ValidationCommands = append(f.ValidationCommands, id)
+		if len(cmd.Covers) > 0 {
+			f.ValidationCovers[id] = cmd.Covers
+		}
+		if cmd.Required {
+			f.ValidationRequired = append(f.ValidationRequired, id)
+		}
+	}
+	slices.Sort(f.ValidationCommands) // the same input for the same config
+	slices.Sort(f.ValidationRequired)
+	return f
+}
+
 // gather adds the facts the verb's decision needs.
 func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	in := &t.in
-	in.Config = configFacts{
-		EvidencePolicy: c.cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
-		ValidationRequired: []string{},
-		ScratchMaxBytes:    c.cfg.Scratch.MaxBytes,
-	}
-	if in.Config.EvidencePolicy == nil {
-		in.Config.EvidencePolicy = map[string]any{}
-	}
-	for id, cmd := range c.cfg.Validation.Commands {
-		in.Config.ValidationCommands = append(in.Config.ValidationCommands, id)
-		if len(cmd.Covers) > 0 {
-			in.Config.ValidationCovers[id] = cmd.Covers
-		}
-		if cmd.Required {
-			in.Config.ValidationRequired = append(in.Config.ValidationRequired, id)
-		}
-	}
-	slices.Sort(in.Config.ValidationCommands) // the same input for the same config
-	slices.Sort(in.Config.ValidationRequired)
+	in.Config = c.configFacts
 	switch t.req.Verb {
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt

@@ -81,31 +81,20 @@ func (c *Controller) landPatch(ctx context.Context, tx *store.Tx, t *turn, in pa
 // died mid-patch, and says how many patches it recorded. A patch whose turn
 // committed, or whose file never received it, is only forgotten.
 func (c *Controller) RecoverPatches(ctx context.Context) (int, error) {
-	works, err := c.workIDs(ctx)
-	if err != nil {
-		return 0, err
-	}
 	landed := 0
-	for _, w := range works {
-		nodes, err := c.paths.ReadDirNames(workDir(w) + "/artifacts")
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			c.log.Warn().Err(err).Str("work", w).Msg("patch intents not checked")
-			continue
-		}
+	err := c.eachWorkFolder(ctx, "artifacts", func(w string, nodes []string) error {
 		for _, node := range nodes {
 			ok, err := c.recoverPatch(ctx, workDir(w)+"/artifacts/"+node+"/"+intentName)
 			if err != nil {
-				return landed, err
+				return err
 			}
 			if ok {
 				landed++
 			}
 		}
-	}
-	return landed, nil
+		return nil
+	})
+	return landed, err
 }
 
 func (c *Controller) recoverPatch(ctx context.Context, intentPath string) (landed bool, err error) {

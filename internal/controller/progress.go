@@ -57,22 +57,10 @@ func planFactsOf(nodes []store.Node, verb string) planFacts {
 	}
 	for _, n := range nodes {
 		p := decodeNode(n)
-		hooks := p.VerificationHooks
-		if hooks == nil {
-			hooks = []map[string]any{}
-		}
-		p.VerificationHooks, p.MapsToNodeIDs, p.DependsOn = hooks, emptyIfNil(p.MapsToNodeIDs), emptyIfNil(p.DependsOn)
+		p.VerificationHooks, p.MapsToNodeIDs, p.DependsOn = orEmpty(p.VerificationHooks), orEmpty(p.MapsToNodeIDs), orEmpty(p.DependsOn)
 		pf.Nodes[n.NodeID] = nodeFact{planNode: p, Status: n.Status}
 	}
 	return pf
-}
-
-// emptyIfNil keeps a list absent from the plan an empty list in the input.
-func emptyIfNil(list []string) []string {
-	if list == nil {
-		return []string{}
-	}
-	return list
 }
 
 // progress counts completed nodes. A change node is complete when patched

@@ -219,7 +219,7 @@ func (c *Controller) traceSymbolGraph(t *turn) {
 			}
 		}
 	}
-	t.result["roots"] = orStrings(roots)
+	t.result["roots"] = orEmpty(roots)
 	t.result["edges"] = edges
 }
 

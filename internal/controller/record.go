@@ -126,13 +126,29 @@ func (r *recorder) close() {
 	r.flush()
 }
 
-// workIDs lists every work in the store.
-func (c *Controller) workIDs(ctx context.Context) (works []string, err error) {
-	err = c.store.View(ctx, func(tx *store.Tx) error {
+// eachWorkFolder calls fn with each work of the store and the names in its
+// folder sub (none when the folder does not exist), and stops at fn's first
+// error. A folder that cannot be listed is logged and passed over.
+func (c *Controller) eachWorkFolder(ctx context.Context, sub string, fn func(work string, names []string) error) error {
+	var works []string
+	err := c.store.View(ctx, func(tx *store.Tx) (err error) {
 		works, err = tx.WorkIDs(ctx)
 		return err
 	})
-	return works, err
+	if err != nil {
+		return err
+	}
+	for _, w := range works {
+		names, err := c.paths.ReadDirNames(workDir(w) + "/" + sub)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			c.log.Warn().Err(err).Str("work", w).Str("folder", sub).Msg("work folder not checked")
+			continue
+		}
+		if err := fn(w, names); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // BackfillRecords writes the file of every decision the store holds whose
@@ -142,23 +158,14 @@ func (c *Controller) workIDs(ctx context.Context) (works []string, err error) {
 // background when it starts. A file another live process is about to
 // write may be written by both, each time whole (an atomic rename).
 func (c *Controller) BackfillRecords(ctx context.Context) (int, error) {
-	works, err := c.workIDs(ctx)
-	if err != nil {
-		return 0, err
-	}
 	written := 0
-	for _, w := range works {
-		names, err := c.paths.ReadDirNames(workDir(w) + "/decisions")
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			c.log.Warn().Err(err).Str("work", w).Msg("decision records not checked")
-			continue
-		}
+	err := c.eachWorkFolder(ctx, "decisions", func(w string, names []string) error {
 		have := make(map[string]bool, len(names))
 		for _, n := range names {
 			have[n] = true
 		}
 		var missing []recordFile
-		err = c.store.View(ctx, func(tx *store.Tx) error {
+		err := c.store.View(ctx, func(tx *store.Tx) error {
 			seqs, err := tx.DecisionSeqs(ctx, w)
 			if err != nil {
 				return err
@@ -177,7 +184,7 @@ func (c *Controller) BackfillRecords(ctx context.Context) (int, error) {
 			return nil
 		})
 		if err != nil {
-			return written, err
+			return err
 		}
 		for _, f := range missing {
 			if err := c.paths.WriteFileAtomic(f.path, f.data, true); err != nil {
@@ -186,6 +193,7 @@ func (c *Controller) BackfillRecords(ctx context.Context) (int, error) {
 			}
 			written++
 		}
-	}
-	return written, nil
+		return nil
+	})
+	return written, err
 }

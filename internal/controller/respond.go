@@ -13,7 +13,7 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 	d := t.dec
 	r := protocol.TurnResponse{
 		RunSessionID: t.req.RunSessionID, AgentID: t.agent.ID, State: d.State,
-		Capabilities: orStrings(d.Capabilities), Result: t.result,
+		Capabilities: orEmpty(d.Capabilities), Result: t.result,
 		DenyReasons: []string{}, Denials: orDenials(d.Denials), SchemaVersion: protocol.SchemaVersion,
 		OriginalPrompt: t.in.Prompt, KnowledgeStrategy: protocol.KnowledgeStrategy{Reasons: []protocol.StrategyReason{}},
 		SubAgentHints: protocol.SubAgentHints{SuggestedSplits: []string{}},
@@ -76,7 +76,7 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 func (c *Controller) packResponse(r *protocol.TurnResponse, t *turn, strategy map[string]any) {
 	p := t.pack
 	r.ContextPack = map[string]any{
-		"ref": p.Ref, "hash": p.Hash, "files": orStrings(p.Files), "ranking": p.Ranking,
+		"ref": p.Ref, "hash": p.Hash, "files": orEmpty(p.Files), "ranking": p.Ranking,
 		"symbols": p.Symbols, "usages": p.Usages, "policies": p.Policies, "memories": p.Memories,
 		"attachments": p.Attachments, "excluded": p.Excluded,
 	}
@@ -110,11 +110,11 @@ func (c *Controller) planGraphSchema(envelope map[string]any) map[string]any {
 	}
 	return map[string]any{
 		"envelope":               envelope,
-		"envelopeRequiredFields": orStrings(stringList(pg["envelopeRequiredFields"])),
+		"envelopeRequiredFields": orEmpty(stringList(pg["envelopeRequiredFields"])),
 		"expectedNodeKinds":      expected,
 		"requiredFields":         required,
 		"evidencePolicy":         policy,
-		"citationSources":        orStrings(stringList(pg["citationSources"])),
+		"citationSources":        orEmpty(stringList(pg["citationSources"])),
 		"validators":             []string{"structure", "envelope", "required_fields", "scope", "evidence_policy", "verification"},
 		"enforcementObligations": []string{
 			"Copy planGraphSchema.envelope into the plan; a plan built against another pack hash is rejected (PLAN_STALE_PACK).",

@@ -169,7 +169,7 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 		return err
 	}
 	p := c.viewOf(t.work).pack
-	t.in.Pack = packFacts{Ref: p.Ref, Hash: p.Hash, Files: orStrings(p.Files)}
+	t.in.Pack = packFacts{Ref: p.Ref, Hash: p.Hash, Files: orEmpty(p.Files)}
 	t.in.PackInsufficient = p.Outcome == "pack_insufficient"
 	t.in.Envelope = c.envelope(t.work, a.ID, p.Ref, p.Hash)
 	t.in.Plan = planFactsOf(t.nodes, t.req.Verb)
