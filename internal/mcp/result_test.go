@@ -10,19 +10,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// sdkEncode encodes a result as the SDK's JSON-RPC layer does: encoding/json
-// without HTML escaping, no trailing newline.
-func sdkEncode(t *testing.T, v any) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return bytes.TrimRight(b.Bytes(), "\n")
-}
-
 func TestTurnResultEncoding(t *testing.T) {
 	for _, tc := range []struct {
 		note string
@@ -49,7 +36,7 @@ func TestTurnResultEncoding(t *testing.T) {
 			// The same JSON value, decoded by any client as the SDK's own
 			// encoding is; the bytes differ only where the SDK escapes <, >
 			// and & in the text (\u003c) and the one pass does not.
-			want, have := sdkEncode(t, r), sdkEncode(t, got)
+			want, have := sdkMarshal(t, r), sdkMarshal(t, got)
 			var wantValue, haveValue any
 			if err := json.Unmarshal(want, &wantValue); err != nil {
 				t.Fatal(err)

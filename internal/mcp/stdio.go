@@ -420,10 +420,9 @@ func errorAnswer(line []byte, bad malformedError) ([]byte, error) {
 	if !json.Valid(line) {
 		code, what = codeParseError, "parse error"
 	}
-	id := json.RawMessage("null")
-	var head struct{ ID json.RawMessage }
-	if json.Unmarshal(line, &head) == nil && usableID(head.ID) {
-		id = head.ID
+	id, ok := topLevelID(line)
+	if !ok || !usableID(id) {
+		id = json.RawMessage("null")
 	}
 	return errorResponse(id, code, what+": "+bad.Error())
 }

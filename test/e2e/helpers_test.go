@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"os/exec"
@@ -11,6 +12,26 @@ import (
 func sha256Of(b []byte) string {
 	s := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(s[:])
+}
+
+// rawStdio starts serve on ws and returns a writer of raw JSON-RPC lines
+// (a newline is added) and a scanner of the lines the server answers with.
+func rawStdio(t *testing.T, ws string, args ...string) (send func(line string), lines *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve", "--workspace", ws}, args...)...)
+	stdin, err := cmd.StdinPipe()
+	must(t, err)
+	stdout, err := cmd.StdoutPipe()
+	must(t, err)
+	must(t, cmd.Start())
+	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	lines = bufio.NewScanner(stdout)
+	lines.Buffer(make([]byte, 1<<20), 16<<20)
+	return func(line string) {
+		t.Helper()
+		_, err := stdin.Write([]byte(line + "\n"))
+		must(t, err)
+	}, lines
 }
 
 // runCLI runs the binary with --workspace ws and returns stdout.

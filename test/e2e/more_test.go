@@ -1,10 +1,8 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -150,19 +148,10 @@ func TestEscalate(t *testing.T) {
 
 // TestRawStdio speaks newline-delimited JSON-RPC to the binary directly.
 func TestRawStdio(t *testing.T) {
-	ws := newWorkspace(t)
-	cmd := exec.Command(binary, "serve", "--workspace", ws)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	must(t, cmd.Start())
-	defer func() { stdin.Close(); cmd.Wait() }()
-	lines := bufio.NewScanner(stdout)
-	lines.Buffer(make([]byte, 1<<20), 16<<20)
+	send, lines := rawStdio(t, newWorkspace(t))
 	call := func(msg string) map[string]any {
 		t.Helper()
-		if _, err := stdin.Write([]byte(msg + "\n")); err != nil {
-			t.Fatal(err)
-		}
+		send(msg)
 		done := make(chan bool, 1)
 		go func() { done <- lines.Scan() }()
 		select {
@@ -183,7 +172,7 @@ func TestRawStdio(t *testing.T) {
 	if v := init["result"].(map[string]any)["protocolVersion"]; v != "2025-11-25" {
 		t.Fatalf("negotiated %v, want 2025-11-25", v)
 	}
-	stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	list := call(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	tools := list["result"].(map[string]any)["tools"].([]any)
 	if len(tools) != 1 || tools[0].(map[string]any)["name"] != "controller_turn" {
@@ -270,15 +259,7 @@ func TestPolicyErrorFailsClosed(t *testing.T) {
 // A member that is no valid request is answered with its error in its
 // place in the batch's answer, and the other members run.
 func TestBatchOnOlderProtocol(t *testing.T) {
-	ws := newWorkspace(t)
-	cmd := exec.Command(binary, "serve", "--workspace", ws, "--no-warm")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	must(t, cmd.Start())
-	defer func() { stdin.Close(); cmd.Wait() }()
-	lines := bufio.NewScanner(stdout)
-	lines.Buffer(make([]byte, 1<<20), 16<<20)
-	send := func(msg string) { _, err := stdin.Write([]byte(msg + "\n")); must(t, err) }
+	send, lines := rawStdio(t, newWorkspace(t), "--no-warm")
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}`)
 	if !lines.Scan() || !strings.Contains(lines.Text(), `"protocolVersion":"2025-03-26"`) {
 		t.Fatalf("initialize: %s", lines.Text())
