@@ -6,6 +6,7 @@ package bench
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -265,8 +267,8 @@ func BenchmarkReadTurnPlan200(b *testing.B) {
 // minimal client (one JSON line out, one line back), so the figure is the
 // server's and the pipe's, not an SDK client's decoding.
 func BenchmarkStdioReadTurnRaw(b *testing.B) {
-	stdin, lines, req := rawReadSession(b)
-	loopLines(b, stdin, lines, req)
+	s := rawReadSession(b)
+	loopLatency(b, func() time.Duration { return s.readTurn(b) })
 }
 
 // BenchmarkStdioReadTurnPaced is that read turn as an agent makes it: after
@@ -275,26 +277,31 @@ func BenchmarkStdioReadTurnRaw(b *testing.B) {
 // and caches have cooled. One iteration is pacedTurns turns; the figures
 // are their p50 and p99 (ns/op is the whole paced run).
 func BenchmarkStdioReadTurnPaced(b *testing.B) {
-	stdin, lines, req := rawReadSession(b)
+	s := rawReadSession(b)
 	const pacedTurns, pause = 150, 110 * time.Millisecond
 	var lat []time.Duration
 	for b.Loop() {
 		for range pacedTurns {
 			time.Sleep(pause)
-			start := time.Now()
-			stdin.Write(req)
-			if _, err := lines.ReadBytes('\n'); err != nil {
-				b.Fatal(err)
-			}
-			lat = append(lat, time.Since(start))
+			lat = append(lat, s.readTurn(b))
 		}
 	}
 	reportLatency(b, lat)
 }
 
-// rawReadSession starts serve on a copy of the example, initializes a work
-// over raw JSON-RPC lines and returns the read turn's request line.
-func rawReadSession(b *testing.B) (io.Writer, *bufio.Reader, []byte) {
+// rawSession is serve on a copy of the example driven with raw JSON-RPC
+// lines, each request with an id of its own (MCP forbids reusing one).
+type rawSession struct {
+	w    io.Writer
+	r    *bufio.Reader
+	id   int
+	tail []byte // the read turn's request line after its id
+	line []byte
+}
+
+// rawReadSession starts serve on a copy of the example and initializes a
+// work over raw JSON-RPC lines.
+func rawReadSession(b *testing.B) *rawSession {
 	bin, ws := stdioSetup(b)
 	cmd := exec.Command(bin, "serve", "--workspace", ws, "--no-warm")
 	stdin, _ := cmd.StdinPipe()
@@ -303,13 +310,12 @@ func rawReadSession(b *testing.B) (io.Writer, *bufio.Reader, []byte) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { stdin.Close(); cmd.Wait() })
-	lines := bufio.NewReaderSize(stdout, 1<<20)
-	id := 0
+	s := &rawSession{w: stdin, r: bufio.NewReaderSize(stdout, 1<<20)}
 	call := func(method string, params any) map[string]any {
-		id++
-		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		s.id++
+		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": s.id, "method": method, "params": params})
 		stdin.Write(append(msg, '\n'))
-		line, err := lines.ReadBytes('\n')
+		line, err := s.r.ReadBytes('\n')
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -321,34 +327,32 @@ func rawReadSession(b *testing.B) (io.Writer, *bufio.Reader, []byte) {
 	stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
 	init := call("tools/call", map[string]any{"name": "controller_turn", "arguments": map[string]any{"verb": "initialize_work", "originalPrompt": demo.Prompt}})
 	sc := init["result"].(map[string]any)["structuredContent"].(map[string]any)
-	req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": map[string]any{"name": "controller_turn",
+	req, _ := json.Marshal(map[string]any{"id": 0, "jsonrpc": "2.0", "method": "tools/call", "params": map[string]any{"name": "controller_turn",
 		"arguments": map[string]any{"verb": "read_file_lines", "workId": sc["workId"], "agentId": sc["agentId"],
 			"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}}})
-	return stdin, lines, append(req, '\n')
+	s.tail = append(bytes.TrimPrefix(req, []byte(`{"id":0`)), '\n')
+	return s
 }
 
-// loopLines is the measured loop of the line-level stdio benchmarks: write
-// msg, read one line back, b.N times, and report p50 and p99.
-func loopLines(b *testing.B, w io.Writer, r *bufio.Reader, msg []byte) {
-	b.Helper()
-	for range warmTurns {
-		w.Write(msg)
-		if _, err := r.ReadBytes('\n'); err != nil {
-			b.Fatal(err)
-		}
+// readTurn sends the read turn under a new id and returns how long its
+// answer took. The answer is checked after the clock stops: it must answer
+// that id with an allowed read, so an error answered in a few microseconds
+// can never pass for a fast turn.
+func (s *rawSession) readTurn(b *testing.B) time.Duration {
+	s.id++
+	s.line = append(strconv.AppendInt(append(s.line[:0], `{"id":`...), int64(s.id), 10), s.tail...)
+	start := time.Now()
+	s.w.Write(s.line)
+	answer, err := s.r.ReadSlice('\n')
+	took := time.Since(start)
+	if err != nil {
+		b.Fatal(err)
 	}
-	var lat []time.Duration
-	b.ResetTimer()
-	for b.Loop() {
-		start := time.Now()
-		w.Write(msg)
-		if _, err := r.ReadBytes('\n'); err != nil {
-			b.Fatal(err)
-		}
-		lat = append(lat, time.Since(start))
+	head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":`, s.id)
+	if !bytes.HasPrefix(answer, []byte(head)) || !bytes.Contains(answer, []byte(`"denials":[],`)) {
+		b.Fatalf("request %d: not an allowed read: %.300s", s.id, answer)
 	}
-	b.StopTimer()
-	reportLatency(b, lat)
+	return took
 }
 
 // warmTurns are read turns run, unmeasured, before a back-to-back stdio
@@ -358,6 +362,23 @@ func loopLines(b *testing.B, w io.Writer, r *bufio.Reader, msg []byte) {
 // its first collections on a small heap. The paced benchmark has none: it
 // measures turns as cold as an agent's.
 const warmTurns = 200
+
+// loopLatency is the measured loop of the back-to-back stdio benchmarks:
+// warmTurns unmeasured turns, then b.N measured ones, reported as p50 and
+// p99.
+func loopLatency(b *testing.B, turn func() time.Duration) {
+	b.Helper()
+	for range warmTurns {
+		turn()
+	}
+	var lat []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		lat = append(lat, turn())
+	}
+	b.StopTimer()
+	reportLatency(b, lat)
+}
 
 // reportLatency adds the p50 and p99 of the measured turns as metrics.
 func reportLatency(b *testing.B, lat []time.Duration) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 // echoChildEnv makes the test binary a line echo process (see TestMain).
@@ -40,5 +41,13 @@ func BenchmarkStdioFloor(b *testing.B) {
 	}
 	defer func() { stdin.Close(); cmd.Wait() }()
 	msg := append(bytes.Repeat([]byte("x"), 8*1024), '\n') // a read turn's reply is ~8 KB
-	loopLines(b, stdin, bufio.NewReaderSize(stdout, 1<<20), msg)
+	lines := bufio.NewReaderSize(stdout, 1<<20)
+	loopLatency(b, func() time.Duration {
+		start := time.Now()
+		stdin.Write(msg)
+		if _, err := lines.ReadSlice('\n'); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	})
 }
