@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 
 	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
@@ -28,6 +29,12 @@ func Execute() int {
 		if f, err := os.Create(path); err == nil {
 			_ = pprof.StartCPUProfile(f)
 			defer pprof.StopCPUProfile()
+		}
+	}
+	if path := os.Getenv("MCPC_TRACE"); path != "" { // scheduling: where a turn waits
+		if f, err := os.Create(path); err == nil {
+			_ = trace.Start(f)
+			defer trace.Stop()
 		}
 	}
 	if path := os.Getenv("MCPC_MEMPROFILE"); path != "" { // allocations, written at exit
