@@ -278,16 +278,19 @@ func BenchmarkStdioReadTurnRaw(b *testing.B) {
 // are their p50 and p99 (ns/op is the whole paced run).
 func BenchmarkStdioReadTurnPaced(b *testing.B) {
 	s := rawReadSession(b)
-	const pacedTurns, pause = 150, 110 * time.Millisecond
 	var lat []time.Duration
 	for b.Loop() {
 		for range pacedTurns {
-			time.Sleep(pause)
+			time.Sleep(pacedPause)
 			lat = append(lat, s.readTurn(b))
 		}
 	}
 	reportLatency(b, lat)
 }
+
+// pacedTurns turns, each after pacedPause, make one iteration of the paced
+// benchmarks.
+const pacedTurns, pacedPause = 150, 110 * time.Millisecond
 
 // rawSession is serve on a copy of the example driven with raw JSON-RPC
 // lines, each request with an id of its own (MCP forbids reusing one).
