@@ -278,19 +278,23 @@ func BenchmarkStdioReadTurnRaw(b *testing.B) {
 // are their p50 and p99 (ns/op is the whole paced run).
 func BenchmarkStdioReadTurnPaced(b *testing.B) {
 	s := rawReadSession(b)
+	loopPaced(b, func() time.Duration { return s.readTurn(b) })
+}
+
+// loopPaced is the measured loop of the paced benchmarks: one iteration is
+// pacedTurns turns, each after pacedPause, reported as p50 and p99.
+func loopPaced(b *testing.B, turn func() time.Duration) {
+	b.Helper()
+	const pacedTurns, pacedPause = 150, 110 * time.Millisecond
 	var lat []time.Duration
 	for b.Loop() {
 		for range pacedTurns {
 			time.Sleep(pacedPause)
-			lat = append(lat, s.readTurn(b))
+			lat = append(lat, turn())
 		}
 	}
 	reportLatency(b, lat)
 }
-
-// pacedTurns turns, each after pacedPause, make one iteration of the paced
-// benchmarks.
-const pacedTurns, pacedPause = 150, 110 * time.Millisecond
 
 // rawSession is serve on a copy of the example driven with raw JSON-RPC
 // lines, each request with an id of its own (MCP forbids reusing one).

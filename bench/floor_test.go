@@ -39,15 +39,7 @@ func BenchmarkStdioFloor(b *testing.B) {
 // what waking an idle machine adds to a round trip before any work is done
 // (on this 2-vCPU VM, about 170 µs against 13 µs back to back).
 func BenchmarkStdioFloorPaced(b *testing.B) {
-	roundTrip := echoRoundTrip(b)
-	var lat []time.Duration
-	for b.Loop() {
-		for range pacedTurns {
-			time.Sleep(pacedPause)
-			lat = append(lat, roundTrip())
-		}
-	}
-	reportLatency(b, lat)
+	loopPaced(b, echoRoundTrip(b))
 }
 
 // echoRoundTrip starts the echo child and returns one timed round trip.
