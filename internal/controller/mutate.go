@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -184,7 +185,8 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 			// it: its outcome is reported, not recorded, and the node keeps
 			// the status it has now.
 			outcome["superseded"] = true
-			status = nodeStatus(t.nodes, nodeID)
+			now, _ := findNode(t.nodes, nodeID)
+			status = now.Status
 		default:
 			c.writeArtifact(dir, "validation.json", outcome)
 			t.result["artifactBundleRef"] = dir
@@ -198,14 +200,13 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 	return nil
 }
 
-// nodeStatus is the status of nodeID among nodes ("" when absent).
-func nodeStatus(nodes []store.Node, nodeID string) string {
-	for _, n := range nodes {
-		if n.NodeID == nodeID {
-			return n.Status
-		}
+// findNode returns the node nodeID of nodes, and whether there is one.
+func findNode(nodes []store.Node, nodeID string) (store.Node, bool) {
+	i := slices.IndexFunc(nodes, func(n store.Node) bool { return n.NodeID == nodeID })
+	if i < 0 {
+		return store.Node{}, false
 	}
-	return ""
+	return nodes[i], true
 }
 
 // runValidation runs argv in the workspace with a timeout and keeps the

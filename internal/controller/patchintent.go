@@ -122,7 +122,7 @@ func (c *Controller) recoverPatch(ctx context.Context, intentPath string) (lande
 			return err
 		}
 		nodes, err := tx.Nodes(ctx, in.WorkID, false)
-		if err != nil || !slices.ContainsFunc(nodes, func(n store.Node) bool { return n.NodeID == in.NodeID }) {
+		if _, found := findNode(nodes, in.NodeID); err != nil || !found {
 			return err
 		}
 		t := &turn{work: work, agent: &store.Agent{WorkID: in.WorkID, ID: in.AgentID}, nodes: nodes,

@@ -19,10 +19,8 @@ import (
 func (c *Controller) runSideEffect(_ context.Context, _ *store.Tx, t *turn) error {
 	nodeID, _ := t.args["planNodeId"].(string)
 	var node planNode
-	for _, n := range t.nodes {
-		if n.NodeID == nodeID {
-			node = decodeNode(n)
-		}
+	if n, ok := findNode(t.nodes, nodeID); ok {
+		node = decodeNode(n)
 	}
 	if node.SideEffectType != "git_commit" {
 		t.result["executed"] = false
