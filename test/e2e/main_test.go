@@ -21,6 +21,12 @@ import (
 	"github.com/mcpc/mcpc/internal/mcp"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/schemas"
+
+	// The binary under test is built from internal/cli and what it imports;
+	// importing it puts that source in this package's build hash, so `go
+	// test` never reuses a cached pass after the server changed (as in
+	// test/clients).
+	_ "github.com/mcpc/mcpc/internal/cli"
 )
 
 var binary string
