@@ -2,7 +2,8 @@
 
 package controller
 
-import "syscall"
+import "os/exec"
 
-// dieWithParent: only Linux can tie a child's life to its parent's.
-func dieWithParent(*syscall.SysProcAttr) {}
+// dieWithParent: only Linux can tie a child's life to its parent's, so
+// elsewhere a validation outlives an mcpc that is killed.
+func dieWithParent(*exec.Cmd) {}

@@ -1,14 +1,18 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/demo"
+	"github.com/mcpc/mcpc/internal/mcp"
 	"github.com/mcpc/mcpc/internal/protocol"
 )
 
@@ -158,16 +162,66 @@ func TestValidationTimeoutKillsItsProcesses(t *testing.T) {
 	if r := validateAlert(a); r.Result["status"] != "failed" || r.Result["timedOut"] != true {
 		t.Fatalf("a validation past its timeout: %v", r.Result)
 	}
-	raw, err := os.ReadFile(pidFile)
+	waitGone(t, waitForPID(t, pidFile), "the validation's child process %s outlived its timeout: %s")
+}
+
+// TestValidationDiesWithServer: an mcpc killed outright (kill -9) while a
+// validation runs takes the validation down with it, with everything it
+// started (a shell's test runner), rather than leaving them running with
+// nobody to record them.
+func TestValidationDiesWithServer(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux ties a child's life to its parent's")
+	}
+	ws := newWorkspace(t)
+	pidFile := filepath.Join(t.TempDir(), "runner.pid")
+	config := fmt.Sprintf(`{"validation": {"commands": {"no-adp-alert": {"argv": ["sh", "-c", %q], "timeoutSec": 120}}}}`,
+		fmt.Sprintf(`sleep 60 & echo $! > %s; wait`, pidFile))
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(config), 0o644))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	server := exec.Command(binary, "serve", "--workspace", ws)
+	c, err := mcp.Dial(ctx, server)
 	must(t, err)
-	runner := strings.TrimSpace(string(raw))
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		stat, err := os.ReadFile("/proc/" + runner + "/stat")
-		if err != nil || strings.Contains(string(stat), ") Z ") {
-			return // gone, or a zombie waiting to be reaped: killed
+	defer c.Close()
+	a := &agent{t: t, c: c}
+	init := a.initialize(demo.Prompt, "adp-alert")
+	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
+	mustAllow(t, patchAlert(a, map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}))
+	go func() { // answered only by the server's death
+		_, _ = c.Turn(ctx, map[string]any{"verb": "run_automation_recipe", "workId": a.work, "agentId": a.id, "args": map[string]any{
+			"recipeId": "run_targeted_validation", "planNodeId": "validate-alert", "params": map[string]any{"commandId": "no-adp-alert"}}})
+	}()
+	runner := waitForPID(t, pidFile)
+	must(t, server.Process.Kill())
+	waitGone(t, runner, "the validation's child process %s outlived the killed server: %s")
+}
+
+// waitForPID waits for a validation to write its runner's pid to file.
+func waitForPID(t *testing.T, file string) string {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if raw, err := os.ReadFile(file); err == nil && strings.HasSuffix(string(raw), "\n") {
+			return strings.TrimSpace(string(raw))
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the validation's child process %s outlived its timeout: %s", runner, stat)
+			t.Fatal("the validation never started its runner")
+		}
+	}
+}
+
+// waitGone waits for process pid to end (gone, or a zombie waiting to be
+// reaped: killed) and fails with format (pid, its /proc stat) if it does
+// not within 10 seconds.
+func waitGone(t *testing.T, pid, format string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		stat, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf(format, pid, stat)
 		}
 	}
 }
