@@ -53,8 +53,9 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 		t.result["error"] = "the file changed while the patch was being applied; read it again"
 		return nil
 	}
+	node, _ := findNode(t.nodes, nodeID)
 	in := patchIntent{Token: newID("patch"), WorkID: t.work.ID, NodeID: nodeID, File: pf.Canonical,
-		Before: pf.Hash, After: sha256Hex([]byte(after)), AgentID: t.agent.ID, GitRev: t.gitRev,
+		Before: pf.Hash, After: sha256Hex([]byte(after)), Node: sha256Hex(node.Body), AgentID: t.agent.ID, GitRev: t.gitRev,
 		Summary: diffSummary(pf.Canonical, string(before), after, len(edits))}
 	if err := c.writeIntent(in); err != nil {
 		t.result["error"] = err.Error()

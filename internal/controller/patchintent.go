@@ -23,12 +23,16 @@ import (
 type patchIntent struct {
 	// Token is the node's run token once the patch is recorded: the intent
 	// of a patch whose turn committed matches its node.
-	Token   string         `json:"token"`
-	WorkID  string         `json:"workId"`
-	NodeID  string         `json:"planNodeId"`
-	File    string         `json:"targetFile"`
-	Before  string         `json:"before"`
-	After   string         `json:"after"`
+	Token  string `json:"token"`
+	WorkID string `json:"workId"`
+	NodeID string `json:"planNodeId"`
+	File   string `json:"targetFile"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+	// Node is the hash of the plan node the patch was made for (its body as
+	// accepted): a plan replaced while the intent waited may have a node of
+	// the same id that asks for something else.
+	Node    string         `json:"node"`
 	AgentID string         `json:"agentId"`
 	GitRev  string         `json:"gitRev"`
 	Summary map[string]any `json:"diffSummary"`
@@ -121,9 +125,15 @@ func (c *Controller) recoverPatch(ctx context.Context, intentPath string) (lande
 		if err != nil {
 			return err
 		}
-		nodes, err := tx.Nodes(ctx, in.WorkID, false)
-		if _, found := findNode(nodes, in.NodeID); err != nil || !found {
+		nodes, err := tx.Nodes(ctx, in.WorkID, true)
+		node, found := findNode(nodes, in.NodeID)
+		if err != nil || !found {
 			return err
+		}
+		if in.Node != "" && sha256Hex(node.Body) != in.Node {
+			c.log.Warn().Str("work", in.WorkID).Str("node", in.NodeID).Str("file", in.File).
+				Msg("a patch whose process died is not recorded: the plan was replaced since, and its node of that id is another")
+			return nil
 		}
 		t := &turn{work: work, agent: &store.Agent{WorkID: in.WorkID, ID: in.AgentID}, nodes: nodes,
 			args: map[string]any{"planNodeId": in.NodeID}, gitRev: in.GitRev, result: map[string]any{}}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,4 +68,58 @@ func TestPatchAfterACrash(t *testing.T) {
 	if n := strings.Count(string(ledger), `"value":"change-alert"`); n != 1 {
 		t.Errorf("the trace ledger has %d records of the patch, want 1:\n%s", n, ledger)
 	}
+}
+
+// TestCrashedPatchUnderAReplacedPlan: a process dies mid-patch (file
+// written, turn not committed) and, before any process starts again,
+// another agent's live process replaces the plan (nothing had started, as
+// far as the store knew) with a change node of the same id on another
+// file. The next start must not record the dead patch as that node's: the
+// new node is still to be patched, and the new plan has not started.
+func TestCrashedPatchUnderAReplacedPlan(t *testing.T) {
+	ws := newWorkspace(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.Command(binary, "serve", "--workspace", ws, "--no-warm")
+	cmd.Env = append(os.Environ(), "MCPC_FAILPOINT=patch-written")
+	c, err := mcp.Dial(ctx, cmd)
+	must(t, err)
+	t.Cleanup(func() { c.Close() })
+	a := &agent{t: t, c: c}
+	init := a.initialize(demo.Prompt, "adp-alert")
+	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
+
+	b := startServer(t, ws, "--no-warm") // live before the crash: its start recovered nothing
+	b.work = a.work
+	b.id = b.turn("read_file_lines", map[string]any{"targetFile": demo.Target}).AgentID
+
+	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+	codemod := map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
+	if _, err := c.Turn(ctx, map[string]any{"verb": "apply_code_patch", "workId": a.work, "agentId": a.id,
+		"args": map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{codemod}}}); err == nil {
+		t.Fatal("the patch was answered; the process should have died after writing the file")
+	}
+
+	other := "src/app/dashboard/dashboard.component.ts"
+	replacement := func(agentID string) map[string]any {
+		env := maps.Clone(envelopeOf(init))
+		env["agentId"] = agentID
+		plan := demo.Plan(env, true)
+		change := plan["nodes"].([]any)[0].(map[string]any)
+		change["targetFile"], change["whyThisFile"] = other, "the component that passes the alert its inputs"
+		change["codeEvidence"] = []any{map[string]any{"file": other, "startLine": 1, "endLine": 1}}
+		return plan
+	}
+	mustAllow(t, b.turn("read_file_lines", map[string]any{"targetFile": other}))
+	mustAllow(t, b.turn("submit_execution_plan", map[string]any{"planGraph": replacement(b.id)}))
+
+	next := startServer(t, ws, "--no-warm")
+	next.work = a.work
+	next.id = next.turn("read_file_lines", map[string]any{"targetFile": other}).AgentID
+	intent := filepath.Join(ws, ".ai", "tmp", "work", a.work, "artifacts", "change-alert", "patch.intent.json")
+	if _, err := os.Stat(intent); !os.IsNotExist(err) {
+		t.Errorf("the intent is still there after the next start: %v", err)
+	}
+	// Not started: the plan can still be replaced, which a recorded patch forbids.
+	mustAllow(t, next.turn("submit_execution_plan", map[string]any{"planGraph": replacement(next.id)}))
 }
