@@ -12,15 +12,17 @@ import (
 
 	"github.com/mcpc/mcpc/internal/demo"
 	"github.com/mcpc/mcpc/internal/mcp"
+	"github.com/mcpc/mcpc/internal/protocol"
 )
 
-// TestPatchAfterACrash: a process dies between writing a patch's file and
-// committing its turn (MCPC_FAILPOINT ends it there). The file is patched
-// and the store does not know; the next serve on the workspace records the
-// patch, so the work goes on to its validation and completes instead of
-// being stuck on a node whose patch no longer applies.
-func TestPatchAfterACrash(t *testing.T) {
-	ws := newWorkspace(t)
+// alertCodemod is the demo's patch of its target.
+var alertCodemod = map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
+
+// crashingAgent starts serve on ws set to die once a patch has written its
+// file (MCPC_FAILPOINT ends it there, before the turn commits), and has the
+// demo plan accepted.
+func crashingAgent(t *testing.T, ws string) (*agent, *protocol.TurnResponse) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.Command(binary, "serve", "--workspace", ws, "--no-warm")
@@ -31,12 +33,31 @@ func TestPatchAfterACrash(t *testing.T) {
 	a := &agent{t: t, c: c}
 	init := a.initialize(demo.Prompt, "adp-alert")
 	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
-	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
-	codemod := map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
-	if _, err := c.Turn(ctx, map[string]any{"verb": "apply_code_patch", "workId": a.work, "agentId": a.id,
-		"args": map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{codemod}}}); err == nil {
-		t.Fatal("the patch was answered; the process should have died after writing the file")
+	return a, init
+}
+
+// patchAndDie sends the demo patch to a crashingAgent's process, which must
+// die instead of answering.
+func (a *agent) patchAndDie() {
+	a.t.Helper()
+	mustAllow(a.t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := a.c.Turn(ctx, map[string]any{"verb": "apply_code_patch", "workId": a.work, "agentId": a.id,
+		"args": map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{alertCodemod}}}); err == nil {
+		a.t.Fatal("the patch was answered; the process should have died after writing the file")
 	}
+}
+
+// TestPatchAfterACrash: a process dies between writing a patch's file and
+// committing its turn (MCPC_FAILPOINT ends it there). The file is patched
+// and the store does not know; the next serve on the workspace records the
+// patch, so the work goes on to its validation and completes instead of
+// being stuck on a node whose patch no longer applies.
+func TestPatchAfterACrash(t *testing.T) {
+	ws := newWorkspace(t)
+	a, _ := crashingAgent(t, ws)
+	a.patchAndDie()
 	content, err := os.ReadFile(filepath.Join(ws, demo.Target))
 	must(t, err)
 	if !strings.Contains(string(content), "sdf-alert") || strings.Contains(string(content), "<adp-alert") {
@@ -55,7 +76,7 @@ func TestPatchAfterACrash(t *testing.T) {
 	if _, err := os.Stat(intent); !os.IsNotExist(err) {
 		t.Errorf("the intent is still there after the next start: %v", err)
 	}
-	mustDeny(t, b.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{codemod}}),
+	mustDeny(t, b.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{alertCodemod}}),
 		"EXEC_PREREQUISITE_UNMET") // recorded as patched: patched once
 	if r := validateAlert(b); r.Result["status"] != "passed" {
 		t.Fatalf("validation of the recovered patch: %v", r.Result)
@@ -78,27 +99,13 @@ func TestPatchAfterACrash(t *testing.T) {
 // new node is still to be patched, and the new plan has not started.
 func TestCrashedPatchUnderAReplacedPlan(t *testing.T) {
 	ws := newWorkspace(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.Command(binary, "serve", "--workspace", ws, "--no-warm")
-	cmd.Env = append(os.Environ(), "MCPC_FAILPOINT=patch-written")
-	c, err := mcp.Dial(ctx, cmd)
-	must(t, err)
-	t.Cleanup(func() { c.Close() })
-	a := &agent{t: t, c: c}
-	init := a.initialize(demo.Prompt, "adp-alert")
-	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
+	a, init := crashingAgent(t, ws)
 
 	b := startServer(t, ws, "--no-warm") // live before the crash: its start recovered nothing
 	b.work = a.work
 	b.id = b.turn("read_file_lines", map[string]any{"targetFile": demo.Target}).AgentID
 
-	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
-	codemod := map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
-	if _, err := c.Turn(ctx, map[string]any{"verb": "apply_code_patch", "workId": a.work, "agentId": a.id,
-		"args": map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{codemod}}}); err == nil {
-		t.Fatal("the patch was answered; the process should have died after writing the file")
-	}
+	a.patchAndDie()
 
 	other := "src/app/dashboard/dashboard.component.ts"
 	replacement := func(agentID string) map[string]any {
