@@ -15,9 +15,6 @@ import (
 	"github.com/mcpc/mcpc/internal/protocol"
 )
 
-// alertCodemod is the demo's patch of its target.
-var alertCodemod = map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
-
 // crashingAgent starts serve on ws set to die once a patch has written its
 // file (MCPC_FAILPOINT ends it there, before the turn commits), and has the
 // demo plan accepted.

@@ -38,7 +38,7 @@ func TestGatedCommit(t *testing.T) {
 	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
 	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
 	mustAllow(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
-		"edits": []any{map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}}}))
+		"edits": []any{alertCodemod}}))
 	mustDeny(t, a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"}), "EXEC_UNGATED_SIDE_EFFECT")
 	if out, err := runCLI(ws, "gate", "approve", "--work", a.work, "--gate", "not-a-gate"); err == nil {
 		t.Errorf("approved a gate no node names:\n%s", out)

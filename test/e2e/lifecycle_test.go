@@ -117,7 +117,7 @@ func TestLifecycle(t *testing.T) {
 
 	patch := a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
 		"edits": []any{
-			map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}},
+			alertCodemod,
 			map[string]any{"op": "replace_text", "find": `type="warning"`, "replace": `severity="warning"`},
 		}})
 	mustAllow(t, patch)

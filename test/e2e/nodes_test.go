@@ -26,6 +26,9 @@ func acceptedWork(t *testing.T, ws string) *agent {
 	return a
 }
 
+// alertCodemod is the demo's patch of its target: adp-alert becomes sdf-alert.
+var alertCodemod = map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
+
 func patchAlert(a *agent, edits ...any) *protocol.TurnResponse {
 	a.t.Helper()
 	mustAllow(a.t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
@@ -49,16 +52,15 @@ func TestPatchOnce(t *testing.T) {
 	b.id = b.turn("read_file_lines", map[string]any{"targetFile": demo.Target}).AgentID
 
 	incomplete := map[string]any{"op": "replace_text", "find": `type="warning"`, "replace": `severity="warning"`}
-	fix := map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
 	mustAllow(t, patchAlert(a, incomplete))
 	if _, err := os.Stat(filepath.Join(ws, ".ai", "tmp", "work", a.work, "artifacts", "change-alert", "patch.intent.json")); !os.IsNotExist(err) {
 		t.Errorf("a committed patch left its intent behind: %v", err)
 	}
-	mustDeny(t, patchAlert(b, fix), "EXEC_PREREQUISITE_UNMET") // its validation has not run
+	mustDeny(t, patchAlert(b, alertCodemod), "EXEC_PREREQUISITE_UNMET") // its validation has not run
 	if r := validateAlert(a); r.Result["status"] != "failed" {
 		t.Fatalf("validation of the incomplete patch: %v", r.Result)
 	}
-	corrected := patchAlert(b, fix)
+	corrected := patchAlert(b, alertCodemod)
 	mustAllow(t, corrected)
 	if p := corrected.Progress.PendingValidations; len(p) != 1 || p[0].Status != "not_started" {
 		t.Errorf("after the correction the validation is %+v, want it not started again", p)
@@ -85,7 +87,7 @@ func TestOverlappingValidations(t *testing.T) {
 		fmt.Sprintf(`n=$(cat %s 2>/dev/null || echo 0); echo $((n+1)) > %s; if [ "$n" = 0 ]; then sleep 0.4; exit 0; fi; sleep 1.2; exit 1`, count, count))
 	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(config), 0o644))
 	a := acceptedWork(t, ws)
-	mustAllow(t, patchAlert(a, map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}))
+	mustAllow(t, patchAlert(a, alertCodemod))
 
 	// Both runs from one client at once; a.turn may fail the test, which
 	// only the test's goroutine may do.
@@ -138,14 +140,13 @@ func TestDependencyOrder(t *testing.T) {
 		"requestedEvidence": []string{"the alert's unit tests"}, "blockingReasons": []string{"the tests may pin the old tag"},
 	})
 	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
-	codemod := map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}
-	denied := patchAlert(a, codemod)
+	denied := patchAlert(a, alertCodemod)
 	mustDeny(t, denied, "EXEC_PREREQUISITE_UNMET")
 	if want := `change node "change-alert" depends on ask (pending)`; denied.Denials[0].Message != want || denied.SuggestedAction.Verb != "escalate" {
 		t.Errorf("denial %q suggesting %q, want %q suggesting escalate", denied.Denials[0].Message, denied.SuggestedAction.Verb, want)
 	}
 	mustAllow(t, a.turn("escalate", map[string]any{"planNodeId": "ask", "need": "the alert component's unit tests"}))
-	mustAllow(t, patchAlert(a, codemod))
+	mustAllow(t, patchAlert(a, alertCodemod))
 }
 
 // TestValidationTimeoutKillsItsProcesses: a validation that runs past its
@@ -158,7 +159,7 @@ func TestValidationTimeoutKillsItsProcesses(t *testing.T) {
 		fmt.Sprintf(`sleep 60 & echo $! > %s; wait`, pidFile))
 	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(config), 0o644))
 	a := acceptedWork(t, ws)
-	mustAllow(t, patchAlert(a, map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}))
+	mustAllow(t, patchAlert(a, alertCodemod))
 	if r := validateAlert(a); r.Result["status"] != "failed" || r.Result["timedOut"] != true {
 		t.Fatalf("a validation past its timeout: %v", r.Result)
 	}
@@ -187,7 +188,7 @@ func TestValidationDiesWithServer(t *testing.T) {
 	a := &agent{t: t, c: c}
 	init := a.initialize(demo.Prompt, "adp-alert")
 	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
-	mustAllow(t, patchAlert(a, map[string]any{"op": "codemod", "codemod": "rewrite_template_tag", "params": map[string]any{"from": "adp-alert", "to": "sdf-alert"}}))
+	mustAllow(t, patchAlert(a, alertCodemod))
 	go func() { // answered only by the server's death
 		_, _ = c.Turn(ctx, map[string]any{"verb": "run_automation_recipe", "workId": a.work, "agentId": a.id, "args": map[string]any{
 			"recipeId": "run_targeted_validation", "planNodeId": "validate-alert", "params": map[string]any{"commandId": "no-adp-alert"}}})
