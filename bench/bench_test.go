@@ -93,6 +93,36 @@ func BenchmarkReadTurn(b *testing.B) {
 	loopTurns(b, a, req)
 }
 
+// BenchmarkReadTurnColdCache is that read turn with the CPU caches emptied
+// before it (a 256 MiB sweep, off the clock): the in-process share of
+// BenchmarkStdioReadTurnPaced. After an agent's pause a turn finds its code
+// and data evicted by whatever else ran on the host, and every stage of it
+// takes several times its warm time; a sweep this size evicts about as much
+// as a 110 ms pause does on the 2-core VM. One iteration is coldTurns
+// turns, reported as p50 and p99.
+func BenchmarkReadTurnColdCache(b *testing.B) {
+	const coldTurns = 200
+	a, init := started(b)
+	raw, _ := json.Marshal(map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
+		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}})
+	sweep := make([]byte, 256<<20)
+	var lat []time.Duration
+	for b.Loop() {
+		for range coldTurns {
+			for i := 0; i < len(sweep); i += 64 { // one write per cache line
+				sweep[i]++
+			}
+			start := time.Now()
+			r, err := a.Controller.Turn(context.Background(), raw)
+			lat = append(lat, time.Since(start))
+			if err != nil || len(r.Denials) > 0 {
+				b.Fatal(err, r)
+			}
+		}
+	}
+	reportLatency(b, lat)
+}
+
 // plan200 is a valid plan of 100 change nodes and 100 validate nodes over
 // the pack initialize_work returned.
 func plan200(init *protocol.TurnResponse) map[string]any {
