@@ -167,13 +167,8 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 			status = statusPassed
 		}
 		recorded := false
-		err := c.store.Update(ctx, func(tx *store.Tx) error {
-			var err error
-			if recorded, err = tx.FinishRun(ctx, workID, nodeID, run, status); err != nil {
-				return err
-			}
-			nodes, err := tx.Nodes(ctx, workID, false)
-			t.nodes = nodes
+		err := c.updateAfterTurn(ctx, t, workID, func(tx *store.Tx) (err error) {
+			recorded, err = tx.FinishRun(ctx, workID, nodeID, run, status)
 			return err
 		})
 		dir := artifactDir(workID, nodeID)
@@ -199,6 +194,20 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 		t.result["status"] = status
 	}
 	return nil
+}
+
+// updateAfterTurn records, in a transaction of its own, what a turn learnt
+// after its transaction (a validation's outcome, a commit), and reloads the
+// turn's view of the plan so the response shows it.
+func (c *Controller) updateAfterTurn(ctx context.Context, t *turn, workID string, record func(tx *store.Tx) error) error {
+	return c.store.Update(ctx, func(tx *store.Tx) error {
+		if err := record(tx); err != nil {
+			return err
+		}
+		nodes, err := tx.Nodes(ctx, workID, false)
+		t.nodes = nodes
+		return err
+	})
 }
 
 // findNode returns the node nodeID of nodes, and whether there is one.

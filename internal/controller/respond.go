@@ -14,7 +14,7 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 	r := protocol.TurnResponse{
 		RunSessionID: t.req.RunSessionID, AgentID: t.agent.ID, State: d.State,
 		Capabilities: orEmpty(d.Capabilities), Result: t.result,
-		DenyReasons: []string{}, Denials: orDenials(d.Denials), SchemaVersion: protocol.SchemaVersion,
+		DenyReasons: []string{}, Denials: orEmpty(d.Denials), SchemaVersion: protocol.SchemaVersion,
 		OriginalPrompt: t.in.Prompt, KnowledgeStrategy: protocol.KnowledgeStrategy{Reasons: []protocol.StrategyReason{}},
 		SubAgentHints: protocol.SubAgentHints{SuggestedSplits: []string{}},
 		Scope:         protocol.Scope{WorktreeRoot: c.root},

@@ -91,13 +91,8 @@ func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work,
 	sha, _ := c.git(ctx, "rev-parse", "HEAD")
 	dir := artifactDir(work.ID, nodeID)
 	c.writeArtifact(dir, "result.json", map[string]any{"nodeId": nodeID, "sideEffectType": "git_commit", "commit": sha, "files": files})
-	err = c.store.Update(ctx, func(tx *store.Tx) error {
-		if err := tx.SetNodeStatus(ctx, work.ID, nodeID, statusExecuted); err != nil {
-			return err
-		}
-		nodes, err := tx.Nodes(ctx, work.ID, false)
-		t.nodes = nodes
-		return err
+	err = c.updateAfterTurn(ctx, t, work.ID, func(tx *store.Tx) error {
+		return tx.SetNodeStatus(ctx, work.ID, nodeID, statusExecuted)
 	})
 	if err != nil {
 		t.result["error"] = "the commit " + sha + " was made but could not be recorded: " + err.Error()

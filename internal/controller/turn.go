@@ -257,11 +257,3 @@ func orNull(b []byte) []byte {
 	}
 	return b
 }
-
-// orDenials is never nil: the response always carries a denials list.
-func orDenials(ds []protocol.Denial) []protocol.Denial {
-	if ds == nil {
-		return []protocol.Denial{}
-	}
-	return ds
-}
