@@ -84,12 +84,18 @@ func started(b *testing.B) (*app.App, *protocol.TurnResponse) {
 	return a, init
 }
 
+// readRequest is the benchmarks' read turn: five lines of the demo's target
+// in the work init started.
+func readRequest(init *protocol.TurnResponse) map[string]any {
+	return map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
+		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}
+}
+
 // BenchmarkReadTurn is one read_file_lines turn in process: decode, store
 // transaction, facts, OPA decision, read, decision record, response.
 func BenchmarkReadTurn(b *testing.B) {
 	a, init := started(b)
-	req := map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
-		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}
+	req := readRequest(init)
 	loopTurns(b, a, req)
 }
 
@@ -103,8 +109,7 @@ func BenchmarkReadTurn(b *testing.B) {
 func BenchmarkReadTurnColdCache(b *testing.B) {
 	const coldTurns = 200
 	a, init := started(b)
-	raw, _ := json.Marshal(map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
-		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}})
+	raw, _ := json.Marshal(readRequest(init))
 	sweep := make([]byte, 256<<20)
 	var lat []time.Duration
 	for b.Loop() {
@@ -236,8 +241,7 @@ func BenchmarkStdioReadTurn(b *testing.B) {
 	if err != nil || len(init.Denials) > 0 {
 		b.Fatal(err, init.DenyReasons)
 	}
-	req := map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
-		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}
+	req := readRequest(init)
 	if os.Getenv("MCPC_BENCH_PING") != "" { // transport alone, for comparison
 		start := time.Now()
 		for i := 0; i < 200; i++ {
@@ -288,8 +292,7 @@ func BenchmarkReadTurnPlan200(b *testing.B) {
 	a, init := started(b)
 	mustTurn(b, a, map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
 		"args": map[string]any{"planGraph": plan200(init)}})
-	req := map[string]any{"verb": "read_file_lines", "workId": init.WorkID, "agentId": init.AgentID,
-		"args": map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 5}}
+	req := readRequest(init)
 	loopTurns(b, a, req)
 }
 
