@@ -1,0 +1,442 @@
+package graph
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcpc/mcpc/internal/indexer"
+)
+
+// CodeIndex is what the facts builder reads of the code index.
+type CodeIndex interface {
+	Root() string
+	Files() []string
+	Lang(file string) string
+	AllSymbols() []indexer.Symbol
+	Edges() []indexer.Edge
+	Usages(tagPrefix string) []indexer.Usage
+}
+
+// Options configure which facts a sync gathers (config key graph).
+type Options struct {
+	// AnchorDepth is how many folder levels become domain anchors. Default 3.
+	AnchorDepth int
+	// AnchorExclude are folder names or path globs that never become
+	// anchors. Default DefaultAnchorExclude.
+	AnchorExclude []string
+	// Contracts are extra workspace paths (globs) of component contract
+	// files; every indexed file named components.d.ts is one anyway.
+	Contracts []string
+	// Prose are globs of markdown policy documents. Default docs/*.md and
+	// skills.md.
+	Prose []string
+}
+
+// DefaultAnchorExclude are folders that are never domain anchors.
+var DefaultAnchorExclude = []string{"node_modules", ".git", ".ai", "dist", "build", "coverage", ".angular", ".next", "out", "tmp", "vendor"}
+
+// DefaultProse are the markdown documents read for prose policies.
+var DefaultProse = []string{"docs/*.md", "skills.md"}
+
+func (o *Options) defaults() {
+	if o.AnchorDepth <= 0 {
+		o.AnchorDepth = 3
+	}
+	if o.AnchorExclude == nil {
+		o.AnchorExclude = DefaultAnchorExclude
+	}
+	if o.Prose == nil {
+		o.Prose = DefaultProse
+	}
+}
+
+// maxContractBytes and maxProseBytes bound the files the builder reads
+// itself (the index has read everything else).
+const (
+	maxContractBytes = 8 << 20
+	maxProseBytes    = 1 << 20
+)
+
+// Source names of the groups that are not one file.
+const (
+	SourceAnchors   = "anchors"
+	SourceInventory = "inventory"
+)
+
+// Node id helpers: ids are stable across syncs and say their kind.
+func FileID(file string) string     { return "file:" + file }
+func AnchorID(anchor string) string { return "anchor:" + anchor }
+func usageID(u indexer.Usage) string {
+	return fmt.Sprintf("usage:%s:%d:%s", u.File, u.StartLine, u.Tag)
+}
+func symbolID(s indexer.Symbol) string {
+	return fmt.Sprintf("symbol:%s#%s:%s@%d", s.File, s.Kind, s.Name, s.StartLine)
+}
+
+// highSignalKinds are symbol kinds kept even when nested: the joints of
+// proof chains.
+var highSignalKinds = map[string]bool{"route": true, "selector": true, "grid_column": true, "cell_renderer": true,
+	"federation_expose": true, "federation_remote": true, "pipe_name": true}
+
+// Facts is the whole graph of a workspace, by group.
+type Facts struct {
+	Groups   map[string]*Group
+	Problems []Problem // files the builder could not read (not fatal)
+}
+
+// Build gathers every fact: anchors, files, symbol headers, file edges,
+// usages, contracts, seeds and prose rules. It reads the index from memory,
+// and from disk only contract and prose files.
+func Build(ix CodeIndex, seeds []SeedRow, o Options) (*Facts, error) {
+	o.defaults()
+	b := &builder{ix: ix, o: o, facts: &Facts{Groups: map[string]*Group{}}, anchors: map[string]bool{"": true}}
+	files := ix.Files()
+	for _, f := range files {
+		b.addAnchors(f)
+	}
+	b.anchorGroup()
+	symbolsOf := map[string][]indexer.Symbol{}
+	for _, s := range ix.AllSymbols() {
+		symbolsOf[s.File] = append(symbolsOf[s.File], s)
+	}
+	edgesOf := map[string][]indexer.Edge{}
+	for _, e := range ix.Edges() {
+		edgesOf[e.From] = append(edgesOf[e.From], e)
+	}
+	usagesOf := map[string][]indexer.Usage{}
+	for _, u := range ix.Usages("") {
+		usagesOf[u.File] = append(usagesOf[u.File], u)
+	}
+	declared := map[string]bool{}
+	for _, f := range files {
+		g := b.group("file:" + f)
+		anchor := b.anchorOf(f)
+		g.Nodes = append(g.Nodes, Node{ID: FileID(f), Label: LabelFile, Key: f, Source: g.Source, Props: map[string]any{"lang": ix.Lang(f), "anchor": anchor}})
+		g.Edges = append(g.Edges, Edge{From: FileID(f), Type: EdgeInAnchor, To: AnchorID(anchor), Source: g.Source})
+		b.symbols(g, f, symbolsOf[f])
+		b.fileEdges(g, f, edgesOf[f])
+		b.usages(g, usagesOf[f])
+		if b.isContract(f) {
+			b.contracts(g, f, declared)
+		}
+	}
+	inv := b.group(SourceInventory)
+	var used []string
+	for _, u := range ix.Usages("") {
+		if !declared[u.Tag] {
+			declared[u.Tag] = true
+			used = append(used, u.Tag)
+		}
+	}
+	sort.Strings(used)
+	for _, tag := range used {
+		inv.Nodes = append(inv.Nodes, Node{ID: ComponentID(tag), Label: LabelComponent, Key: tag, Source: inv.Source, Props: map[string]any{"declared": false}})
+	}
+	for src, g := range seedFacts(seeds) {
+		b.facts.Groups[src] = g
+	}
+	b.prose(files)
+	b.finish()
+	return b.facts, nil
+}
+
+type builder struct {
+	ix      CodeIndex
+	o       Options
+	facts   *Facts
+	anchors map[string]bool
+}
+
+func (b *builder) group(src string) *Group {
+	g := b.facts.Groups[src]
+	if g == nil {
+		g = &Group{Source: src}
+		b.facts.Groups[src] = g
+	}
+	return g
+}
+
+func (b *builder) excluded(segment, prefix string) bool {
+	for _, pat := range b.o.AnchorExclude {
+		if ok, _ := path.Match(pat, segment); ok {
+			return true
+		}
+		if ok, _ := path.Match(pat, prefix); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// anchorOf is the deepest anchor above a file: its folders up to the
+// configured depth, stopping at an excluded folder.
+func (b *builder) anchorOf(file string) string {
+	dir := path.Dir(file)
+	if dir == "." {
+		return ""
+	}
+	parts := strings.Split(dir, "/")
+	anchor := ""
+	for i, p := range parts {
+		if i >= b.o.AnchorDepth {
+			break
+		}
+		next := p
+		if anchor != "" {
+			next = anchor + "/" + p
+		}
+		if b.excluded(p, next) {
+			break
+		}
+		anchor = next
+	}
+	return anchor
+}
+
+func (b *builder) addAnchors(file string) {
+	a := b.anchorOf(file)
+	for a != "" && !b.anchors[a] {
+		b.anchors[a] = true
+		a = parentAnchor(a)
+	}
+}
+
+func parentAnchor(a string) string {
+	if i := strings.LastIndexByte(a, '/'); i >= 0 {
+		return a[:i]
+	}
+	return ""
+}
+
+func (b *builder) anchorGroup() {
+	g := b.group(SourceAnchors)
+	list := make([]string, 0, len(b.anchors))
+	for a := range b.anchors {
+		list = append(list, a)
+	}
+	sort.Strings(list)
+	for _, a := range list {
+		depth := 0
+		if a != "" {
+			depth = strings.Count(a, "/") + 1
+		}
+		g.Nodes = append(g.Nodes, Node{ID: AnchorID(a), Label: LabelDomainAnchor, Key: a, Source: g.Source, Props: map[string]any{"depth": depth}})
+		if a != "" {
+			g.Edges = append(g.Edges, Edge{From: AnchorID(parentAnchor(a)), Type: EdgeContains, To: AnchorID(a), Source: g.Source})
+		}
+	}
+}
+
+func (b *builder) symbols(g *Group, file string, syms []indexer.Symbol) {
+	seen := map[string]bool{}
+	for _, s := range syms {
+		if s.Container != "" && !highSignalKinds[s.Kind] {
+			continue
+		}
+		id := symbolID(s)
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		props := map[string]any{"kind": s.Kind, "file": s.File, "startLine": s.StartLine, "endLine": s.EndLine, "exported": s.Exported}
+		if s.Container != "" {
+			props["container"] = s.Container
+		}
+		g.Nodes = append(g.Nodes, Node{ID: id, Label: LabelSymbol, Key: s.Name, Source: g.Source, Props: props})
+		g.Edges = append(g.Edges, Edge{From: FileID(file), Type: EdgeDefines, To: id, Source: g.Source})
+	}
+}
+
+// fileEdges keeps one edge per (type, target), with the symbols that make it.
+func (b *builder) fileEdges(g *Group, file string, edges []indexer.Edge) {
+	type key struct{ typ, to string }
+	syms := map[key][]string{}
+	var order []key
+	for _, e := range edges {
+		typ, ok := fileEdgeTypes[e.Kind]
+		if !ok {
+			continue
+		}
+		k := key{typ, e.To}
+		if _, seen := syms[k]; !seen {
+			order = append(order, k)
+			syms[k] = nil
+		}
+		if e.Symbol != "" && !contains(syms[k], e.Symbol) {
+			syms[k] = append(syms[k], e.Symbol)
+		}
+	}
+	for _, k := range order {
+		var props map[string]any
+		if s := syms[k]; len(s) > 0 {
+			sort.Strings(s)
+			props = map[string]any{"symbols": strings.Join(s, ",")}
+		}
+		g.Edges = append(g.Edges, Edge{From: FileID(file), Type: k.typ, To: FileID(k.to), Source: g.Source, Props: props})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) usages(g *Group, us []indexer.Usage) {
+	seen := map[string]bool{}
+	for _, u := range us {
+		id := usageID(u)
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		anchor := b.anchorOf(u.File)
+		g.Nodes = append(g.Nodes, Node{ID: id, Label: LabelUsage, Key: u.Tag, Source: g.Source, Props: map[string]any{
+			"tag": u.Tag, "file": u.File, "startLine": u.StartLine, "endLine": u.EndLine, "attrs": u.Attrs, "anchor": anchor}})
+		g.Edges = append(g.Edges,
+			Edge{From: FileID(u.File), Type: EdgeHasUsage, To: id, Source: g.Source},
+			Edge{From: id, Type: EdgeInstanceOf, To: ComponentID(u.Tag), Source: g.Source},
+			Edge{From: id, Type: EdgeInAnchor, To: AnchorID(anchor), Source: g.Source})
+	}
+}
+
+func (b *builder) isContract(file string) bool {
+	if path.Base(file) == "components.d.ts" {
+		return true
+	}
+	for _, pat := range b.o.Contracts {
+		if ok, _ := path.Match(pat, file); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// readBounded reads a workspace file the builder needs itself, refusing
+// symlinks and files over max.
+func (b *builder) readBounded(file string, max int64) ([]byte, error) {
+	abs := filepath.Join(b.ix.Root(), filepath.FromSlash(file))
+	info, err := os.Lstat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	if info.Size() > max {
+		return nil, fmt.Errorf("%d bytes, more than %d", info.Size(), max)
+	}
+	return os.ReadFile(abs)
+}
+
+func (b *builder) contracts(g *Group, file string, declared map[string]bool) {
+	src, err := b.readBounded(file, maxContractBytes)
+	if err != nil {
+		b.facts.Problems = append(b.facts.Problems, Problem{File: file, Message: err.Error()})
+		return
+	}
+	cs, err := ParseContracts(src)
+	if err != nil {
+		b.facts.Problems = append(b.facts.Problems, Problem{File: file, Message: err.Error()})
+		return
+	}
+	for _, c := range cs {
+		if declared[c.Tag] {
+			continue // the first contract file (in path order) declares a tag
+		}
+		declared[c.Tag] = true
+		cid := ComponentID(c.Tag)
+		g.Nodes = append(g.Nodes, Node{ID: cid, Label: LabelComponent, Key: c.Tag, Source: g.Source, Props: map[string]any{"declared": true, "contract": file}})
+		g.Edges = append(g.Edges, Edge{From: cid, Type: EdgeDeclaredIn, To: FileID(file), Source: g.Source})
+		for _, p := range c.Props {
+			pid := "prop:" + c.Tag + "." + p.Name
+			g.Nodes = append(g.Nodes, Node{ID: pid, Label: LabelProp, Key: p.Name, Source: g.Source, Props: map[string]any{"component": c.Tag, "name": p.Name, "type": p.Type, "required": p.Required}})
+			g.Edges = append(g.Edges, Edge{From: cid, Type: EdgeHasProp, To: pid, Source: g.Source})
+		}
+	}
+}
+
+func (b *builder) prose(files []string) {
+	for _, f := range files {
+		if !matchAny(b.o.Prose, f) {
+			continue
+		}
+		src, err := b.readBounded(f, maxProseBytes)
+		if err != nil {
+			b.facts.Problems = append(b.facts.Problems, Problem{File: f, Message: err.Error()})
+			continue
+		}
+		g := b.group("prose:" + f)
+		for _, r := range ParseProse(f, src) {
+			id := fmt.Sprintf("prose:%s:%d", r.File, r.Line)
+			var tags, scopes []string
+			for _, w := range r.Words {
+				if strings.Contains(w, "/") {
+					if a := strings.TrimSuffix(w, "/"); b.anchors[a] && !contains(scopes, a) {
+						scopes = append(scopes, a)
+					}
+				} else if !contains(tags, w) {
+					tags = append(tags, w)
+				}
+			}
+			if len(scopes) == 0 {
+				scopes = []string{proseScope(f, b.anchorOf)}
+			}
+			g.Nodes = append(g.Nodes, Node{ID: id, Label: LabelProsePolicy, Key: f, Source: g.Source, Props: map[string]any{
+				"file": f, "line": r.Line, "heading": r.Heading, "text": r.Text, "strength": r.Strength, "scopes": strings.Join(scopes, ",")}})
+			for _, t := range tags {
+				g.Edges = append(g.Edges, Edge{From: id, Type: EdgeMentions, To: ComponentID(t), Source: g.Source})
+			}
+		}
+	}
+}
+
+func matchAny(globs []string, file string) bool {
+	for _, pat := range globs {
+		if ok, _ := path.Match(pat, file); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// finish drops edges whose ends no group produces (a tag mentioned in prose
+// that nothing declares or uses, an import of an unindexed file), so a
+// group's hash changes when an end appears and the edge is written then;
+// and it hashes every group.
+func (b *builder) finish() {
+	ids := map[string]bool{}
+	for _, g := range b.facts.Groups {
+		for _, n := range g.Nodes {
+			ids[n.ID] = true
+		}
+	}
+	for _, g := range b.facts.Groups {
+		kept := g.Edges[:0]
+		for _, e := range g.Edges {
+			if ids[e.From] && ids[e.To] {
+				kept = append(kept, e)
+			}
+		}
+		g.Edges = kept
+		h := sha256.New()
+		enc := json.NewEncoder(h)
+		for _, n := range g.Nodes {
+			enc.Encode(n)
+		}
+		for _, e := range g.Edges {
+			enc.Encode(e)
+		}
+		g.Hash = hex.EncodeToString(h.Sum(nil))[:32]
+	}
+}

@@ -1,0 +1,12 @@
+import { Routes } from '@angular/router';
+import { OrdersGridComponent } from './orders/grid/orders-grid.component';
+import { OrderDetailComponent } from './orders/detail/order-detail.component';
+
+export const routes: Routes = [
+  { path: 'orders', component: OrdersGridComponent },
+  { path: 'orders/:id', component: OrderDetailComponent },
+  {
+    path: 'billing',
+    loadChildren: () => import('billing/Module').then((m) => m.BillingModule),
+  },
+];
