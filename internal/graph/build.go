@@ -80,6 +80,10 @@ func symbolID(s indexer.Symbol) string {
 	return fmt.Sprintf("symbol:%s#%s:%s@%d", s.File, s.Kind, s.Name, s.StartLine)
 }
 
+// SymbolKey is a symbol node's key: kind and name, so one prefix query
+// finds all routes ("route:/") or one remote ("federation_remote:billing").
+func SymbolKey(kind, name string) string { return kind + ":" + name }
+
 // highSignalKinds are symbol kinds kept even when nested: the joints of
 // proof chains.
 var highSignalKinds = map[string]bool{"route": true, "selector": true, "grid_column": true, "cell_renderer": true,
@@ -245,11 +249,11 @@ func (b *builder) symbols(g *Group, file string, syms []indexer.Symbol) {
 			continue
 		}
 		seen[id] = true
-		props := map[string]any{"kind": s.Kind, "file": s.File, "startLine": s.StartLine, "endLine": s.EndLine, "exported": s.Exported}
+		props := map[string]any{"name": s.Name, "kind": s.Kind, "file": s.File, "startLine": s.StartLine, "endLine": s.EndLine, "exported": s.Exported}
 		if s.Container != "" {
 			props["container"] = s.Container
 		}
-		g.Nodes = append(g.Nodes, Node{ID: id, Label: LabelSymbol, Key: s.Name, Source: g.Source, Props: props})
+		g.Nodes = append(g.Nodes, Node{ID: id, Label: LabelSymbol, Key: SymbolKey(s.Kind, s.Name), Source: g.Source, Props: props})
 		g.Edges = append(g.Edges, Edge{From: FileID(file), Type: EdgeDefines, To: id, Source: g.Source})
 	}
 }
@@ -325,7 +329,14 @@ func (b *builder) isContract(file string) bool {
 // readBounded reads a workspace file the builder needs itself, refusing
 // symlinks and files over max.
 func (b *builder) readBounded(file string, max int64) ([]byte, error) {
-	abs := filepath.Join(b.ix.Root(), filepath.FromSlash(file))
+	return readWorkspaceFile(b.ix.Root(), file, max)
+}
+
+func readWorkspaceFile(root, file string, max int64) ([]byte, error) {
+	if !filepath.IsLocal(filepath.FromSlash(file)) {
+		return nil, fmt.Errorf("%s is not a workspace path", file)
+	}
+	abs := filepath.Join(root, filepath.FromSlash(file))
 	info, err := os.Lstat(abs)
 	if err != nil {
 		return nil, err

@@ -5,19 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/mcpc/mcpc/internal/graph"
 )
 
 func TestProbe(t *testing.T) {
 	f := newFixture(t, copyWorkspace(t))
-	sum := f.sync(t, false)
-	b, _ := json.MarshalIndent(sum, "", " ")
+	f.sync(t, false)
+	cb := &graph.ChainBuilder{Store: f.g, Root: f.root}
+	cs, err := cb.Build(context.Background(), graph.ChainRequest{AgGrid: true, Federation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.MarshalIndent(cs, "", " ")
 	fmt.Println(string(b))
-	for _, e := range f.ix.Edges() {
-		fmt.Println(e)
-	}
-	for _, s := range f.ix.AllSymbols() {
-		fmt.Println(s.File, s.Kind, s.Name, s.Container)
-	}
-	n, e, _ := f.g.Counts(context.Background())
-	fmt.Println(n, e)
 }
