@@ -393,7 +393,7 @@ func (b *builder) prose(files []string) {
 			var tags, scopes []string
 			for _, w := range r.Words {
 				if strings.Contains(w, "/") {
-					if a := strings.TrimSuffix(w, "/"); b.anchors[a] && !contains(scopes, a) {
+					if a := strings.TrimRight(w, "/.,;:)"); b.anchors[a] && !contains(scopes, a) {
 						scopes = append(scopes, a)
 					}
 				} else if !contains(tags, w) {

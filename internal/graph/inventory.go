@@ -31,7 +31,7 @@ type InventoryUsage struct {
 	Line    int    `json:"line"`
 	EndLine int    `json:"endLine"`
 	Anchor  string `json:"anchor"`
-	App     string `json:"app"` // "host", or the folder of the federated remote the file belongs to
+	App     string `json:"app,omitempty"` // "host", or the folder of the federated remote the file belongs to
 	Attrs   string `json:"attrs,omitempty"`
 }
 

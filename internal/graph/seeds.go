@@ -236,4 +236,3 @@ func anyStrings(v any) []string {
 	}
 	return out
 }
-
