@@ -1,0 +1,105 @@
+package graph_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mcpc/mcpc/internal/graph"
+)
+
+type stepWant struct{ role, file, symbol string }
+
+func steps(c graph.Chain) []stepWant {
+	var out []stepWant
+	for _, s := range c.Steps {
+		out = append(out, stepWant{s.Role, s.File, s.Symbol})
+	}
+	return out
+}
+
+func TestChains(t *testing.T) {
+	ctx := context.Background()
+	root := copyWorkspace(t)
+	f := newFixture(t, root)
+	f.sync(t, false)
+	cb := &graph.ChainBuilder{Store: f.g, Root: root}
+	agGrid := []stepWant{
+		{"table", "src/app/orders/grid/orders-grid.component.html", "ag-grid-angular"},
+		{"columnDef", "src/app/orders/grid/orders-grid.component.ts", "id"},
+		{"cellRenderer", "src/app/orders/grid/order-link.renderer.ts", "OrderLinkRenderer"},
+		{"navTrigger", "src/app/orders/grid/order-link.renderer.ts", "navigate(['/orders',"},
+		{"route", "src/app/app.routes.ts", "/orders/:id"},
+		{"component", "src/app/orders/detail/order-detail.component.ts", "OrderDetailComponent"},
+		{"service", "src/app/orders/orders.service.ts", "OrdersService"},
+		{"definition", "src/app/orders/order.model.ts", "Order"},
+	}
+	federation := []stepWant{
+		{"hostRoute", "src/app/app.routes.ts", "/billing → billing/Module"},
+		{"federationMapping", "webpack.config.js", "billing"},
+		{"remoteExpose", "projects/billing/webpack.config.js", "./Module"},
+		{"remoteModule", "projects/billing/src/app/billing/billing.module.ts", "BillingModule"},
+		{"destinationComponent", "projects/billing/src/app/billing/invoice-list.component.ts", "InvoiceListComponent"},
+	}
+	for _, tc := range []struct {
+		note string
+		req  graph.ChainRequest
+		want [][]stepWant
+	}{
+		{note: "ag-Grid origin chain", req: graph.ChainRequest{AgGrid: true}, want: [][]stepWant{agGrid}},
+		{note: "federation chain", req: graph.ChainRequest{Federation: true}, want: [][]stepWant{federation}},
+		{note: "both", req: graph.ChainRequest{AgGrid: true, Federation: true, Files: []string{"src/app/orders/orders.service.ts"}}, want: [][]stepWant{agGrid, federation}},
+		{note: "neither", req: graph.ChainRequest{}, want: nil},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			cs, err := cb.Build(ctx, tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [][]stepWant
+			for _, c := range cs {
+				if !c.Complete {
+					t.Errorf("%s chain incomplete, missing %v", c.Kind, c.Missing)
+				}
+				if len(c.Edges) != len(c.Steps)-1 {
+					t.Errorf("%s: %d edges for %d steps", c.Kind, len(c.Edges), len(c.Steps))
+				}
+				got = append(got, steps(c))
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+
+	// The lexical joints say so; the graph joints name their node.
+	cs, _ := cb.Build(ctx, graph.ChainRequest{AgGrid: true})
+	if e := cs[0].Edges[2]; e.From != "cellRenderer" || e.To != "navTrigger" || e.Via != "lexical" {
+		t.Fatalf("navigation edge: %+v", e)
+	}
+	if e := cs[0].Edges[4]; e.Type != "ROUTES_TO" || e.Via != "graph" {
+		t.Fatalf("route edge: %+v", e)
+	}
+	if got := cs[0].Files(); len(got) != 7 {
+		t.Fatalf("files: %v", got)
+	}
+
+	// A renderer that no longer navigates ends the chain there and says
+	// what is missing.
+	r := filepath.Join(root, "src/app/orders/grid/order-link.renderer.ts")
+	raw, _ := os.ReadFile(r)
+	if err := os.WriteFile(r, []byte(strings.Replace(string(raw), "this.router.navigate(['/orders', this.params.value]);", "console.log(this.params.value);", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.sync(t, false)
+	cs, err := cb.Build(ctx, graph.ChainRequest{AgGrid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || cs[0].Complete || !reflect.DeepEqual(cs[0].Missing, []string{"navTrigger", "route", "component", "service", "definition"}) {
+		t.Fatalf("broken chain: %+v", cs)
+	}
+}
