@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/indexer"
@@ -441,13 +442,72 @@ func (b *builder) finish() {
 		}
 		g.Edges = kept
 		h := sha256.New()
-		enc := json.NewEncoder(h)
+		var buf []byte
 		for _, n := range g.Nodes {
-			enc.Encode(n)
+			buf = appendNode(buf[:0], n)
+			h.Write(buf)
 		}
 		for _, e := range g.Edges {
-			enc.Encode(e)
+			buf = appendEdge(buf[:0], e)
+			h.Write(buf)
 		}
 		g.Hash = hex.EncodeToString(h.Sum(nil))[:32]
+	}
+}
+
+// appendNode and appendEdge write a fact's content for hashing: fields in
+// a fixed order, properties by sorted key, each value typed, so equal facts
+// give equal bytes without the cost of JSON encoding every sync.
+func appendNode(buf []byte, n Node) []byte {
+	buf = append(buf, 'N')
+	for _, s := range []string{n.ID, n.Label, n.Key, n.Source} {
+		buf = appendField(buf, s)
+	}
+	return appendProps(buf, n.Props)
+}
+
+func appendEdge(buf []byte, e Edge) []byte {
+	buf = append(buf, 'E')
+	for _, s := range []string{e.From, e.Type, e.To, e.Source} {
+		buf = appendField(buf, s)
+	}
+	return appendProps(buf, e.Props)
+}
+
+func appendField(buf []byte, s string) []byte {
+	buf = strconv.AppendInt(buf, int64(len(s)), 10)
+	buf = append(buf, ':')
+	return append(buf, s...)
+}
+
+func appendProps(buf []byte, p map[string]any) []byte {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		buf = appendField(buf, k)
+		buf = appendValue(buf, p[k])
+	}
+	return append(buf, '\n')
+}
+
+func appendValue(buf []byte, v any) []byte {
+	switch x := v.(type) {
+	case string:
+		return appendField(append(buf, 's'), x)
+	case int:
+		return strconv.AppendInt(append(buf, 'i'), int64(x), 10)
+	case bool:
+		return strconv.AppendBool(append(buf, 'b'), x)
+	case float64:
+		return strconv.AppendFloat(append(buf, 'f'), x, 'g', -1, 64)
+	default: // seed rows: nested JSON values
+		raw, err := json.Marshal(x)
+		if err != nil {
+			raw = []byte(fmt.Sprintf("%#v", x)) // unmarshalable values fail later, in Apply
+		}
+		return appendField(append(buf, 'j'), string(raw))
 	}
 }
