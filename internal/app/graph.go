@@ -45,27 +45,34 @@ func OpenGraph(ctx context.Context, dir string) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Graph{Root: ws, Index: ix, runtime: st, Options: GraphOptions(cfg), Backend: cfg.Graph.Backend}
-	if b := os.Getenv("MCPC_GRAPH_BACKEND"); b != "" {
-		g.Backend = b
-	}
-	switch g.Backend {
-	case "embedded":
-		g.Store = graph.OpenEmbedded(st.DB())
-	case "neo4j":
-		opts, err := neo4jOptions(ws, cfg)
-		if err == nil {
-			g.Store, err = neo4jstore.Open(ctx, opts)
-		}
-		if err != nil {
-			st.Close()
-			return nil, err
-		}
-	default:
+	g := &Graph{Root: ws, Index: ix, runtime: st, Options: GraphOptions(cfg)}
+	if g.Store, g.Backend, err = openGraphStore(ctx, ws, cfg, st); err != nil {
 		st.Close()
-		return nil, fmt.Errorf("graph: unknown backend %q (embedded or neo4j)", g.Backend)
+		return nil, err
 	}
 	return g, nil
+}
+
+// openGraphStore opens the backend the configuration names (graph.backend;
+// MCPC_GRAPH_BACKEND overrides).
+func openGraphStore(ctx context.Context, ws string, cfg *config.Config, st *store.Store) (graph.Store, string, error) {
+	backend := cfg.Graph.Backend
+	if b := os.Getenv("MCPC_GRAPH_BACKEND"); b != "" {
+		backend = b
+	}
+	switch backend {
+	case "embedded":
+		return graph.OpenEmbedded(st.DB()), backend, nil
+	case "neo4j":
+		opts, err := neo4jOptions(ws, cfg)
+		if err != nil {
+			return nil, backend, err
+		}
+		s, err := neo4jstore.Open(ctx, opts)
+		return s, backend, err
+	default:
+		return nil, backend, fmt.Errorf("graph: unknown backend %q (embedded or neo4j)", backend)
+	}
 }
 
 // GraphOptions are the fact options of a configuration.

@@ -54,6 +54,8 @@ type Options struct {
 	// written what waited for it), for process upkeep that must not land
 	// on a turn, such as a garbage collection. Default: nothing.
 	Pause func()
+	// ProofChains walks proof chains at initialize_work. Default: none.
+	ProofChains ProofChains
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -72,6 +74,8 @@ type Controller struct {
 	records  *recorder
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
 	configFacts configFacts
+
+	chains ProofChains // nil: no proof chains
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -103,7 +107,7 @@ func New(opts Options) (*Controller, error) {
 	}
 	c := &Controller{
 		root: res.Root(), paths: res, store: opts.Store, engine: opts.Engine, index: opts.Index,
-		cfg: cfg, now: opts.Now, requests: requests, log: zerolog.Nop(),
+		cfg: cfg, now: opts.Now, requests: requests, log: zerolog.Nop(), chains: opts.ProofChains,
 	}
 	if opts.Log != nil {
 		c.log = *opts.Log

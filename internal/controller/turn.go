@@ -31,6 +31,8 @@ type turn struct {
 	pack     *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
 	record   []byte              // the decision record, once committed
 	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
+	// proofChains are the chains initialize_work records in the pack.
+	proofChains json.RawMessage
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as

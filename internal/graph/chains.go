@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -64,6 +65,9 @@ type ChainRequest struct {
 	Terms []string
 	// Max bounds the chains returned per kind. Default 3.
 	Max int
+	// RequireSignal drops chains that touch no signal file or term: what a
+	// new work gets is about its task, not every grid of the repository.
+	RequireSignal bool
 }
 
 // ChainBuilder walks proof chains on a graph, reading source text where
@@ -115,11 +119,14 @@ func rank(cs []Chain, req ChainRequest) []Chain {
 				}
 			}
 		}
-		if cs[i].Complete {
+		if score == 0 && req.RequireSignal {
+			score = -1
+		} else if cs[i].Complete {
 			score += 2
 		}
 		cs[i].Score = score
 	}
+	cs = slices.DeleteFunc(cs, func(c Chain) bool { return c.Score < 0 })
 	sort.SliceStable(cs, func(i, j int) bool {
 		if cs[i].Score != cs[j].Score {
 			return cs[i].Score > cs[j].Score
