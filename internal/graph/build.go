@@ -101,7 +101,7 @@ type Facts struct {
 // and from disk only contract and prose files.
 func Build(ix CodeIndex, seeds []SeedRow, o Options) (*Facts, error) {
 	o.defaults()
-	b := &builder{ix: ix, o: o, facts: &Facts{Groups: map[string]*Group{}}, anchors: map[string]bool{"": true}}
+	b := &builder{ix: ix, o: o, facts: &Facts{Groups: map[string]*Group{}}, anchors: map[string]bool{"": true}, anchorByDir: map[string]string{}}
 	files := ix.Files()
 	for _, f := range files {
 		b.addAnchors(f)
@@ -157,6 +157,9 @@ type builder struct {
 	o       Options
 	facts   *Facts
 	anchors map[string]bool
+	// anchorByDir caches anchorOf: glob matching every folder of every
+	// file was a tenth of a sync.
+	anchorByDir map[string]string
 }
 
 func (b *builder) group(src string) *Group {
@@ -187,6 +190,15 @@ func (b *builder) anchorOf(file string) string {
 	if dir == "." {
 		return ""
 	}
+	if a, ok := b.anchorByDir[dir]; ok {
+		return a
+	}
+	a := b.anchorOfDir(dir)
+	b.anchorByDir[dir] = a
+	return a
+}
+
+func (b *builder) anchorOfDir(dir string) string {
 	parts := strings.Split(dir, "/")
 	anchor := ""
 	for i, p := range parts {
@@ -427,7 +439,11 @@ func matchAny(globs []string, file string) bool {
 // group's hash changes when an end appears and the edge is written then;
 // and it hashes every group.
 func (b *builder) finish() {
-	ids := map[string]bool{}
+	n := 0
+	for _, g := range b.facts.Groups {
+		n += len(g.Nodes)
+	}
+	ids := make(map[string]bool, n)
 	for _, g := range b.facts.Groups {
 		for _, n := range g.Nodes {
 			ids[n.ID] = true

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -24,6 +25,11 @@ const (
 	maxSeedFileBytes = 16 << 20
 	maxSeedLineBytes = 1 << 20
 )
+
+// seedSchema compiles the published seed schema once per process.
+var seedSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	return schemas.Compile("graph-seed.schema.json")
+})
 
 // SeedRow is one validated seed row.
 type SeedRow struct {
@@ -76,7 +82,7 @@ const maxReportedProblems = 20
 // bad row fails the whole sync. Symlinks are not followed: the seeds are
 // repository content.
 func LoadSeeds(root string) ([]SeedRow, error) {
-	sch, err := schemas.Compile("graph-seed.schema.json")
+	sch, err := seedSchema()
 	if err != nil {
 		return nil, err
 	}
