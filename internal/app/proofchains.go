@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/rs/zerolog"
 
@@ -21,12 +22,14 @@ import (
 // just refreshed the index, so this writes only the changed files' facts);
 // a team's Neo4j graph is synced by `mcpc graph sync` and only read here.
 type proofChains struct {
-	store graph.Store
-	ix    *indexer.Index
-	code  *codeIndex
-	opts  graph.Options
-	sync  bool
-	root  string
+	store   graph.Store
+	builder *graph.Builder // remembers unchanged files' facts between works
+	ix      *indexer.Index
+	code    *codeIndex
+	opts    graph.Options
+	sync    bool
+	root    string
+	mu      sync.Mutex // one sync at a time: the Builder is not concurrent
 }
 
 // maxChainsPerKind bounds the chains a new work gets of each kind.
@@ -39,7 +42,10 @@ func (p *proofChains) Walk(ctx context.Context, s controller.ChainSignals) (cont
 	if p.sync {
 		// Invalid seeds fail the sync and leave the last good graph, which
 		// the chains still walk: seeds do not change how code connects.
-		if _, err := graph.Sync(ctx, p.store, p.ix, p.opts, false); err != nil {
+		p.mu.Lock()
+		_, err := p.builder.Sync(ctx, p.store, p.ix, false)
+		p.mu.Unlock()
+		if err != nil {
 			if _, bad := err.(*graph.SourceError); !bad {
 				return res, err
 			}
@@ -81,6 +87,6 @@ func newProofChains(ctx context.Context, ws string, cfg *config.Config, st *stor
 		}
 		return nil, func() error { return nil }
 	}
-	pc := &proofChains{store: gs, ix: ix, code: &codeIndex{ix: ix, root: ws}, opts: GraphOptions(cfg), sync: backend == "embedded", root: ws}
+	pc := &proofChains{store: gs, builder: graph.NewBuilder(GraphOptions(cfg)), ix: ix, code: &codeIndex{ix: ix, root: ws}, opts: GraphOptions(cfg), sync: backend == "embedded", root: ws}
 	return pc, gs.Close
 }

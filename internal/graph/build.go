@@ -2,9 +2,11 @@ package graph
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"os"
 	"path"
 	"path/filepath"
@@ -100,8 +102,36 @@ type Facts struct {
 // usages, contracts, seeds and prose rules. It reads the index from memory,
 // and from disk only contract and prose files.
 func Build(ix CodeIndex, seeds []SeedRow, o Options) (*Facts, error) {
+	return NewBuilder(o).Build(ix, seeds)
+}
+
+// Builder builds facts and remembers each file's group with a fingerprint
+// of what it was built from (the file's language, anchor, symbols, edges
+// and usages in the index), so a later Build reuses the groups of files
+// that did not change instead of building and hashing them again. serve
+// keeps one for the life of the process. It is not safe for concurrent use.
+type Builder struct {
+	o    Options
+	memo map[string]fileMemo
+}
+
+type fileMemo struct {
+	fp    uint64
+	group *Group
+}
+
+// NewBuilder returns a Builder for the options.
+func NewBuilder(o Options) *Builder {
 	o.defaults()
-	b := &builder{ix: ix, o: o, facts: &Facts{Groups: map[string]*Group{}}, anchors: map[string]bool{"": true}, anchorByDir: map[string]string{}}
+	return &Builder{o: o, memo: map[string]fileMemo{}}
+}
+
+// Build gathers every fact (see the package Build).
+func (bl *Builder) Build(ix CodeIndex, seeds []SeedRow) (*Facts, error) {
+	o := bl.o
+	b := &builder{ix: ix, o: o, facts: &Facts{Groups: map[string]*Group{}}, anchors: map[string]bool{"": true}, anchorByDir: map[string]string{},
+		reused: map[*Group]bool{}, dropped: map[string]bool{}}
+	next := make(map[string]fileMemo, len(bl.memo))
 	files := ix.Files()
 	for _, f := range files {
 		b.addAnchors(f)
@@ -121,17 +151,29 @@ func Build(ix CodeIndex, seeds []SeedRow, o Options) (*Facts, error) {
 	}
 	declared := map[string]bool{}
 	for _, f := range files {
-		g := b.group("file:" + f)
 		anchor := b.anchorOf(f)
+		contract := b.isContract(f)
+		fp := fingerprint(f, ix.Lang(f), anchor, symbolsOf[f], edgesOf[f], usagesOf[f])
+		if m, ok := bl.memo[f]; ok && m.fp == fp && !contract {
+			b.facts.Groups[m.group.Source] = m.group
+			b.reused[m.group] = true
+			next[f] = m
+			continue
+		}
+		g := b.group("file:" + f)
+		if !contract { // a contract's props are not in the index: always re-read
+			next[f] = fileMemo{fp: fp, group: g}
+		}
 		g.Nodes = append(g.Nodes, Node{ID: FileID(f), Label: LabelFile, Key: f, Source: g.Source, Props: map[string]any{"lang": ix.Lang(f), "anchor": anchor}})
 		g.Edges = append(g.Edges, Edge{From: FileID(f), Type: EdgeInAnchor, To: AnchorID(anchor), Source: g.Source})
 		b.symbols(g, f, symbolsOf[f])
 		b.fileEdges(g, f, edgesOf[f])
 		b.usages(g, usagesOf[f])
-		if b.isContract(f) {
+		if contract {
 			b.contracts(g, f, declared)
 		}
 	}
+	bl.memo = next
 	inv := b.group(SourceInventory)
 	var used []string
 	for _, u := range ix.Usages("") {
@@ -149,6 +191,11 @@ func Build(ix CodeIndex, seeds []SeedRow, o Options) (*Facts, error) {
 	}
 	b.prose(files)
 	b.finish()
+	for f := range bl.memo {
+		if b.dropped["file:"+f] {
+			delete(bl.memo, f)
+		}
+	}
 	return b.facts, nil
 }
 
@@ -160,6 +207,11 @@ type builder struct {
 	// anchorByDir caches anchorOf: glob matching every folder of every
 	// file was a tenth of a sync.
 	anchorByDir map[string]string
+	// reused are groups taken from the Builder's memo, already hashed.
+	reused map[*Group]bool
+	// dropped are groups that lost an edge to a missing node: their content
+	// depends on more than their fingerprint, so they are not remembered.
+	dropped map[string]bool
 }
 
 func (b *builder) group(src string) *Group {
@@ -456,6 +508,11 @@ func (b *builder) finish() {
 				kept = append(kept, e)
 			}
 		}
+		if len(kept) != len(g.Edges) {
+			b.dropped[g.Source] = true
+		} else if b.reused[g] {
+			continue // unchanged since it was hashed
+		}
 		g.Edges = kept
 		h := sha256.New()
 		var buf []byte
@@ -526,4 +583,52 @@ func appendValue(buf []byte, v any) []byte {
 		}
 		return appendField(append(buf, 'j'), string(raw))
 	}
+}
+
+var fingerprintSeed = maphash.MakeSeed()
+
+// fingerprint digests everything a file's group is built from. It is
+// process-local (maphash), like the memo it keys.
+func fingerprint(file, lang, anchor string, syms []indexer.Symbol, edges []indexer.Edge, usages []indexer.Usage) uint64 {
+	var h maphash.Hash
+	h.SetSeed(fingerprintSeed)
+	str := func(s string) {
+		h.WriteString(s)
+		h.WriteByte(0)
+	}
+	num := func(n int) {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], uint64(n))
+		h.Write(b[:])
+	}
+	str(file)
+	str(lang)
+	str(anchor)
+	num(len(syms))
+	for _, s := range syms {
+		str(s.Name)
+		str(s.Kind)
+		str(s.Container)
+		num(s.StartLine)
+		num(s.EndLine)
+		if s.Exported {
+			h.WriteByte(1)
+		} else {
+			h.WriteByte(0)
+		}
+	}
+	num(len(edges))
+	for _, e := range edges {
+		str(e.Kind)
+		str(e.To)
+		str(e.Symbol)
+	}
+	num(len(usages))
+	for _, u := range usages {
+		str(u.Tag)
+		str(u.Attrs)
+		num(u.StartLine)
+		num(u.EndLine)
+	}
+	return h.Sum64()
 }

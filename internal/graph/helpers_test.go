@@ -44,6 +44,7 @@ type fixture struct {
 	st   *store.Store
 	ix   *indexer.Index
 	g    *graph.Embedded
+	b    *graph.Builder // kept across syncs, as serve keeps one
 }
 
 func newFixture(t testing.TB, root string) *fixture {
@@ -60,7 +61,7 @@ func newFixture(t testing.TB, root string) *fixture {
 	if _, err := ix.Refresh(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{root: root, st: st, ix: ix, g: graph.OpenEmbedded(st.DB())}
+	return &fixture{root: root, st: st, ix: ix, g: graph.OpenEmbedded(st.DB()), b: graph.NewBuilder(graph.Options{})}
 }
 
 func (f *fixture) sync(t testing.TB, full bool) *graph.SyncSummary {
@@ -68,7 +69,7 @@ func (f *fixture) sync(t testing.TB, full bool) *graph.SyncSummary {
 	if _, err := f.ix.Refresh(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := graph.Sync(context.Background(), f.g, f.ix, graph.Options{}, full)
+	sum, err := f.b.Sync(context.Background(), f.g, f.ix, full)
 	if err != nil {
 		t.Fatal(err)
 	}

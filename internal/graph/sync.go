@@ -26,6 +26,12 @@ type SyncSummary struct {
 // transaction. Invalid seeds fail it before anything is written. full
 // rewrites every group (the "drop and reload" of a team graph).
 func Sync(ctx context.Context, s Store, ix CodeIndex, o Options, full bool) (*SyncSummary, error) {
+	return NewBuilder(o).Sync(ctx, s, ix, full)
+}
+
+// Sync is the package Sync with the Builder's memo: a long-lived process
+// (serve) pays for building only the files that changed.
+func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (*SyncSummary, error) {
 	start := time.Now()
 	if err := s.EnsureSchema(ctx); err != nil {
 		return nil, err
@@ -34,7 +40,7 @@ func Sync(ctx context.Context, s Store, ix CodeIndex, o Options, full bool) (*Sy
 	if err != nil {
 		return nil, err
 	}
-	facts, err := Build(ix, seeds, o)
+	facts, err := bl.Build(ix, seeds)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcpc/mcpc/internal/graph"
 )
 
 func TestSyncIncremental(t *testing.T) {
@@ -57,5 +59,25 @@ func TestSyncIncremental(t *testing.T) {
 	}
 	if _, ok, _ := f.g.Node(ctx, "prose:skills.md:3"); ok {
 		t.Fatal("prose of a removed document survived")
+	}
+
+	// The fixture's Builder reused unchanged files' groups across these
+	// syncs; what it stored must be what a fresh build makes.
+	seeds, err := graph.LoadSeeds(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := graph.Build(f.ix, seeds, graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := f.g.Hashes(ctx)
+	if len(stored) != len(fresh.Groups) {
+		t.Fatalf("%d groups stored, %d built", len(stored), len(fresh.Groups))
+	}
+	for src, g := range fresh.Groups {
+		if stored[src] != g.Hash {
+			t.Errorf("group %s: stored %s, fresh %s", src, stored[src], g.Hash)
+		}
 	}
 }
