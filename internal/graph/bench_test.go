@@ -146,3 +146,21 @@ func reportCPU(b *testing.B, start time.Duration) {
 		b.ReportMetric(float64((cpuTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	}
 }
+
+// BenchmarkChainsRepo walks both chain kinds over a real repository's
+// graph: every route is scanned for a lazy import of a remote and every
+// <ag-grid-angular> usage followed, whether or not any chain completes.
+func BenchmarkChainsRepo(b *testing.B) {
+	root := benchRepo(b)
+	f := newFixture(b, root)
+	f.sync(b, false)
+	cb := &graph.ChainBuilder{Store: f.g, Root: f.root}
+	routes, _ := f.g.Nodes(context.Background(), graph.LabelSymbol, graph.SymbolKey("route", "/"), 0)
+	defer reportCPU(b, cpuTime())
+	for b.Loop() {
+		if _, err := cb.Build(context.Background(), graph.ChainRequest{AgGrid: true, Federation: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(routes)), "routes")
+}
