@@ -16,7 +16,7 @@ func newGraphCommand(root *rootParams) *cobra.Command {
 		Use:   "graph",
 		Short: "GraphOps: sync the knowledge graph, export deltas, inventory tags, walk proof chains",
 	}
-	cmd.AddCommand(newGraphSyncCommand(root), newGraphExportCommand(root), newGraphInventoryCommand(root), newGraphChainCommand(root))
+	cmd.AddCommand(newGraphSyncCommand(root), newGraphExportCommand(root), newGraphInventoryCommand(root), newGraphChainCommand(root), newGraphFactsCommand(root))
 	return cmd
 }
 
@@ -180,4 +180,33 @@ func (p *graphChainParams) run(ctx context.Context, cmd *cobra.Command) error {
 		chains = []graph.Chain{}
 	}
 	return writeJSON(cmd.OutOrStdout(), map[string]any{"chains": chains})
+}
+
+type graphFactsParams struct {
+	*rootParams
+	files []string
+}
+
+func newGraphFactsCommand(root *rootParams) *cobra.Command {
+	p := &graphFactsParams{rootParams: root}
+	cmd := &cobra.Command{
+		Use:   "facts",
+		Short: "The graph facts plan rules get for files: migration rules, contracts, macro constraints, prose policies and their grounding (JSON)",
+		RunE:  func(cmd *cobra.Command, _ []string) error { return p.run(cmd.Context(), cmd) },
+	}
+	cmd.Flags().StringSliceVar(&p.files, "file", nil, "workspace-relative files (repeatable)")
+	return cmd
+}
+
+func (p *graphFactsParams) run(ctx context.Context, cmd *cobra.Command) error {
+	g, err := app.OpenGraph(ctx, p.workspace)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	facts, err := graph.GatherPolicyFacts(ctx, g.Store, p.files)
+	if err != nil {
+		return err
+	}
+	return writeJSON(cmd.OutOrStdout(), facts)
 }

@@ -82,6 +82,10 @@ func TestGraphCLI(t *testing.T) {
 	if err != nil || !strings.Contains(out, `"destinationComponent"`) || !strings.Contains(out, "invoice-list.component.ts") {
 		t.Fatalf("graph chain: %v\n%s", err, out)
 	}
+	out, err = runCLI(ws, "graph", "facts", "--file", "src/app/orders/detail/order-detail.component.html")
+	if err != nil || !strings.Contains(out, `"mig-adp-alert"`) || !strings.Contains(out, `"grounded": true`) {
+		t.Fatalf("graph facts: %v\n%s", err, out)
+	}
 	out, err = runCLI(ws, "graph", "export")
 	if err != nil || !strings.Contains(out, `"rows"`) {
 		t.Fatalf("graph export: %v\n%s", err, out)
