@@ -82,3 +82,35 @@ func (c *Controller) withProofChains(ctx context.Context, t *turn, cands []Candi
 	}
 	return out
 }
+
+// chainsWithin keeps the recorded chains to what the pack shows: a step
+// whose file policy left out of the pack (an excluded or secret path, or one
+// past the budget) keeps its role but loses its file, symbol and node, so
+// context-pack.json never names a file the agent may not see.
+func chainsWithin(raw json.RawMessage, files []string) json.RawMessage {
+	if len(raw) == 0 {
+		return nil
+	}
+	var chains []map[string]any
+	if err := json.Unmarshal(raw, &chains); err != nil {
+		return nil
+	}
+	for _, ch := range chains {
+		steps, _ := ch["steps"].([]any)
+		for _, s := range steps {
+			step, _ := s.(map[string]any)
+			if f, _ := step["file"].(string); f != "" && !slices.Contains(files, f) {
+				delete(step, "file")
+				delete(step, "symbol")
+				delete(step, "node")
+				delete(step, "line")
+				step["outsidePack"] = true
+			}
+		}
+	}
+	out, err := json.Marshal(chains)
+	if err != nil {
+		return nil
+	}
+	return out
+}

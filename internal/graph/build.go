@@ -7,14 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/indexer"
+	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
 // CodeIndex is what the facts builder reads of the code index.
@@ -397,22 +396,15 @@ func (b *builder) readBounded(file string, max int64) ([]byte, error) {
 	return readWorkspaceFile(b.ix.Root(), file, max)
 }
 
+// readWorkspaceFile reads a workspace file through pathscope: no symlink
+// followed at any level, no FIFO opened, at most max bytes. Graph facts are
+// repository content; a link must not make them read outside it.
 func readWorkspaceFile(root, file string, max int64) ([]byte, error) {
-	if !filepath.IsLocal(filepath.FromSlash(file)) {
-		return nil, fmt.Errorf("%s is not a workspace path", file)
-	}
-	abs := filepath.Join(root, filepath.FromSlash(file))
-	info, err := os.Lstat(abs)
+	res, err := pathscope.New(root)
 	if err != nil {
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
-	if info.Size() > max {
-		return nil, fmt.Errorf("%d bytes, more than %d", info.Size(), max)
-	}
-	return os.ReadFile(abs)
+	return res.ReadFile(file, max)
 }
 
 func (b *builder) contracts(g *Group, file string, declared map[string]bool) {

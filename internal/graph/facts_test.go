@@ -2,7 +2,11 @@ package graph_test
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/mcpc/mcpc/internal/graph"
@@ -118,6 +122,35 @@ func checkEdges(t *testing.T, s graph.Store, id string, dir graph.Direction, wan
 	for _, w := range want {
 		if !have[w] {
 			t.Errorf("edge %q missing (dir %d); have %v", w, dir, have)
+		}
+	}
+}
+
+// TestSymlinkedSourcesNotRead: a prose document or contract that is a link
+// (here to a file outside the workspace) is reported, not read.
+func TestSymlinkedSourcesNotRead(t *testing.T) {
+	root := copyWorkspace(t)
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	if err := os.WriteFile(outside, []byte("- You must leak this.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "docs", "linked.md")); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, root)
+	seeds, err := graph.LoadSeeds(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, err := graph.Build(f.ix, seeds, graph.Options{Prose: []string{"docs/*.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range facts.Groups {
+		for _, n := range g.Nodes {
+			if n.Label == graph.LabelProsePolicy && strings.Contains(fmt.Sprint(n.Props["text"]), "leak") {
+				t.Fatalf("read through a link: %+v", n)
+			}
 		}
 	}
 }
