@@ -22,8 +22,9 @@ const SeedDir = ".ai/graph/seed"
 
 // maxSeedFileBytes bounds one seed file; maxSeedLineBytes one row.
 const (
-	maxSeedFileBytes = 16 << 20
-	maxSeedLineBytes = 1 << 20
+	maxSeedFileBytes  = 16 << 20
+	maxSeedLineBytes  = 1 << 20
+	maxSeedTotalBytes = 64 << 20 // all seed files together
 )
 
 // seedSchema compiles the published seed schema once per process.
@@ -107,7 +108,13 @@ func LoadSeeds(root string) ([]SeedRow, error) {
 	var rows []SeedRow
 	var probs []Problem
 	firstAt := map[string]string{}
+	var total int64
 	for _, abs := range files {
+		if info, err := os.Lstat(abs); err == nil {
+			if total += info.Size(); total > maxSeedTotalBytes {
+				return nil, &SourceError{Problems: []Problem{{File: SeedDir, Message: fmt.Sprintf("seed files exceed %d bytes together", maxSeedTotalBytes)}}}
+			}
+		}
 		rel, _ := filepath.Rel(root, abs)
 		rel = filepath.ToSlash(rel)
 		fileRows, fileProbs := readSeedFile(abs, rel, sch)
