@@ -202,35 +202,42 @@ func (b *ChainBuilder) agGrid(ctx context.Context) ([]Chain, error) {
 			}
 			comp = strings.TrimPrefix(in[0].From, "file:")
 		}
-		cols, err := b.definedIn(ctx, comp, "grid_column")
+		grids, err := b.gridFiles(ctx, comp)
 		if err != nil {
 			return nil, err
 		}
-		renderers, err := b.Store.Edges(ctx, FileID(comp), Out, "RENDERS")
-		if err != nil {
-			return nil, err
-		}
-		if len(renderers) == 0 {
-			ch := newChain(ChainAgGrid, table)
-			if len(cols) > 0 {
-				ch.add(symbolStep("columnDef", cols[0]), "USES_TEMPLATE/DEFINES", "graph")
-			}
-			out = append(out, ch.done(agGridRoles))
-			continue
-		}
-		for _, r := range renderers {
-			ch := newChain(ChainAgGrid, table)
-			colNames := strings.Split(str(r.Props["symbols"]), ",")
-			for _, c := range cols {
-				if contains(colNames, str(c.Props["name"])) {
-					ch.add(symbolStep("columnDef", c), "USES_TEMPLATE/DEFINES", "graph")
-					break
-				}
-			}
-			rfile := strings.TrimPrefix(r.To, "file:")
-			ch.add(ChainStep{Role: "cellRenderer", File: rfile, Symbol: b.componentName(ctx, rfile), Node: r.To}, "RENDERS", "graph")
-			if err := b.fromNavigation(ctx, ch, rfile); err != nil {
+		found := false
+		for _, gf := range grids {
+			cols, err := b.definedIn(ctx, gf.file, "grid_column")
+			if err != nil {
 				return nil, err
+			}
+			renderers, err := b.Store.Edges(ctx, FileID(gf.file), Out, "RENDERS")
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range renderers {
+				found = true
+				ch := newChain(ChainAgGrid, table)
+				colNames := strings.Split(str(r.Props["symbols"]), ",")
+				for _, c := range cols {
+					if contains(colNames, str(c.Props["name"])) {
+						ch.add(symbolStep("columnDef", c), gf.via, "graph")
+						break
+					}
+				}
+				rfile := strings.TrimPrefix(r.To, "file:")
+				ch.add(ChainStep{Role: "cellRenderer", File: rfile, Symbol: b.componentName(ctx, rfile), Node: r.To}, "RENDERS", "graph")
+				if err := b.fromNavigation(ctx, ch, rfile); err != nil {
+					return nil, err
+				}
+				out = append(out, ch.done(agGridRoles))
+			}
+		}
+		if !found {
+			ch := newChain(ChainAgGrid, table)
+			if cols, err := b.definedIn(ctx, comp, "grid_column"); err == nil && len(cols) > 0 {
+				ch.add(symbolStep("columnDef", cols[0]), "USES_TEMPLATE/DEFINES", "graph")
 			}
 			out = append(out, ch.done(agGridRoles))
 		}
@@ -238,7 +245,35 @@ func (b *ChainBuilder) agGrid(ctx context.Context) ([]Chain, error) {
 	return out, nil
 }
 
-var navCall = regexp.MustCompile(`(?:navigate|navigateByUrl)\(\s*\[?\s*['"\x60]([^'"\x60]*)['"\x60]\s*(,)?|routerLink\s*=\s*["']([^"']*)["']`)
+// gridSource is a file that may hold a grid's column definitions: the
+// component itself, or a file it imports (columns kept in their own module).
+type gridSource struct {
+	file string
+	via  string // how the table reaches it
+}
+
+func (b *ChainBuilder) gridFiles(ctx context.Context, comp string) ([]gridSource, error) {
+	out := []gridSource{{comp, "USES_TEMPLATE/DEFINES"}}
+	imps, err := b.Store.Edges(ctx, FileID(comp), Out, "IMPORTS")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range imps {
+		rs, err := b.Store.Edges(ctx, e.To, Out, "RENDERS")
+		if err != nil {
+			return nil, err
+		}
+		if len(rs) > 0 {
+			out = append(out, gridSource{strings.TrimPrefix(e.To, "file:"), "IMPORTS/DEFINES"})
+		}
+	}
+	return out, nil
+}
+
+var (
+	navCall  = regexp.MustCompile(`(?:navigate|navigateByUrl)\(\s*\[?\s*['"\x60]([^'"\x60]*)['"\x60]\s*(,)?`)
+	linkAttr = regexp.MustCompile(`\[?routerLink\]?\s*=\s*["']\s*(\[)?\s*'?(/?[A-Za-z0-9_\-/:.]*)'?\s*(,)?`)
+)
 
 // fromNavigation continues a chain from a renderer: the navigation call in
 // its source (lexical: the graph has no navigation facts), the route that
@@ -249,15 +284,15 @@ func (b *ChainBuilder) fromNavigation(ctx context.Context, ch *chainState, file 
 	if err != nil {
 		return nil // a vanished or oversized file ends the chain; Missing says where
 	}
+	var target string
+	var hasArgs bool
 	m := navCall.FindSubmatchIndex(src)
-	if m == nil {
-		return nil
-	}
-	target, hasArgs := "", false
-	if m[2] >= 0 {
+	if m != nil {
 		target, hasArgs = string(src[m[2]:m[3]]), m[4] >= 0
+	} else if m = linkAttr.FindSubmatchIndex(src); m != nil {
+		target, hasArgs = string(src[m[4]:m[5]]), m[6] >= 0
 	} else {
-		target = string(src[m[6]:m[7]])
+		return nil
 	}
 	ch.add(ChainStep{Role: "navTrigger", File: file, Line: lineAt(src, m[0]), Symbol: strings.TrimSpace(string(src[m[0]:m[1]]))}, "navigates", "lexical")
 	route, err := b.matchRoute(ctx, target, hasArgs)

@@ -37,6 +37,16 @@ func TestChains(t *testing.T) {
 		{"service", "src/app/orders/orders.service.ts", "OrdersService"},
 		{"definition", "src/app/orders/order.model.ts", "Order"},
 	}
+	customers := []stepWant{
+		{"table", "src/app/customers/customers-grid.component.ts", "ag-grid-angular"},
+		{"columnDef", "src/app/customers/customers.columns.ts", "name"},
+		{"cellRenderer", "src/app/customers/customer-link.renderer.ts", "CustomerLinkRenderer"},
+		{"navTrigger", "src/app/customers/customer-link.renderer.ts", `[routerLink]="['/customers',`},
+		{"route", "src/app/app.routes.ts", "/customers/:id"},
+		{"component", "src/app/customers/detail/customer-detail.component.ts", "CustomerDetailComponent"},
+		{"service", "src/app/customers/customers.service.ts", "CustomersService"},
+		{"definition", "src/app/customers/customer.model.ts", "Customer"},
+	}
 	federation := []stepWant{
 		{"hostRoute", "src/app/app.routes.ts", "/billing → billing/Module"},
 		{"federationMapping", "webpack.config.js", "billing"},
@@ -49,9 +59,12 @@ func TestChains(t *testing.T) {
 		req  graph.ChainRequest
 		want [][]stepWant
 	}{
-		{note: "ag-Grid origin chain", req: graph.ChainRequest{AgGrid: true}, want: [][]stepWant{agGrid}},
+		{note: "ag-Grid origin chains: navigate() in the renderer's class, routerLink in its inline template with the columns in their own file",
+			req: graph.ChainRequest{AgGrid: true}, want: [][]stepWant{customers, agGrid}},
 		{note: "federation chain", req: graph.ChainRequest{Federation: true}, want: [][]stepWant{federation}},
-		{note: "both", req: graph.ChainRequest{AgGrid: true, Federation: true, Files: []string{"src/app/orders/orders.service.ts"}}, want: [][]stepWant{agGrid, federation}},
+		{note: "both kinds, signal files first", req: graph.ChainRequest{AgGrid: true, Federation: true, Files: []string{"src/app/orders/orders.service.ts"}}, want: [][]stepWant{agGrid, customers, federation}},
+		{note: "at most Max per kind", req: graph.ChainRequest{AgGrid: true, Max: 1, Terms: []string{"customer"}}, want: [][]stepWant{customers}},
+		{note: "signal required: only chains touching a signal", req: graph.ChainRequest{AgGrid: true, Federation: true, RequireSignal: true, Files: []string{"projects/billing/src/app/billing/billing.module.ts"}}, want: [][]stepWant{federation}},
 		{note: "neither", req: graph.ChainRequest{}, want: nil},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
@@ -76,7 +89,7 @@ func TestChains(t *testing.T) {
 	}
 
 	// The lexical joints say so; the graph joints name their node.
-	cs, _ := cb.Build(ctx, graph.ChainRequest{AgGrid: true})
+	cs, _ := cb.Build(ctx, graph.ChainRequest{AgGrid: true, Terms: []string{"orders"}})
 	if e := cs[0].Edges[2]; e.From != "cellRenderer" || e.To != "navTrigger" || e.Via != "lexical" {
 		t.Fatalf("navigation edge: %+v", e)
 	}
@@ -95,11 +108,11 @@ func TestChains(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.sync(t, false)
-	cs, err := cb.Build(ctx, graph.ChainRequest{AgGrid: true})
+	cs, err := cb.Build(ctx, graph.ChainRequest{AgGrid: true, Terms: []string{"orders"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) != 1 || cs[0].Complete || !reflect.DeepEqual(cs[0].Missing, []string{"navTrigger", "route", "component", "service", "definition"}) {
+	if len(cs) != 2 || cs[0].Complete || cs[0].Steps[0].File != "src/app/orders/grid/orders-grid.component.html" || !reflect.DeepEqual(cs[0].Missing, []string{"navTrigger", "route", "component", "service", "definition"}) {
 		t.Fatalf("broken chain: %+v", cs)
 	}
 }
