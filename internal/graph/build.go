@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,6 +174,7 @@ func (bl *Builder) Build(ix CodeIndex, seeds []SeedRow) (*Facts, error) {
 		}
 	}
 	bl.memo = next
+	b.unindexedContracts(files, declared)
 	inv := b.group(SourceInventory)
 	var used []string
 	for _, u := range ix.Usages("") {
@@ -405,6 +407,47 @@ func readWorkspaceFile(root, file string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	return res.ReadFile(file, max)
+}
+
+// maxUnindexedContracts bounds the contract files read outside the index.
+const maxUnindexedContracts = 20
+
+// unindexedContracts reads configured contract files the index does not
+// hold, typically a design system's components.d.ts under node_modules
+// (graph.contracts: ["node_modules/@acme/ds/dist/types/components.d.ts"]).
+// Their groups are "contract:<path>".
+func (b *builder) unindexedContracts(files []string, declared map[string]bool) {
+	indexed := make(map[string]bool, len(files))
+	for _, f := range files {
+		indexed[f] = true
+	}
+	n := 0
+	for _, pat := range b.o.Contracts {
+		if !filepath.IsLocal(filepath.FromSlash(pat)) {
+			b.facts.Problems = append(b.facts.Problems, Problem{File: pat, Message: "graph.contracts entries are workspace-relative"})
+			continue
+		}
+		matches, err := filepath.Glob(filepath.Join(b.ix.Root(), filepath.FromSlash(pat)))
+		if err != nil {
+			b.facts.Problems = append(b.facts.Problems, Problem{File: pat, Message: err.Error()})
+			continue
+		}
+		for _, m := range matches {
+			rel, err := filepath.Rel(b.ix.Root(), m)
+			if err != nil {
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			if indexed[rel] || b.facts.Groups["contract:"+rel] != nil {
+				continue
+			}
+			if n++; n > maxUnindexedContracts {
+				b.facts.Problems = append(b.facts.Problems, Problem{File: rel, Message: fmt.Sprintf("more than %d contract files outside the index; skipped", maxUnindexedContracts)})
+				return
+			}
+			b.contracts(b.group("contract:"+rel), rel, declared) // read through pathscope: no link followed
+		}
+	}
 }
 
 func (b *builder) contracts(g *Group, file string, declared map[string]bool) {

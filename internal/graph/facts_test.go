@@ -154,3 +154,40 @@ func TestSymlinkedSourcesNotRead(t *testing.T) {
 		}
 	}
 }
+
+// TestUnindexedContract: a configured contract the index skips (under
+// node_modules) still declares its components.
+func TestUnindexedContract(t *testing.T) {
+	root := copyWorkspace(t)
+	dir := filepath.Join(root, "node_modules/@acme/ds/dist")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dts := `export namespace Components { interface AcmeChip { "label": string; "tone"?: "info" | "warn"; } }
+declare global { interface HTMLAcmeChipElement extends Components.AcmeChip, HTMLElement {} interface HTMLElementTagNameMap { "acme-chip": HTMLAcmeChipElement; } }`
+	if err := os.WriteFile(filepath.Join(dir, "components.d.ts"), []byte(dts), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, root)
+	if f.ix.HasFile("node_modules/@acme/ds/dist/components.d.ts") {
+		t.Skip("the index now indexes node_modules; this test needs a file it skips")
+	}
+	facts, err := graph.Build(f.ix, nil, graph.Options{Contracts: []string{"node_modules/@acme/ds/dist/*.d.ts", "../outside/*.d.ts"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := facts.Groups["contract:node_modules/@acme/ds/dist/components.d.ts"]
+	if g == nil {
+		t.Fatalf("no contract group; problems %v", facts.Problems)
+	}
+	var ids []string
+	for _, n := range g.Nodes {
+		ids = append(ids, n.ID)
+	}
+	if want := []string{"component:acme-chip", "prop:acme-chip.label", "prop:acme-chip.tone"}; !reflect.DeepEqual(ids, want) {
+		t.Fatalf("nodes %v, want %v", ids, want)
+	}
+	if len(facts.Problems) != 1 || !strings.Contains(facts.Problems[0].Message, "workspace-relative") {
+		t.Fatalf("a contract path outside the workspace must be reported: %v", facts.Problems)
+	}
+}
