@@ -1,11 +1,14 @@
 package graph
 
 import (
+	"bytes"
 	"context"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
 // Chain kinds.
@@ -72,10 +75,35 @@ type ChainRequest struct {
 
 // ChainBuilder walks proof chains on a graph, reading source text where
 // the graph holds no fact for a joint (navigation calls, lazy imports of
-// remotes, which route object names which component).
+// remotes, which route object names which component). It is not safe for
+// concurrent use: make one per walk.
 type ChainBuilder struct {
 	Store Store
 	Root  string // workspace root, for the lexical fallbacks
+
+	res   *pathscope.Resolver
+	files map[string][]byte // what one Build read, by path
+}
+
+// read returns a workspace file for a lexical fallback, once per Build,
+// through pathscope (no link followed, bounded).
+func (b *ChainBuilder) read(file string) ([]byte, error) {
+	if src, ok := b.files[file]; ok {
+		return src, nil
+	}
+	if b.res == nil {
+		res, err := pathscope.New(b.Root)
+		if err != nil {
+			return nil, err
+		}
+		b.res = res
+	}
+	src, err := b.res.ReadFile(file, maxChainFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	b.files[file] = src
+	return src, nil
 }
 
 // maxChainFileBytes bounds a file the chain builder reads.
@@ -86,6 +114,8 @@ func (b *ChainBuilder) Build(ctx context.Context, req ChainRequest) ([]Chain, er
 	if req.Max <= 0 {
 		req.Max = 3
 	}
+	b.files = map[string][]byte{} // files may change between Builds
+	defer func() { b.files = nil }()
 	var out []Chain
 	if req.AgGrid {
 		cs, err := b.agGrid(ctx)
@@ -280,7 +310,7 @@ var (
 // path matches, the routed component, its service and the definitions the
 // service uses.
 func (b *ChainBuilder) fromNavigation(ctx context.Context, ch *chainState, file string) error {
-	src, err := readWorkspaceFile(b.Root, file, maxChainFileBytes)
+	src, err := b.read(file)
 	if err != nil {
 		return nil // a vanished or oversized file ends the chain; Missing says where
 	}
@@ -359,7 +389,7 @@ func (b *ChainBuilder) routedFile(ctx context.Context, file string, route Node) 
 	if err != nil || len(edges) == 0 {
 		return "", err
 	}
-	src, err := readWorkspaceFile(b.Root, file, maxChainFileBytes)
+	src, err := b.read(file)
 	if err != nil {
 		return "", nil
 	}
@@ -443,14 +473,9 @@ func (b *ChainBuilder) federation(ctx context.Context) ([]Chain, error) {
 		return nil, err
 	}
 	var out []Chain
-	srcCache := map[string][]byte{}
 	for _, r := range routes {
 		file := str(r.Props["file"])
-		src, ok := srcCache[file]
-		if !ok {
-			src, _ = readWorkspaceFile(b.Root, file, maxChainFileBytes)
-			srcCache[file] = src
-		}
+		src, _ := b.read(file) // unreadable: no lazy import found
 		m := lazyImport.FindStringSubmatch(lines(src, intProp(r.Props["startLine"]), intProp(r.Props["endLine"])))
 		if m == nil {
 			continue
@@ -505,7 +530,7 @@ func (b *ChainBuilder) expose(ctx context.Context, remote, key string) (*Node, e
 		}
 	}
 	for i, c := range exact {
-		src, err := readWorkspaceFile(b.Root, str(c.Props["file"]), maxChainFileBytes)
+		src, err := b.read(str(c.Props["file"]))
 		if err != nil {
 			continue
 		}
@@ -583,12 +608,25 @@ func lines(src []byte, start, end int) string {
 	if start <= 0 {
 		return ""
 	}
-	all := strings.SplitAfter(string(src), "\n")
 	if end < start {
 		end = start
 	}
-	if start > len(all) {
-		return ""
+	from := 0
+	for line := 1; line < start; line++ {
+		i := bytes.IndexByte(src[from:], '\n')
+		if i < 0 {
+			return ""
+		}
+		from += i + 1
 	}
-	return strings.Join(all[start-1:min(end, len(all))], "")
+	to := from
+	for line := start; line <= end && to < len(src); line++ {
+		i := bytes.IndexByte(src[to:], '\n')
+		if i < 0 {
+			to = len(src)
+			break
+		}
+		to += i + 1
+	}
+	return string(src[from:to])
 }
