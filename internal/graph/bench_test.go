@@ -119,7 +119,7 @@ func BenchmarkChains(b *testing.B) {
 	defer reportCPU(b, cpuTime())
 	for b.Loop() {
 		cs, err := cb.Build(context.Background(), graph.ChainRequest{AgGrid: true, Federation: true})
-		if err != nil || len(cs) != 3 {
+		if err != nil || len(cs) != 4 {
 			b.Fatalf("%d chains, %v", len(cs), err)
 		}
 	}

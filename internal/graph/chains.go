@@ -461,7 +461,40 @@ func (b *ChainBuilder) componentName(ctx context.Context, file string) string {
 
 var federationRoles = []string{"hostRoute", "federationMapping", "remoteExpose", "remoteModule", "destinationComponent"}
 
-var lazyImport = regexp.MustCompile(`import\(\s*['"]([^'"./][^'"]*)['"]\s*\)`)
+var (
+	lazyImport     = regexp.MustCompile(`import\(\s*['"]([^'"./][^'"]*)['"]\s*\)`)
+	loadRemoteCall = regexp.MustCompile(`loadRemoteModule\(\s*(\{[^}]*\}|['"][^'"]+['"]\s*,\s*['"][^'"]+['"])`)
+	remoteNameKey  = regexp.MustCompile(`remoteName\s*:\s*['"]([^'"]+)['"]`)
+	exposedKey     = regexp.MustCompile(`exposedModule\s*:\s*['"]([^'"]+)['"]`)
+	quoted         = regexp.MustCompile(`['"]([^'"]+)['"]`)
+)
+
+// remoteLoad finds how a route's text loads a remote module: a static
+// import('billing/Module'), or @angular-architects' loadRemoteModule in its
+// object ({remoteName: 'billing', exposedModule: './Module'}) or
+// positional ('billing', './Module') form. It returns the remote and the
+// exposed key without "./".
+func remoteLoad(text string) (remote, expose, how string, ok bool) {
+	if m := lazyImport.FindStringSubmatch(text); m != nil {
+		remote, expose, _ = strings.Cut(m[1], "/")
+		return remote, expose, m[0], true
+	}
+	m := loadRemoteCall.FindStringSubmatch(text)
+	if m == nil {
+		return "", "", "", false
+	}
+	if strings.HasPrefix(m[1], "{") {
+		r, e := remoteNameKey.FindStringSubmatch(m[1]), exposedKey.FindStringSubmatch(m[1])
+		if r == nil || e == nil {
+			return "", "", "", false
+		}
+		remote, expose = r[1], e[1]
+	} else {
+		q := quoted.FindAllStringSubmatch(m[1], 2)
+		remote, expose = q[0][1], q[1][1]
+	}
+	return remote, strings.TrimPrefix(expose, "./"), "loadRemoteModule(" + remote + ", ./" + strings.TrimPrefix(expose, "./") + ")", true
+}
 
 // federation builds one chain per host route that lazily loads a module
 // of a federated remote: host route → federation mapping (the remotes entry
@@ -476,11 +509,10 @@ func (b *ChainBuilder) federation(ctx context.Context) ([]Chain, error) {
 	for _, r := range routes {
 		file := str(r.Props["file"])
 		src, _ := b.read(file) // unreadable: no lazy import found
-		m := lazyImport.FindStringSubmatch(lines(src, intProp(r.Props["startLine"]), intProp(r.Props["endLine"])))
-		if m == nil {
+		remote, expose, how, ok := remoteLoad(lines(src, intProp(r.Props["startLine"]), intProp(r.Props["endLine"])))
+		if !ok {
 			continue
 		}
-		remote, expose, _ := strings.Cut(m[1], "/")
 		mappings, err := b.Store.Nodes(ctx, LabelSymbol, SymbolKey("federation_remote", remote), 0)
 		if err != nil {
 			return nil, err
@@ -496,7 +528,7 @@ func (b *ChainBuilder) federation(ctx context.Context) ([]Chain, error) {
 			continue // a lazy import of a package, not of a remote
 		}
 		ch := newChain(ChainFederation, symbolStep("hostRoute", r))
-		ch.c.Steps[0].Symbol = str(r.Props["name"]) + " → " + m[1]
+		ch.c.Steps[0].Symbol = str(r.Props["name"]) + " → " + how
 		ch.add(symbolStep("federationMapping", *mapping), "loads remote", "lexical")
 		exp, err := b.expose(ctx, remote, "./"+expose)
 		if err != nil {

@@ -48,11 +48,18 @@ func TestChains(t *testing.T) {
 		{"definition", "src/app/customers/customer.model.ts", "Customer"},
 	}
 	federation := []stepWant{
-		{"hostRoute", "src/app/app.routes.ts", "/billing → billing/Module"},
+		{"hostRoute", "src/app/app.routes.ts", "/billing → import('billing/Module')"},
 		{"federationMapping", "webpack.config.js", "billing"},
 		{"remoteExpose", "projects/billing/webpack.config.js", "./Module"},
 		{"remoteModule", "projects/billing/src/app/billing/billing.module.ts", "BillingModule"},
 		{"destinationComponent", "projects/billing/src/app/billing/invoice-list.component.ts", "InvoiceListComponent"},
+	}
+	reports := []stepWant{
+		{"hostRoute", "src/app/app.routes.ts", "/reports → loadRemoteModule(billing, ./Reports)"},
+		{"federationMapping", "webpack.config.js", "billing"},
+		{"remoteExpose", "projects/billing/webpack.config.js", "./Reports"},
+		{"remoteModule", "projects/billing/src/app/reports/reports.module.ts", "ReportsModule"},
+		{"destinationComponent", "projects/billing/src/app/reports/revenue-report.component.ts", "RevenueReportComponent"},
 	}
 	for _, tc := range []struct {
 		note string
@@ -61,8 +68,8 @@ func TestChains(t *testing.T) {
 	}{
 		{note: "ag-Grid origin chains: navigate() in the renderer's class, routerLink in its inline template with the columns in their own file",
 			req: graph.ChainRequest{AgGrid: true}, want: [][]stepWant{customers, agGrid}},
-		{note: "federation chain", req: graph.ChainRequest{Federation: true}, want: [][]stepWant{federation}},
-		{note: "both kinds, signal files first", req: graph.ChainRequest{AgGrid: true, Federation: true, Files: []string{"src/app/orders/orders.service.ts"}}, want: [][]stepWant{agGrid, customers, federation}},
+		{note: "federation chains: import() and loadRemoteModule()", req: graph.ChainRequest{Federation: true}, want: [][]stepWant{federation, reports}},
+		{note: "both kinds, signal files first", req: graph.ChainRequest{AgGrid: true, Federation: true, Files: []string{"src/app/orders/orders.service.ts"}}, want: [][]stepWant{agGrid, customers, federation, reports}},
 		{note: "at most Max per kind", req: graph.ChainRequest{AgGrid: true, Max: 1, Terms: []string{"customer"}}, want: [][]stepWant{customers}},
 		{note: "signal required: only chains touching a signal", req: graph.ChainRequest{AgGrid: true, Federation: true, RequireSignal: true, Files: []string{"projects/billing/src/app/billing/billing.module.ts"}}, want: [][]stepWant{federation}},
 		{note: "neither", req: graph.ChainRequest{}, want: nil},

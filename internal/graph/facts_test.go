@@ -37,7 +37,7 @@ func TestFacts(t *testing.T) {
 			out:   []string{"IN_ANCHOR anchor:src/app/orders", "IMPORTS file:src/app/orders/order.model.ts", "DEFINES symbol:src/app/orders/orders.service.ts#injectable:OrdersService@7"}},
 		{note: "symbol header: interface", id: "symbol:src/app/orders/order.model.ts#interface:Order@1", label: "SymbolDefinition", key: "interface:Order",
 			props: map[string]any{"name": "Order", "kind": "interface", "file": "src/app/orders/order.model.ts", "startLine": 1.0, "endLine": 6.0, "exported": true}},
-		{note: "symbol header: route", id: "symbol:src/app/app.routes.ts#route:/orders/:id@9", label: "SymbolDefinition", key: "route:/orders/:id"},
+		{note: "symbol header: route", id: "symbol:src/app/app.routes.ts#route:/orders/:id@10", label: "SymbolDefinition", key: "route:/orders/:id"},
 		{note: "methods are not headers", id: "symbol:src/app/orders/orders.service.ts#method:list@10"},
 		{note: "reference edges: route, renderer, template, federation", id: "file:src/app/app.routes.ts", label: "File", key: "src/app/app.routes.ts",
 			out: []string{"ROUTES_TO file:src/app/orders/grid/orders-grid.component.ts", "ROUTES_TO file:src/app/orders/detail/order-detail.component.ts"}},

@@ -37,7 +37,7 @@ func TestInventory(t *testing.T) {
 	want := []row{
 		{"adp-alert", "approved", 1, []string{"src/app/orders"}},
 		{"adp-button", "candidate", 3, []string{"projects/billing/src", "src/app/orders"}},
-		{"adp-card", "unknown", 1, []string{"src/app/orders"}},
+		{"adp-card", "unknown", 2, []string{"projects/billing/src", "src/app/orders"}},
 		{"adp-page-header", "no_analog", 2, []string{"projects/billing/src", "src/app/orders"}},
 		{"adp-table", "", 1, []string{"projects/billing/src"}},
 	}

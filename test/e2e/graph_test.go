@@ -54,7 +54,7 @@ func TestGraphCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err, out)
 	}
-	if sum.Backend != "embedded" || sum.Changed == 0 || sum.Nodes["MigrationRule"] != 4 || sum.Nodes["UsageExample"] != 12 {
+	if sum.Backend != "embedded" || sum.Changed == 0 || sum.Nodes["MigrationRule"] != 4 || sum.Nodes["UsageExample"] != 13 {
 		t.Fatalf("sync summary: %s", out)
 	}
 	out, err = runCLI(ws, "graph", "inventory", "--prefix", "adp-")

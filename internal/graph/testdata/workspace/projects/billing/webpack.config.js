@@ -4,5 +4,6 @@ module.exports = withModuleFederationPlugin({
   name: 'billing',
   exposes: {
     './Module': './src/app/billing/billing.module.ts',
+    './Reports': './src/app/reports/reports.module.ts',
   },
 });

@@ -1,4 +1,5 @@
 import { Routes } from '@angular/router';
+import { loadRemoteModule } from '@angular-architects/module-federation';
 import { OrdersGridComponent } from './orders/grid/orders-grid.component';
 import { OrderDetailComponent } from './orders/detail/order-detail.component';
 import { CustomersGridComponent } from './customers/customers-grid.component';
@@ -12,5 +13,10 @@ export const routes: Routes = [
   {
     path: 'billing',
     loadChildren: () => import('billing/Module').then((m) => m.BillingModule),
+  },
+  {
+    path: 'reports',
+    loadChildren: () =>
+      loadRemoteModule({ type: 'manifest', remoteName: 'billing', exposedModule: './Reports' }).then((m) => m.ReportsModule),
   },
 ];
