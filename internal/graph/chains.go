@@ -310,21 +310,25 @@ var (
 // path matches, the routed component, its service and the definitions the
 // service uses.
 func (b *ChainBuilder) fromNavigation(ctx context.Context, ch *chainState, file string) error {
-	src, err := b.read(file)
-	if err != nil {
-		return nil // a vanished or oversized file ends the chain; Missing says where
+	navFile, target, hasArgs, line, call := b.navigation(file)
+	via := "navigates"
+	if navFile == "" {
+		// The renderer may delegate: one hop into the files it imports.
+		imps, err := b.Store.Edges(ctx, FileID(file), Out, "IMPORTS")
+		if err != nil {
+			return err
+		}
+		for _, e := range imps {
+			if navFile, target, hasArgs, line, call = b.navigation(strings.TrimPrefix(e.To, "file:")); navFile != "" {
+				via = "IMPORTS/navigates"
+				break
+			}
+		}
 	}
-	var target string
-	var hasArgs bool
-	m := navCall.FindSubmatchIndex(src)
-	if m != nil {
-		target, hasArgs = string(src[m[2]:m[3]]), m[4] >= 0
-	} else if m = linkAttr.FindSubmatchIndex(src); m != nil {
-		target, hasArgs = string(src[m[4]:m[5]]), m[6] >= 0
-	} else {
+	if navFile == "" {
 		return nil
 	}
-	ch.add(ChainStep{Role: "navTrigger", File: file, Line: lineAt(src, m[0]), Symbol: strings.TrimSpace(string(src[m[0]:m[1]]))}, "navigates", "lexical")
+	ch.add(ChainStep{Role: "navTrigger", File: navFile, Line: line, Symbol: call}, via, "lexical")
 	route, err := b.matchRoute(ctx, target, hasArgs)
 	if err != nil || route == nil {
 		return err
@@ -347,6 +351,23 @@ func (b *ChainBuilder) fromNavigation(ctx context.Context, ch *chainState, file 
 	}
 	ch.add(symbolStep("definition", *def), "IMPORTS", "graph")
 	return nil
+}
+
+// navigation finds the first navigation call or routerLink in a file.
+func (b *ChainBuilder) navigation(file string) (found, target string, hasArgs bool, line int, call string) {
+	src, err := b.read(file)
+	if err != nil {
+		return "", "", false, 0, "" // a vanished or oversized file ends the chain; Missing says where
+	}
+	m := navCall.FindSubmatchIndex(src)
+	if m != nil {
+		target, hasArgs = string(src[m[2]:m[3]]), m[4] >= 0
+	} else if m = linkAttr.FindSubmatchIndex(src); m != nil {
+		target, hasArgs = string(src[m[4]:m[5]]), m[6] >= 0
+	} else {
+		return "", "", false, 0, ""
+	}
+	return file, target, hasArgs, lineAt(src, m[0]), strings.TrimSpace(string(src[m[0]:m[1]]))
 }
 
 // matchRoute finds the route symbol a navigation target names: '/orders'

@@ -123,3 +123,31 @@ func TestChains(t *testing.T) {
 		t.Fatalf("broken chain: %+v", cs)
 	}
 }
+
+// TestChainDelegatedNavigation: a renderer that calls an imported helper to
+// navigate still reaches the route, one hop away.
+func TestChainDelegatedNavigation(t *testing.T) {
+	ctx := context.Background()
+	root := copyWorkspace(t)
+	nav := "import { Router } from '@angular/router';\n\nexport function openOrder(router: Router, id: string): void {\n  router.navigate(['/orders', id]);\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "src/app/orders/grid/order-nav.ts"), []byte(nav), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := filepath.Join(root, "src/app/orders/grid/order-link.renderer.ts")
+	raw, _ := os.ReadFile(r)
+	src := strings.Replace(string(raw), "this.router.navigate(['/orders', this.params.value]);", "openOrder(this.router, this.params.value);", 1)
+	src = "import { openOrder } from './order-nav';\n" + src
+	if err := os.WriteFile(r, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, root)
+	f.sync(t, false)
+	cs, err := (&graph.ChainBuilder{Store: f.g, Root: root}).Build(ctx, graph.ChainRequest{AgGrid: true, Terms: []string{"orders"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cs[0]
+	if !c.Complete || c.Steps[3].Role != "navTrigger" || c.Steps[3].File != "src/app/orders/grid/order-nav.ts" || c.Edges[2].Type != "IMPORTS/navigates" || c.Steps[4].Symbol != "/orders/:id" {
+		t.Fatalf("delegated navigation: %+v", c)
+	}
+}
