@@ -29,6 +29,19 @@ type Command struct {
 	Required bool `json:"required,omitempty"`
 }
 
+// Sandbox configures the OS sandbox validation commands and side effects
+// run in (internal/sandbox).
+type Sandbox struct {
+	// AllowUnsandboxed runs them without a sandbox where none can be made.
+	// Default false: they are refused.
+	AllowUnsandboxed bool     `json:"allowUnsandboxed"`
+	Network          bool     `json:"network"`        // default false
+	Env              []string `json:"env"`            // extra variable names passed in
+	OutputMaxBytes   int      `json:"outputMaxBytes"` // default 1 MiB
+	ReadOnlyPaths    []string `json:"readOnlyPaths"`
+	Writable         []string `json:"writable"`
+}
+
 // Config is the merged configuration. Zero fields take the defaults below.
 type Config struct {
 	Budget struct {
@@ -55,6 +68,7 @@ type Config struct {
 		MaxBytes int `json:"maxBytes"` // default 4 MiB
 	} `json:"request"`
 	EvidencePolicy map[string]any `json:"evidencePolicy,omitempty"`
+	Sandbox        Sandbox        `json:"sandbox"`
 	Validation     struct {
 		Commands map[string]Command `json:"commands"`
 	} `json:"validation"`
@@ -121,6 +135,7 @@ func (c *Config) defaults() {
 	setInt64(&c.Index.MaxFileBytes, 1<<20)
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
+	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120

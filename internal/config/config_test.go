@@ -30,7 +30,7 @@ func TestLoadLayers(t *testing.T) {
 	write(t, ws, "base.json", `{"budget": {"maxTokens": 1000}, "pack": {"maxFiles": 10},
 		"validation": {"commands": {"unit": {"argv": ["go", "test"]}}}}`)
 	write(t, ws, "repo.json", `{"pack": {"maxFiles": 20}, "validation": {"commands": {"lint": {"argv": ["vet"], "timeoutSec": 5}}}}`)
-	write(t, ws, "env.local.json", `{"budget": {"thresholdPercent": 0.5}}`)
+	write(t, ws, "env.local.json", `{"budget": {"thresholdPercent": 0.5}, "sandbox": {"network": true, "env": ["GOFLAGS"]}}`)
 	t.Setenv("MCPC_PACK_MAX_FILES", "25")
 	if c, err = Load(ws); err != nil {
 		t.Fatal(err)
@@ -44,6 +44,9 @@ func TestLoadLayers(t *testing.T) {
 	if len(c.Validation.Commands) != 2 || c.Validation.Commands["unit"].TimeoutSec != 120 || c.Validation.Commands["lint"].TimeoutSec != 5 {
 		t.Errorf("validation commands merge: %+v", c.Validation.Commands)
 	}
+	if !c.Sandbox.Network || c.Sandbox.AllowUnsandboxed || c.Sandbox.OutputMaxBytes != 1<<20 || len(c.Sandbox.Env) != 1 {
+		t.Errorf("sandbox: %+v, want the network and GOFLAGS granted, unsandboxed refused, 1 MiB of output", c.Sandbox)
+	}
 }
 
 func TestLoadRejects(t *testing.T) {
@@ -53,6 +56,8 @@ func TestLoadRejects(t *testing.T) {
 		{"malformed json", "repo.json", `{"budget":`, "", "repo.json"},
 		{"unknown key", "repo.json", `{"budgett": {}}`, "", "budgett"},
 		{"wrong type", "base.json", `{"pack": {"maxFiles": "many"}}`, "", "pack.maxFiles"},
+		{"sandbox env not a name", "repo.json", `{"sandbox": {"env": ["A=B"]}}`, "", "sandbox.env"},
+		{"sandbox writable absolute", "repo.json", `{"sandbox": {"writable": ["/tmp"]}}`, "", "sandbox.writable"},
 		{"argv empty", "repo.json", `{"validation": {"commands": {"x": {"argv": []}}}}`, "", "argv"},
 		{"env not a number", "", "", "lots", "MCPC_BUDGET_MAX_TOKENS"},
 	} {

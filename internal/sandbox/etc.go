@@ -2,9 +2,9 @@ package sandbox
 
 import (
 	"maps"
-	"slices"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // etcFiles are the sandbox's synthetic /etc: a root and a nobody user and
