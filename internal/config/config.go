@@ -192,7 +192,25 @@ var envVars = map[string][]string{
 	"MCPC_REQUEST_MAX_BYTES":        {"request", "maxBytes"},
 }
 
+// envBools maps the supported boolean MCPC_* variables to config paths.
+// The environment is the operator's, like the files: an agent can change
+// neither.
+var envBools = map[string][]string{
+	"MCPC_SANDBOX_ALLOW_UNSANDBOXED": {"sandbox", "allowUnsandboxed"},
+}
+
 func applyEnv(m map[string]any) error {
+	for name, path := range envBools {
+		v, ok := os.LookupEnv(name)
+		if !ok || v == "" {
+			continue
+		}
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("config: %s=%q is not a boolean", name, v)
+		}
+		setPath(m, path, b)
+	}
 	for name, path := range envVars {
 		v, ok := os.LookupEnv(name)
 		if !ok || v == "" {
@@ -202,16 +220,21 @@ func applyEnv(m map[string]any) error {
 		if err != nil {
 			return fmt.Errorf("config: %s=%q is not a number", name, v)
 		}
-		cur := m
-		for _, p := range path[:len(path)-1] {
-			next, ok := cur[p].(map[string]any)
-			if !ok {
-				next = map[string]any{}
-				cur[p] = next
-			}
-			cur = next
-		}
-		cur[path[len(path)-1]] = f
+		setPath(m, path, f)
 	}
 	return nil
+}
+
+// setPath sets m at path, making the objects on the way.
+func setPath(m map[string]any, path []string, v any) {
+	cur := m
+	for _, p := range path[:len(path)-1] {
+		next, ok := cur[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			cur[p] = next
+		}
+		cur = next
+	}
+	cur[path[len(path)-1]] = v
 }

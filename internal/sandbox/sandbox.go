@@ -322,3 +322,21 @@ func within(root, p string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
+
+// MachineCannotSandbox says why this machine makes no bubblewrap sandbox
+// at all (bwrap, or the one $MCPC_SANDBOX_BWRAP names, missing; no
+// namespaces for it), nil when it can make the simplest one. Tests skip
+// on such a machine; where it can, a Sandbox must work too.
+func MachineCannotSandbox() error {
+	bwrap := os.Getenv(BwrapEnv)
+	if bwrap == "" {
+		bwrap = "bwrap"
+	}
+	if _, err := exec.LookPath(bwrap); err != nil {
+		return fmt.Errorf("bubblewrap (Debian package bubblewrap) is not installed: %w", err)
+	}
+	if out, err := exec.Command(bwrap, "--unshare-all", "--ro-bind", "/", "/", "true").CombinedOutput(); err != nil {
+		return fmt.Errorf("bwrap cannot make namespaces on this machine: %v: %s", err, bytes.TrimSpace(out))
+	}
+	return nil
+}

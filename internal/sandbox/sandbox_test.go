@@ -41,8 +41,8 @@ func must(t *testing.T, err error) {
 // make one (CI installs it).
 func newSandbox(t *testing.T, opts Options) *Sandbox {
 	t.Helper()
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		t.Skip("bubblewrap (Debian package bubblewrap) is not installed; .ci/run installs it:", err)
+	if err := MachineCannotSandbox(); err != nil {
+		t.Skip(err, "; .ci/run installs bubblewrap")
 	}
 	if opts.SecretGlobs == nil {
 		opts.SecretGlobs = func() []string { return testGlobs }

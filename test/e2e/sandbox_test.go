@@ -15,6 +15,7 @@ import (
 	"github.com/mcpc/mcpc/internal/demo"
 	"github.com/mcpc/mcpc/internal/mcp"
 	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/sandbox"
 )
 
 // The adversarial suite of the sandbox: code an agent wrote (a script a
@@ -39,12 +40,12 @@ const (
 const leakScript = `cat .env ../.env; echo "canary=$MCPC_E2E_CANARY"; ` +
 	`for f in /proc/*/environ; do tr '\000' '\n' < "$f"; done 2>/dev/null | grep CANARY; cat /etc/passwd; `
 
-// requireBwrap skips a test that needs a sandbox where bwrap is missing;
-// .ci/run installs it, and the fallback tests run everywhere.
+// requireBwrap skips a test that needs a sandbox on a machine that cannot
+// make any; .ci/run installs bwrap, and the fallback tests run everywhere.
 func requireBwrap(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		t.Skip("bubblewrap (Debian package bubblewrap) is not installed; .ci/run installs it:", err)
+	if err := sandbox.MachineCannotSandbox(); err != nil {
+		t.Skip(err, "; .ci/run installs bubblewrap")
 	}
 }
 
@@ -273,7 +274,7 @@ func TestSandboxUnavailable(t *testing.T) {
 	t.Run("refused", func(t *testing.T) {
 		ws := scriptWorkspace(t, "")
 		gitRepo(t, ws)
-		a, _, stderr := acceptScriptWork(t, ws, "MCPC_SANDBOX_BWRAP=/nonexistent/bwrap")
+		a, _, stderr := acceptScriptWork(t, ws, "MCPC_SANDBOX_BWRAP=/nonexistent/bwrap", "MCPC_SANDBOX_ALLOW_UNSANDBOXED=false")
 		leakingPatch(t, a)
 		if !strings.Contains(stderr.String(), "unavailable, so validation commands and side effects are refused") ||
 			!strings.Contains(stderr.String(), "/nonexistent/bwrap") {
@@ -295,7 +296,7 @@ func TestSandboxUnavailable(t *testing.T) {
 	t.Run("allowed unsandboxed", func(t *testing.T) {
 		config := fmt.Sprintf(`{"sandbox": {"allowUnsandboxed": true}, "validation": {"commands": {"no-adp-alert": {"argv": ["sh", %q]}}}}`, checkScript)
 		ws := scriptWorkspace(t, config)
-		a, _, stderr := acceptScriptWork(t, ws, "MCPC_SANDBOX_BWRAP=/nonexistent/bwrap")
+		a, _, stderr := acceptScriptWork(t, ws, "MCPC_SANDBOX_BWRAP=/nonexistent/bwrap", "MCPC_SANDBOX_ALLOW_UNSANDBOXED=")
 		patchScript(t, a, "echo 'no adp-alert left'", "echo 'unsandboxed check'")
 		if !strings.Contains(stderr.String(), "UNSANDBOXED") {
 			t.Errorf("serve did not say commands run unsandboxed:\n%s", stderr)
