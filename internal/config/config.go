@@ -40,6 +40,7 @@ type Sandbox struct {
 	OutputMaxBytes   int      `json:"outputMaxBytes"` // default 1 MiB
 	ReadOnlyPaths    []string `json:"readOnlyPaths"`
 	Writable         []string `json:"writable"`
+	TmpMaxBytes      int64    `json:"tmpMaxBytes"` // default 512 MiB
 }
 
 // Config is the merged configuration. Zero fields take the defaults below.

@@ -40,7 +40,7 @@ type sandboxFacts struct {
 func (c *Controller) newSandbox() *sandbox.Sandbox {
 	sc := c.cfg.Sandbox
 	return sandbox.New(sandbox.Options{
-		Root: c.root, Network: sc.Network, Env: sc.Env, ReadOnlyPaths: sc.ReadOnlyPaths, Writable: sc.Writable,
+		Root: c.root, Network: sc.Network, Env: sc.Env, ReadOnlyPaths: sc.ReadOnlyPaths, Writable: sc.Writable, TmpBytes: sc.TmpMaxBytes,
 		SecretGlobs: c.packExclusionGlobs, KeyMaterial: keyMaterial, AllowUnsandboxed: sc.AllowUnsandboxed,
 	})
 }

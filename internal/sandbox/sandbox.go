@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,10 @@ const BwrapEnv = "MCPC_SANDBOX_BWRAP"
 
 // Home is HOME inside the sandbox: a private, empty tmpfs.
 const Home = "/tmp"
+
+// DefaultTmpBytes is the default size of the sandbox's /tmp: it is held in
+// memory, and a command filling it must not fill the host's.
+const DefaultTmpBytes = 512 << 20
 
 // DefaultHidden are mcpc's own files and folders, relative to the worktree:
 // its configuration (validation commands), state, memory, policies and
@@ -61,6 +66,9 @@ type Options struct {
 	// ReadOnlyPaths are host paths bound read-only besides the system's
 	// (a toolchain installed outside /usr, say).
 	ReadOnlyPaths []string
+	// TmpBytes bounds the sandbox's /tmp (and HOME), a tmpfs held in
+	// memory. Default DefaultTmpBytes.
+	TmpBytes int64
 	// Writable are worktree folders the command may write (build caches,
 	// coverage reports), relative to Root. Default: none.
 	Writable []string
@@ -124,6 +132,9 @@ func (s *Sandbox) AllowUnsandboxed() bool { return s.opts.AllowUnsandboxed }
 func New(opts Options) *Sandbox {
 	if opts.Hidden == nil {
 		opts.Hidden = DefaultHidden
+	}
+	if opts.TmpBytes <= 0 {
+		opts.TmpBytes = DefaultTmpBytes
 	}
 	s := &Sandbox{opts: opts, masks: newMasker(opts.Root, opts.KeyMaterial)}
 	bwrap := opts.Bwrap
@@ -223,7 +234,7 @@ var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "
 var systemEtc = []string{"/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"}
 
 // networkEtc are bound only when the network is granted.
-var networkEtc = []string{"/etc/resolv.conf", "/etc/ssl", "/etc/ca-certificates", "/etc/gai.conf"}
+var networkEtc = []string{"/etc/resolv.conf", "/etc/ssl/certs", "/etc/ca-certificates", "/etc/ca-certificates.conf", "/etc/gai.conf"}
 
 // args are bwrap's arguments for run, up to the command.
 func (s *Sandbox) args(run Run, dir string) ([]string, error) {
@@ -265,7 +276,7 @@ func (s *Sandbox) args(run Run, dir string) ([]string, error) {
 	for _, p := range s.opts.ReadOnlyPaths {
 		a = append(a, "--ro-bind-try", p, p)
 	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--size", strconv.FormatInt(s.opts.TmpBytes, 10), "--tmpfs", "/tmp")
 	root := s.opts.Root
 	a = append(a, "--ro-bind", root, root)
 	for _, w := range s.opts.Writable {
