@@ -58,6 +58,9 @@ func (c *Controller) SandboxMode() (mode, reason string) {
 // decides with, or the embedded one while no bundle is loaded.
 func (c *Controller) packExclusionGlobs() []string {
 	raw := c.engine.Data("data", "mcpc", "packpolicy", "exclusions")
+	if raw == nil { // policies/data loaded as its own root (mcpc.lib.tables reads both)
+		raw = c.engine.Data("mcpc", "packpolicy", "exclusions")
+	}
 	if raw == nil {
 		raw = embeddedExclusions()
 	}

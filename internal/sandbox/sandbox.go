@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -281,7 +282,7 @@ func (s *Sandbox) args(run Run, dir string) ([]string, error) {
 	a = append(a, "--ro-bind", root, root)
 	for _, w := range s.opts.Writable {
 		p := filepath.Join(root, filepath.FromSlash(w))
-		if info, err := os.Lstat(p); err == nil && info.IsDir() && within(root, p) {
+		if info, err := os.Lstat(p); err == nil && info.IsDir() && s.writable(w) {
 			a = append(a, "--bind", p, p)
 		}
 	}
@@ -328,10 +329,21 @@ func maskArgs(p string) []string {
 	return []string{"--ro-bind", "/dev/null", p}
 }
 
-// within says whether p is root or below it.
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+// writable says whether the worktree folder rel may be bound writable: a
+// folder strictly inside the worktree that neither is nor holds one of
+// the hidden paths or git's (a writable worktree root would let a command
+// create the .mcp.json or .claude settings an agent's client then obeys).
+func (s *Sandbox) writable(rel string) bool {
+	rel = path.Clean(filepath.ToSlash(rel))
+	if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") || path.IsAbs(rel) {
+		return false
+	}
+	for _, h := range append(slices.Clone(s.opts.Hidden), ".git") {
+		if rel == h || strings.HasPrefix(rel, h+"/") || strings.HasPrefix(h, rel+"/") {
+			return false
+		}
+	}
+	return true
 }
 
 // MachineCannotSandbox says why this machine makes no bubblewrap sandbox

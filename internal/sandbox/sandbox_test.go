@@ -146,20 +146,24 @@ func TestEnvironmentIsScrubbed(t *testing.T) {
 }
 
 func TestWritesStayInTheSandbox(t *testing.T) {
-	root := worktree(t, map[string]string{"src/a.ts": "a\n", "cache/x": "", ".husky/pre-commit": "#!/bin/sh\n"})
-	s := newSandbox(t, Options{Root: root, Writable: []string{"cache", "../outside"}, TmpBytes: 1 << 20})
+	root := worktree(t, map[string]string{"src/a.ts": "a\n", "cache/x": "", ".husky/pre-commit": "#!/bin/sh\n", ".ai/config/repo.json": "{}", ".vscode/settings.json": "{}"})
+	// Only cache is writable: the others are the worktree's root, outside
+	// it, mcpc's own files or hold them.
+	s := newSandbox(t, Options{Root: root, Writable: []string{"cache", "../outside", ".", "./", ".ai", ".ai/config", ".vscode", ".git"}, TmpBytes: 1 << 20})
 	out, err := run(t, s, Run{}, `
 		head -c 2000000 /dev/zero > /tmp/big || echo "tmp bounded"; rm -f /tmp/big
 		echo x > src/a.ts || echo "worktree read-only"
 		echo x > new.txt || echo "no new files"
 		echo x > .husky/pre-commit || echo "hooks read-only"
 		mkdir .claude || echo "no agent settings"
+		echo x > .vscode/mcp.json || echo "no mcp settings"
+		echo x > .ai/config/env.local.json || echo "no config"
 		echo x > /tmp/t && echo "tmp writable"
 		echo x > cache/y && echo "cache writable"`)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"tmp bounded", "worktree read-only", "no new files", "hooks read-only", "no agent settings", "tmp writable", "cache writable"} {
+	for _, want := range []string{"tmp bounded", "worktree read-only", "no new files", "hooks read-only", "no agent settings", "no mcp settings", "no config", "tmp writable", "cache writable"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("want %q:\n%s", want, out)
 		}
