@@ -82,18 +82,18 @@ func scriptWorkspace(t *testing.T, config string) string {
 	return ws
 }
 
-// scriptPlan is the demo plan with a second change node patching the
-// check script, validated by validate-alert, and a gated git_commit.
-func scriptPlan(init *protocol.TurnResponse) map[string]any {
+// scriptPlan is the demo plan with a second change node patching target
+// (the check script), validated by validate-alert, and a gated git_commit.
+func scriptPlan(init *protocol.TurnResponse, target string) map[string]any {
 	plan := demo.Plan(envelopeOf(init), true)
 	nodes := plan["nodes"].([]any)
 	script := map[string]any{}
 	for k, v := range nodes[0].(map[string]any) {
 		script[k] = v
 	}
-	script["nodeId"], script["targetFile"] = "change-script", checkScript
-	script["whyThisFile"] = "the validation script names the old tag"
-	script["codeEvidence"] = []any{map[string]any{"file": checkScript, "startLine": 2, "endLine": 2, "symbol": "adp-alert"}}
+	script["nodeId"], script["targetFile"] = "change-script", target
+	script["whyThisFile"] = "the script names the old tag"
+	script["codeEvidence"] = []any{map[string]any{"file": target, "startLine": 2, "endLine": 2, "symbol": "adp-alert"}}
 	validate := nodes[1].(map[string]any)
 	validate["mapsToNodeIds"] = []string{"change-alert", "change-script"}
 	validate["dependsOn"] = []string{"change-alert", "change-script"}
@@ -110,8 +110,14 @@ func scriptPlan(init *protocol.TurnResponse) map[string]any {
 // check script's last line, find, into replace.
 func patchScript(t *testing.T, a *agent, find, replace string) {
 	t.Helper()
-	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": checkScript}))
-	mustAllow(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-script", "targetFile": checkScript,
+	patchFile(t, a, checkScript, find, replace)
+}
+
+// patchFile has the change-script node rewrite find in target into replace.
+func patchFile(t *testing.T, a *agent, target, find, replace string) {
+	t.Helper()
+	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": target}))
+	mustAllow(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-script", "targetFile": target,
 		"edits": []any{map[string]any{"op": "replace_text", "find": find, "replace": replace}}}))
 }
 
@@ -142,15 +148,22 @@ func leaked(t *testing.T, s string) []string {
 }
 
 // acceptScriptWork starts a server with the canary in its environment and
-// has the script plan accepted and both changes patched.
+// has the script plan accepted and the template patched.
 func acceptScriptWork(t *testing.T, ws string, env ...string) (*agent, *exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	return acceptWorkPatching(t, ws, checkScript, env...)
+}
+
+// acceptWorkPatching is acceptScriptWork with target as the second
+// change node's file.
+func acceptWorkPatching(t *testing.T, ws, target string, env ...string) (*agent, *exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	a, server, stderr := startServerEnv(t, ws, append([]string{"MCPC_E2E_CANARY=" + envCanary}, env...)...)
 	init := a.initialize(demo.Prompt, "adp-alert")
-	if !containsString(packFiles(init), checkScript) {
-		t.Fatalf("the pack %v does not hold %s", packFiles(init), checkScript)
+	if !containsString(packFiles(init), target) {
+		t.Fatalf("the pack %v does not hold %s", packFiles(init), target)
 	}
-	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": scriptPlan(init)}))
+	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": scriptPlan(init, target)}))
 	mustAllow(t, patchAlert(a, alertCodemod))
 	return a, server, stderr
 }
@@ -230,6 +243,39 @@ func TestSandboxedHookLeaksNothing(t *testing.T) {
 	}
 }
 
+// TestSandboxedPatchedHookLeaksNothing: the accepted plan patches
+// .husky/pre-commit itself (the repository's hooks folder through
+// core.hooksPath); at the gated commit the hook runs in the sandbox and
+// its error carries nothing it must not see.
+func TestSandboxedPatchedHookLeaksNothing(t *testing.T) {
+	requireBwrap(t)
+	const hook = ".husky/pre-commit"
+	config := fmt.Sprintf(`{"validation": {"commands": {"no-adp-alert": {"argv": ["sh", %q], "timeoutSec": 60, "covers": ["src/**", ".husky/**"]}}}}`, checkScript)
+	ws := scriptWorkspace(t, config)
+	must(t, os.MkdirAll(filepath.Join(ws, ".husky"), 0o755))
+	must(t, os.WriteFile(filepath.Join(ws, hook), []byte("#!/bin/sh\n# refuse a commit that brings <adp-alert> back\n"+
+		"if git diff --cached | grep -q '^+.*<adp-alert'; then echo 'adp-alert is back'; exit 1; fi\n"), 0o755))
+	git := gitRepo(t, ws)
+	git("config", "core.hooksPath", ".husky")
+	a, _, _ := acceptWorkPatching(t, ws, hook)
+	patchFile(t, a, hook, "if git diff", leakScript+"echo 'hook ran'; exit 1\nif git diff")
+	mustAllow(t, validateAlert(a))
+	if out, err := runCLI(ws, "gate", "approve", "--work", a.work, "--gate", "release-gate", "--by", "reviewer"); err != nil {
+		t.Fatalf("gate approve: %v\n%s", err, out)
+	}
+	r := a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"})
+	if len(r.Denials) > 0 {
+		t.Fatalf("the gated commit was denied: %v", r.DenyReasons)
+	}
+	msg, _ := r.Result["error"].(string)
+	if !strings.Contains(msg, "git commit failed") || !strings.Contains(msg, "hook ran") {
+		t.Fatalf("the patched hook did not run and fail the commit: %v", r.Result)
+	}
+	if l := leaked(t, msg); len(l) > 0 {
+		t.Errorf("the hook's error leaked %v:\n%s", l, msg)
+	}
+}
+
 // TestSandboxedOutputIsBounded: a validation printing 300 MB costs mcpc
 // the output limit, not the output: the result holds the tail and the full
 // size, and the server's peak memory stays far below what it printed.
@@ -297,14 +343,21 @@ func TestSandboxUnavailable(t *testing.T) {
 		config := fmt.Sprintf(`{"sandbox": {"allowUnsandboxed": true}, "validation": {"commands": {"no-adp-alert": {"argv": ["sh", %q]}}}}`, checkScript)
 		ws := scriptWorkspace(t, config)
 		a, _, stderr := acceptScriptWork(t, ws, "MCPC_SANDBOX_BWRAP=/nonexistent/bwrap", "MCPC_SANDBOX_ALLOW_UNSANDBOXED=")
-		patchScript(t, a, "echo 'no adp-alert left'", "echo 'unsandboxed check'")
+		leakingPatch(t, a)
 		if !strings.Contains(stderr.String(), "UNSANDBOXED") {
 			t.Errorf("serve did not say commands run unsandboxed:\n%s", stderr)
 		}
 		r := validateAlert(a)
 		mustAllow(t, r)
-		if r.Result["status"] != "passed" || r.Result["sandboxed"] != false || !strings.Contains(r.Result["output"].(string), "unsandboxed check") {
+		if r.Result["status"] != "passed" || r.Result["sandboxed"] != false {
 			t.Errorf("the unsandboxed validation: %v", r.Result)
+		}
+		// What the sandbox is for, and the proof that leaked() sees a
+		// leak: unsandboxed, the same script reads .env and mcpc's
+		// environment.
+		out, _ := r.Result["output"].(string)
+		if l := leaked(t, out); !containsString(l, dotenvCanary) || !containsString(l, envCanary) {
+			t.Errorf("unsandboxed, the patched script leaked only %v:\n%s", l, out)
 		}
 	})
 }
