@@ -41,12 +41,12 @@ func benchPair(b *testing.B, sandboxed, bare *Controller, run func(c *Controller
 		out = append(out, float64(d[bare].Microseconds()))
 		ratios = append(ratios, float64(d[sandboxed])/float64(d[bare]))
 	}
-	b.ReportMetric(median(in)/1000, "ms-sandboxed")
-	b.ReportMetric(median(out)/1000, "ms-unsandboxed")
-	b.ReportMetric(median(ratios), "median-ratio")
+	b.ReportMetric(pairMedian(in)/1000, "ms-sandboxed")
+	b.ReportMetric(pairMedian(out)/1000, "ms-unsandboxed")
+	b.ReportMetric(pairMedian(ratios), "median-ratio")
 }
 
-func median(xs []float64) float64 {
+func pairMedian(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
@@ -58,8 +58,8 @@ func median(xs []float64) float64 {
 // them bare, on one copy of the example workspace made a git repository.
 func benchControllers(b *testing.B) (sandboxed, bare *Controller, root string) {
 	b.Helper()
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		b.Skip("bubblewrap is not installed:", err)
+	if err := sandbox.MachineCannotSandbox(); err != nil {
+		b.Skip(err)
 	}
 	root = b.TempDir()
 	if err := examples.CopyAngularShop(root); err != nil {
