@@ -152,12 +152,7 @@ func (c *Controller) checkpointInPause(records int) bool {
 }
 
 // Close waits for pending decision record files to be written.
-func (c *Controller) Close() {
-	c.records.close()
-	if err := c.sandbox.Close(); err != nil {
-		c.log.Warn().Err(err).Msg("the sandbox's files were not removed")
-	}
-}
+func (c *Controller) Close() { c.records.close() }
 
 // Root is the absolute workspace root.
 func (c *Controller) Root() string { return c.root }

@@ -84,7 +84,6 @@ func benchControllers(b *testing.B) (sandboxed, bare *Controller, root string) {
 	newController := func(opts sandbox.Options) *Controller {
 		opts.Root = root
 		sb := sandbox.New(opts)
-		b.Cleanup(func() { sb.Close() })
 		cfg := &config.Config{}
 		cfg.Sandbox.OutputMaxBytes = 1 << 20
 		return &Controller{root: root, cfg: cfg, sandbox: sb, redactor: noRedaction{}}

@@ -131,10 +131,11 @@ func (c *Controller) runCommand(ctx context.Context, run sandbox.Run, timeout ti
 		res.err = err
 		return res
 	}
+	defer cmd.Close()
 	out := sandbox.NewTail(c.cfg.Sandbox.OutputMaxBytes)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 2 * time.Second
-	ownProcessGroup(cmd)
+	ownProcessGroup(cmd.Cmd)
 	start := time.Now()
 	res.err = cmd.Run()
 	res.duration = time.Since(start)

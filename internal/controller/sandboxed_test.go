@@ -87,7 +87,6 @@ func TestValidationMasksPolicyExclusions(t *testing.T) {
 	cfg.Sandbox.OutputMaxBytes = 1 << 20
 	c := &Controller{root: root, cfg: cfg, engine: dataOnly{"data": exclusionsData("*.secret", "vault/**")}, redactor: noRedaction{}}
 	c.sandbox = c.newSandbox()
-	defer c.sandbox.Close()
 	res := c.runValidation(context.Background(), []string{"sh", "-c", "cat vault/token.txt notes.secret src/a.ts 2>&1; true"}, "", 30*time.Second)
 	out, _ := res["output"].(string)
 	if res["sandboxed"] != true || !strings.Contains(out, "SOURCE") || strings.Contains(out, "_SECRET") {

@@ -63,7 +63,6 @@ func testCommandController(t *testing.T, root string, outputMaxBytes int) *Contr
 	cfg := &config.Config{}
 	cfg.Sandbox.OutputMaxBytes = outputMaxBytes
 	sb := sandbox.New(sandbox.Options{Root: root, AllowUnsandboxed: true})
-	t.Cleanup(func() { sb.Close() })
 	return &Controller{root: root, cfg: cfg, sandbox: sb, redactor: redactSecretValue{}}
 }
 

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 )
 
@@ -21,17 +20,34 @@ var etcFiles = map[string]string{
 // from run to run.
 var etcNames = slices.Sorted(maps.Keys(etcFiles))
 
-// writeEtc writes etcFiles into a new folder under os.TempDir and returns
-// the folder.
-func writeEtc() (string, error) {
-	dir, err := os.MkdirTemp("", "mcpc-sandbox-etc-")
-	if err != nil {
-		return "", err
-	}
-	for name, content := range etcFiles {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			return "", err
+// etcPipes returns, per etcNames entry, a pipe's read end holding the
+// file's content, for bwrap's --ro-bind-data: nothing is written to disk,
+// so a killed mcpc leaves nothing behind.
+func etcPipes() ([]*os.File, error) {
+	var files []*os.File
+	for _, name := range etcNames {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(files)
+			return nil, err
+		}
+		files = append(files, r)
+		// A few hundred bytes: the pipe's buffer holds them all, so the
+		// write never waits for bwrap to read.
+		_, err = w.WriteString(etcFiles[name])
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			closeAll(files)
+			return nil, err
 		}
 	}
-	return dir, nil
+	return files, nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
 }

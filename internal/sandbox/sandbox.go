@@ -93,17 +93,8 @@ type Sandbox struct {
 	opts   Options
 	bwrap  string
 	reason string
-	etc    string
 	masks  *masker
 	mu     sync.Mutex
-}
-
-// Close removes the sandbox's synthetic /etc.
-func (s *Sandbox) Close() error {
-	if s.etc == "" {
-		return nil
-	}
-	return os.RemoveAll(s.etc)
 }
 
 // Mode says how commands run: "sandboxed", "unsandboxed" (no sandbox could
@@ -150,10 +141,6 @@ func New(opts Options) *Sandbox {
 		s.reason = fmt.Sprintf("bubblewrap (%s) is not installed: %v", bwrap, err)
 		return s
 	}
-	if s.etc, err = writeEtc(); err != nil {
-		s.reason = "the sandbox's /etc could not be written: " + err.Error()
-		return s
-	}
 	s.bwrap = path
 	if err := s.selfTest(); err != nil {
 		s.bwrap = ""
@@ -170,6 +157,7 @@ func (s *Sandbox) selfTest() error {
 	if err != nil {
 		return err
 	}
+	defer cmd.Close()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -189,6 +177,16 @@ type Run struct {
 	Git bool
 }
 
+// Cmd is a command Command made: the exec.Cmd to run, and the files it
+// hands bwrap. Close it once the command ended (or failed to start).
+type Cmd struct {
+	*exec.Cmd
+	files []*os.File
+}
+
+// Close releases the files Command opened for the command.
+func (c *Cmd) Close() { closeAll(c.files) }
+
 // ErrUnavailable is Command's error when no sandbox can be made and
 // running without one is not allowed.
 var ErrUnavailable = errors.New("no sandbox can be made and sandbox.allowUnsandboxed is not set")
@@ -196,8 +194,8 @@ var ErrUnavailable = errors.New("no sandbox can be made and sandbox.allowUnsandb
 // Command makes the command for run: bwrap wrapping it when a sandbox is
 // available, the bare command when it is not and AllowUnsandboxed is set,
 // else ErrUnavailable. The caller sets Stdout, Stderr and the process
-// group handling, and runs it.
-func (s *Sandbox) Command(ctx context.Context, run Run) (*exec.Cmd, error) {
+// group handling, runs it, and closes it.
+func (s *Sandbox) Command(ctx context.Context, run Run) (*Cmd, error) {
 	if len(run.Argv) == 0 {
 		return nil, errors.New("sandbox: empty command")
 	}
@@ -211,10 +209,15 @@ func (s *Sandbox) Command(ctx context.Context, run Run) (*exec.Cmd, error) {
 		}
 		cmd := exec.CommandContext(ctx, run.Argv[0], run.Argv[1:]...)
 		cmd.Dir = dir
-		return cmd, nil
+		return &Cmd{Cmd: cmd}, nil
+	}
+	etc, err := etcPipes()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: the synthetic /etc: %w", err)
 	}
 	args, err := s.args(run, dir)
 	if err != nil {
+		closeAll(etc)
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, s.bwrap, append(args, run.Argv...)...)
@@ -222,7 +225,10 @@ func (s *Sandbox) Command(ctx context.Context, run Run) (*exec.Cmd, error) {
 	// bwrap itself needs no environment; what the command gets is set
 	// with --setenv.
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
-	return cmd, nil
+	// They are the child's descriptors 3, 4, ... (args names them so);
+	// bwrap reads and closes each before the command runs.
+	cmd.ExtraFiles = etc
+	return &Cmd{Cmd: cmd, files: etc}, nil
 }
 
 // systemDirs are bound read-only when they are folders and recreated when
@@ -266,8 +272,8 @@ func (s *Sandbox) args(run Run, dir string) ([]string, error) {
 	for _, p := range systemEtc {
 		a = append(a, "--ro-bind-try", p, p)
 	}
-	for _, name := range etcNames {
-		a = append(a, "--ro-bind", filepath.Join(s.etc, name), "/etc/"+name)
+	for i, name := range etcNames {
+		a = append(a, "--ro-bind-data", strconv.Itoa(3+i), "/etc/"+name)
 	}
 	if s.opts.Network {
 		for _, p := range networkEtc {

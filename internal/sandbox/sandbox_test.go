@@ -51,7 +51,6 @@ func newSandbox(t *testing.T, opts Options) *Sandbox {
 		opts.KeyMaterial = testKeyMaterial
 	}
 	s := New(opts)
-	t.Cleanup(func() { s.Close() })
 	if !s.Available() {
 		t.Fatalf("bwrap is installed but makes no sandbox: %s", s.Reason())
 	}
@@ -64,6 +63,7 @@ func run(t *testing.T, s *Sandbox, r Run, script string) (string, error) {
 	r.Argv = []string{"sh", "-c", script}
 	cmd, err := s.Command(t.Context(), r)
 	must(t, err)
+	defer cmd.Close()
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -124,9 +124,15 @@ func TestEnvironmentIsScrubbed(t *testing.T) {
 	t.Setenv("MCPC_TEST_GRANTED", "granted-value")
 	root := worktree(t, nil)
 	s := newSandbox(t, Options{Root: root, Env: []string{"MCPC_TEST_GRANTED"}})
-	out, err := run(t, s, Run{}, "env; cat /etc/passwd; cat /etc/group")
+	out, err := run(t, s, Run{}, `env; cat /etc/passwd; cat /etc/group; for fd in 3 4 5 6 7; do [ -e /proc/$$/fd/$fd ] && echo "fd $fd is open"; done; true`)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, etcFiles["passwd"]) || !strings.Contains(out, etcFiles["group"]) {
+		t.Errorf("the synthetic /etc/passwd and /etc/group are not there:\n%s", out)
+	}
+	if strings.Contains(out, "is open") {
+		t.Errorf("the command inherited bwrap's descriptors:\n%s", out)
 	}
 	if strings.Contains(out, "ENV_SECRET_1") {
 		t.Errorf("mcpc's environment reached the sandbox:\n%s", out)
@@ -276,7 +282,6 @@ func TestUnavailable(t *testing.T) {
 	} {
 		t.Run(tc.note, func(t *testing.T) {
 			s := New(Options{Root: root, Bwrap: filepath.Join(root, "no-bwrap"), AllowUnsandboxed: tc.allow})
-			defer s.Close()
 			if s.Available() || !strings.Contains(s.Reason(), "no-bwrap") || s.Mode() != tc.mode {
 				t.Fatalf("available %v, reason %q, mode %q; want mode %q", s.Available(), s.Reason(), s.Mode(), tc.mode)
 			}
@@ -288,6 +293,7 @@ func TestUnavailable(t *testing.T) {
 				return
 			}
 			must(t, err)
+			defer cmd.Close()
 			if out, err := cmd.Output(); err != nil || string(out) != "a\n" {
 				t.Errorf("unsandboxed run: %q %v", out, err)
 			}
@@ -309,6 +315,7 @@ func TestCancelKillsTheSandbox(t *testing.T) {
 	defer cancel()
 	cmd, err := s.Command(ctx, Run{Argv: []string{"sh", "-c", "sleep 30 & sleep 30"}})
 	must(t, err)
+	defer cmd.Close()
 	start := time.Now()
 	_ = cmd.Run()
 	if d := time.Since(start); d > 10*time.Second {
