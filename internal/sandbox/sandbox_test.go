@@ -322,3 +322,28 @@ func TestCancelKillsTheSandbox(t *testing.T) {
 		t.Errorf("the cancelled sandbox ran %v", d)
 	}
 }
+
+// TestNothingOutlivesTheCommand: a process the command leaves running, even
+// in a session of its own, ends with the sandbox (its PID namespace).
+func TestNothingOutlivesTheCommand(t *testing.T) {
+	s := newSandbox(t, Options{Root: worktree(t, nil)})
+	marker := fmt.Sprintf("61.%09d", time.Now().UnixNano()%1e9)
+	if out, err := run(t, s, Run{}, "setsid sleep "+marker+" > /dev/null 2>&1 & echo started"); err != nil || out != "started\n" {
+		t.Fatalf("%q %v", out, err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		alive := false
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, p := range procs {
+			if raw, err := os.ReadFile(p); err == nil && string(raw) == "sleep\x00"+marker+"\x00" {
+				alive = true
+			}
+		}
+		if !alive {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the command's detached sleep outlived it")
+		}
+	}
+}
