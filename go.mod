@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/gobwas/glob v1.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/neo4j/neo4j-go-driver/v5 v5.28.4
 	github.com/open-policy-agent/opa v1.22.2
 	github.com/rs/zerolog v1.35.1
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
@@ -61,7 +62,6 @@ require (
 	github.com/mattn/go-runewidth v0.0.19 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/ncruces/go-strftime v1.0.0 // indirect
-	github.com/neo4j/neo4j-go-driver/v5 v5.28.4 // indirect
 	github.com/olekukonko/cat v0.0.0-20250911104152-50322a0618f6 // indirect
 	github.com/olekukonko/errors v1.2.0 // indirect
 	github.com/olekukonko/ll v0.1.6 // indirect
