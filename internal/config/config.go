@@ -58,6 +58,30 @@ type Config struct {
 	Validation     struct {
 		Commands map[string]Command `json:"commands"`
 	} `json:"validation"`
+	HTTP struct {
+		// AllowedHosts are Host header names serve --http accepts besides
+		// loopback names and the bound host.
+		AllowedHosts []string `json:"allowedHosts"`
+		// AllowedOrigins are Origin values accepted besides the server's own.
+		AllowedOrigins []string `json:"allowedOrigins"`
+	} `json:"http"`
+	Bundles Bundles `json:"bundles"`
+}
+
+// Bundles configures where serve --bundle may load policy from.
+type Bundles struct {
+	// AllowInsecureHTTP lets a bundle URL use plain http (development only).
+	AllowInsecureHTTP bool `json:"allowInsecureHttp"`
+	// Verification is the key a bundle's signature must verify against.
+	Verification struct {
+		// KeyFile is a PEM public key (or an HMAC secret) file; relative to
+		// the workspace.
+		KeyFile   string   `json:"keyFile"`
+		KeyID     string   `json:"keyId"`     // default "default"
+		Algorithm string   `json:"algorithm"` // default RS256
+		Scope     string   `json:"scope"`
+		Exclude   []string `json:"exclude"`
+	} `json:"verification"`
 }
 
 // maxLayerBytes bounds one configuration file.

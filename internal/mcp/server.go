@@ -9,10 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"os"
 	"sync/atomic"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
@@ -127,17 +125,3 @@ func ServeStdio(ctx context.Context, s *sdk.Server) error {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
-
-// HTTPHandler serves streamable HTTP; mount it at /mcp. The SDK refuses a
-// loopback request whose Host is not loopback (DNS rebinding); the
-// cross-origin check also refuses what a web page in a browser sends from
-// another origin, so no site the user visits can drive the tool. Clients
-// that are not browsers send no Origin and pass. A session that receives no
-// request for idle is closed (0 keeps sessions until they are deleted): a
-// client that never ends its sessions would otherwise grow the server
-// without bound. Closing one loses nothing: works live in the store, and a
-// client answered 404 starts a new session and goes on with its workId.
-func HTTPHandler(s *sdk.Server, idle time.Duration) http.Handler {
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{SessionTimeout: idle})
-	return http.NewCrossOriginProtection().Handler(h)
-}
