@@ -72,6 +72,8 @@ type Controller struct {
 	records  *recorder
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
 	configFacts configFacts
+	// budget is the process's session and the answers not charged yet.
+	budget budgetBook
 
 	verbsMu      sync.Mutex
 	verbsVersion string

@@ -26,6 +26,12 @@ type Turner interface {
 	Turn(ctx context.Context, raw json.RawMessage) (*protocol.TurnResponse, error)
 }
 
+// AnswerCharger is told the encoded size of each answer sent, so the
+// answer is charged to the turn's budget (the controller implements it).
+type AnswerCharger interface {
+	ChargeAnswer(ctx context.Context, resp *protocol.TurnResponse, bytes int)
+}
+
 // Options configures NewServer.
 type Options struct {
 	// Version is reported in serverInfo. Default "dev".
@@ -64,6 +70,7 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 		SupportedProtocolVersions: protocolVersions(),
 	})
 	s.AddReceivingMiddleware(encodeTurnResults)
+	charger, _ := t.(AnswerCharger)
 	t = newWorkerTurner(t, opts.Log)
 	s.AddTool(&sdk.Tool{
 		Name:        ToolName,
@@ -76,6 +83,13 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 		}
 		inflight.Add(1)
 		defer inflight.Add(-1)
+		// Budgets are kept per MCP session: the HTTP session id the server
+		// assigned, or (stdio, no id) the process.
+		if req.Session != nil {
+			if id := req.Session.ID(); id != "" {
+				ctx = protocol.WithSession(ctx, id)
+			}
+		}
 		resp, err := t.Turn(ctx, args)
 		if err != nil {
 			return nil, err
@@ -83,6 +97,9 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 		text, err := json.Marshal(resp)
 		if err != nil {
 			return nil, err
+		}
+		if charger != nil {
+			charger.ChargeAnswer(ctx, resp, len(text))
 		}
 		return &sdk.CallToolResult{
 			Content:           []sdk.Content{&sdk.TextContent{Text: string(text)}},
