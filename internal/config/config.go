@@ -196,15 +196,15 @@ func merge(dst, src map[string]any) {
 
 // envVars maps the supported MCPC_* variables to config paths.
 var envVars = map[string][]string{
-	"MCPC_BUDGET_MAX_TOKENS":        {"budget", "maxTokens"},
-	"MCPC_BUDGET_THRESHOLD_PERCENT": {"budget", "thresholdPercent"},
-	"MCPC_BUDGET_WORK_MAX_TOKENS":   {"budget", "workMaxTokens"},
-	"MCPC_BUDGET_SESSION_MAX_TOKENS": {"budget", "sessionMaxTokens"},
+	"MCPC_BUDGET_MAX_TOKENS":          {"budget", "maxTokens"},
+	"MCPC_BUDGET_THRESHOLD_PERCENT":   {"budget", "thresholdPercent"},
+	"MCPC_BUDGET_WORK_MAX_TOKENS":     {"budget", "workMaxTokens"},
+	"MCPC_BUDGET_SESSION_MAX_TOKENS":  {"budget", "sessionMaxTokens"},
 	"MCPC_BUDGET_REQUEST_MAX_PERCENT": {"budget", "requestMaxPercent"},
-	"MCPC_PACK_MAX_FILES":           {"pack", "maxFiles"},
-	"MCPC_PACK_MAX_BYTES":           {"pack", "maxBytes"},
-	"MCPC_SCRATCH_MAX_BYTES":        {"scratch", "maxBytes"},
-	"MCPC_REQUEST_MAX_BYTES":        {"request", "maxBytes"},
+	"MCPC_PACK_MAX_FILES":             {"pack", "maxFiles"},
+	"MCPC_PACK_MAX_BYTES":             {"pack", "maxBytes"},
+	"MCPC_SCRATCH_MAX_BYTES":          {"scratch", "maxBytes"},
+	"MCPC_REQUEST_MAX_BYTES":          {"request", "maxBytes"},
 }
 
 func applyEnv(m map[string]any) error {
