@@ -47,11 +47,11 @@ func newPolicyCommand(root *rootParams) *cobra.Command {
 func (p *policyParams) build(cmd *cobra.Command) error {
 	var sign *engine.Signing
 	if p.signingKey != "" {
-		key, err := os.ReadFile(p.signingKey)
-		if err != nil {
+		// OPA's signer reads the file itself; a clear error first.
+		if _, err := os.ReadFile(p.signingKey); err != nil {
 			return fmt.Errorf("--signing-key: %w", err)
 		}
-		sign = &engine.Signing{Key: string(key), KeyID: p.keyID, Algorithm: p.signingAlg, Scope: p.scope}
+		sign = &engine.Signing{Key: p.signingKey, KeyID: p.keyID, Algorithm: p.signingAlg, Scope: p.scope}
 	}
 	if err := os.MkdirAll(filepath.Dir(p.output), 0o755); err != nil {
 		return err

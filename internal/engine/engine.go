@@ -76,10 +76,12 @@ func (v *Verification) config() (*bundle.VerificationConfig, error) {
 	if alg == "" {
 		alg = "RS256"
 	}
-	kc, err := keys.NewKeyConfig(v.Key, alg, v.Scope)
-	if err != nil {
-		return nil, err
+	if !keys.IsSupportedAlgorithm(alg) {
+		return nil, fmt.Errorf("unsupported signing algorithm %q", alg)
 	}
+	// Built directly: keys.NewKeyConfig would first take the key for a file
+	// name, and PEM text is not one.
+	kc := &keys.Config{Key: v.Key, Algorithm: alg, Scope: v.Scope}
 	return bundle.NewVerificationConfig(map[string]*keys.Config{id: kc}, id, v.Scope, v.Exclude), nil
 }
 
@@ -188,8 +190,8 @@ func compileError(source string, err error) error {
 
 // Signing is the key WriteBundle signs with, as `opa build --signing-key`.
 type Signing struct {
-	// Key is a PEM private key (RS*, PS*, ES*) or an HMAC secret (HS*), or
-	// a file holding one.
+	// Key is a file holding a PEM private key (RS*, PS*, ES*) or an HMAC
+	// secret (HS*), as `opa build --signing-key` takes it.
 	Key string
 	// KeyID is written as the signature's kid. Default "default".
 	KeyID string
