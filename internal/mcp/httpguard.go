@@ -40,8 +40,9 @@ type HTTPOptions struct {
 const MinTokenBytes = 16
 
 // ReadToken reads the bearer token from file (trimmed of surrounding
-// space), or from the environment variable MCPC_HTTP_TOKEN when file is "".
-// It returns "" when neither is set.
+// space), or from the environment variable MCPC_HTTP_TOKEN when file is "",
+// and removes that variable from the process's environment. It returns ""
+// when neither is set.
 func ReadToken(file string) (string, error) {
 	tok := os.Getenv("MCPC_HTTP_TOKEN")
 	src := "MCPC_HTTP_TOKEN"
@@ -52,8 +53,13 @@ func ReadToken(file string) (string, error) {
 		}
 		tok, src = string(raw), file
 	}
+	// No command mcpc runs (validation, hooks) inherits the token.
+	set := file != "" || os.Getenv("MCPC_HTTP_TOKEN") != ""
+	if err := os.Unsetenv("MCPC_HTTP_TOKEN"); err != nil {
+		return "", err
+	}
 	tok = strings.TrimSpace(tok)
-	if (file != "" || os.Getenv("MCPC_HTTP_TOKEN") != "") && len(tok) < MinTokenBytes {
+	if set && len(tok) < MinTokenBytes {
 		return "", fmt.Errorf("the HTTP bearer token from %s is %d bytes; use at least %d random bytes (e.g. `openssl rand -hex 32`)", src, len(tok), MinTokenBytes)
 	}
 	return tok, nil

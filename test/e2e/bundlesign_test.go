@@ -212,6 +212,7 @@ func TestSignedBundles(t *testing.T) {
 	// The marker bundle's signature over the allow-all module.
 	tampered := swapFile(t, buildBundle(t, ws, markerPolicy, priv), "rego/mcpc/main/main.rego", []byte(allowAll))
 
+	cfg := filepath.Join(ws, ".ai", "config", "env.local.json")
 	for _, tc := range []struct {
 		note    string
 		bundle  []byte
@@ -219,16 +220,23 @@ func TestSignedBundles(t *testing.T) {
 		flags   []string
 		want    string
 		logWant string
+		config  string
 	}{
-		{"signed with the key, over https", signed, true, []string{"--bundle-key", pub}, "allow-all", ""},
-		{"unsigned", unsigned, true, []string{"--bundle-key", pub}, "embedded", "signature"},
-		{"tampered", tampered, true, []string{"--bundle-key", pub}, "embedded", "digest"},
-		{"signed with another key", otherKey, true, []string{"--bundle-key", pub}, "embedded", "signature"},
-		{"no key configured", signed, true, nil, "embedded", "--bundle-key"},
-		{"plain http", signed, false, []string{"--bundle-key", pub}, "embedded", "plain http is refused"},
-		{"plain http allowed for development", signed, false, []string{"--bundle-key", pub, "--allow-insecure-bundle-http"}, "allow-all", ""},
+		{"signed with the key, over https", signed, true, []string{"--bundle-key", pub}, "allow-all", "", ""},
+		{"unsigned", unsigned, true, []string{"--bundle-key", pub}, "embedded", "signature", ""},
+		{"tampered", tampered, true, []string{"--bundle-key", pub}, "embedded", "digest", ""},
+		{"signed with another key", otherKey, true, []string{"--bundle-key", pub}, "embedded", "signature", ""},
+		{"no key configured", signed, true, nil, "embedded", "--bundle-key", ""},
+		{"plain http", signed, false, []string{"--bundle-key", pub}, "embedded", "plain http is refused", ""},
+		{"plain http allowed for development", signed, false, []string{"--bundle-key", pub, "--allow-insecure-bundle-http"}, "allow-all", "", ""},
+		{"key and http from config", signed, false, nil, "allow-all", "", `{"bundles": {"allowInsecureHttp": true, "verification": {"keyFile": "` + pub + `", "algorithm": "RS256"}}}`},
+		{"another key from config", otherKey, true, nil, "embedded", "signature", `{"bundles": {"verification": {"keyFile": "` + pub + `"}}}`},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
+			if tc.config != "" {
+				must(t, os.WriteFile(cfg, []byte(tc.config), 0o644))
+				t.Cleanup(func() { os.Remove(cfg) })
+			}
 			srv := newBundleServer(t, tc.tls, tc.bundle)
 			a, log := startLogged(t, ws, append([]string{"--bundle", srv.srv.URL + "/mcpc.tar.gz"}, tc.flags...)...)
 			if got := policyInForce(a); got != tc.want {
