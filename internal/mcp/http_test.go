@@ -1,12 +1,17 @@
 package mcp
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpc/mcpc/internal/protocol"
 )
 
 // TestHTTPRefusesBrowserCrossOrigin: a web page the user visits must not be
@@ -156,5 +161,57 @@ func TestListenCheck(t *testing.T) {
 				t.Fatalf("ListenCheck(%q) = %v", tc.addr, err)
 			}
 		})
+	}
+}
+
+// sessionTurner records the MCP session each turn and each answer charge
+// arrived on.
+type sessionTurner struct {
+	mu      sync.Mutex
+	turns   []string
+	charged map[string]int
+}
+
+func (s *sessionTurner) Turn(ctx context.Context, _ json.RawMessage) (*protocol.TurnResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.turns = append(s.turns, protocol.SessionOf(ctx))
+	return &protocol.TurnResponse{WorkID: "w1", AgentID: "a1"}, nil
+}
+
+func (s *sessionTurner) ChargeAnswer(ctx context.Context, _ *protocol.TurnResponse, bytes int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.charged[protocol.SessionOf(ctx)] += bytes
+}
+
+// TestHTTPSessionIdentity: each streamable HTTP session's turns carry the
+// session id the server assigned (what budgets are kept per), whatever the
+// request says, and each answer's size is charged to that session.
+func TestHTTPSessionIdentity(t *testing.T) {
+	turner := &sessionTurner{charged: map[string]int{}}
+	srv := httptest.NewServer(HTTPHandler(NewServer(turner, Options{}), HTTPOptions{}))
+	defer srv.Close()
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"controller_turn","arguments":{"verb":"x","runSessionId":"run-chosen-by-agent"}}}`
+	var ids []string
+	for range 2 {
+		resp := post(t, srv.URL, httpInitialize, nil)
+		id := resp.Header.Get("Mcp-Session-Id")
+		h := map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"}
+		post(t, srv.URL, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, h)
+		if resp := post(t, srv.URL, call, h); resp.StatusCode != http.StatusOK {
+			t.Fatalf("tools/call: status %d", resp.StatusCode)
+		}
+		ids = append(ids, id)
+	}
+	turner.mu.Lock()
+	defer turner.mu.Unlock()
+	if len(turner.turns) != 2 || turner.turns[0] != ids[0] || turner.turns[1] != ids[1] || ids[0] == ids[1] || ids[0] == "" {
+		t.Fatalf("turns arrived on sessions %q, want the assigned %q", turner.turns, ids)
+	}
+	for _, id := range ids {
+		if turner.charged[id] == 0 {
+			t.Errorf("no answer charged to session %s: %v", id, turner.charged)
+		}
 	}
 }
