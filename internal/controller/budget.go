@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"math"
 	"sync"
 
 	"github.com/mcpc/mcpc/internal/protocol"
@@ -15,7 +16,7 @@ import (
 //   - A turn costs ceil(bytes/4) tokens for its request and for its answer,
 //     denied turns included. The request's charge is at most
 //     requestMaxTokens = floor(floor(maxTokens × thresholdPercent) ×
-//     requestMaxPercent); a larger request is denied, so no single request
+//     requestMaxPercent) (shares in thousandths); a larger request is denied, so no single request
 //     costs more than that share of an agent's threshold. An answer's size
 //     is known once the transport has encoded it: it is charged at the same
 //     agent's (and session's) next turn in this process.
@@ -33,13 +34,18 @@ import (
 //     choose and choose nothing here.
 
 // budgetFacts are the configured limits policy computes thresholds from.
+// The shares are passed in thousandths: policy computes with integers,
+// which OPA does without big-number arithmetic on every turn.
 type budgetFacts struct {
-	MaxTokens         int     `json:"maxTokens"`
-	ThresholdPercent  float64 `json:"thresholdPercent"`
-	WorkMaxTokens     int     `json:"workMaxTokens"`
-	SessionMaxTokens  int     `json:"sessionMaxTokens"`
-	RequestMaxPercent float64 `json:"requestMaxPercent"`
+	MaxTokens          int `json:"maxTokens"`
+	ThresholdPermille  int `json:"thresholdPermille"`
+	WorkMaxTokens      int `json:"workMaxTokens"`
+	SessionMaxTokens   int `json:"sessionMaxTokens"`
+	RequestMaxPermille int `json:"requestMaxPermille"`
 }
+
+// permille is a configured share in thousandths (0.6 → 600).
+func permille(share float64) int { return int(math.Round(share * 1000)) }
 
 // sessionFacts is the MCP session's spending before this turn's request.
 type sessionFacts struct {
@@ -138,8 +144,8 @@ func tokensOf(n int) int { return (n + 3) / 4 }
 func (c *Controller) loadSession(ctx context.Context, tx *store.Tx, t *turn) error {
 	b := c.cfg.Budget
 	t.in.Budget = budgetFacts{
-		MaxTokens: b.MaxTokens, ThresholdPercent: b.ThresholdPercent, WorkMaxTokens: b.WorkMaxTokens,
-		SessionMaxTokens: b.SessionMaxTokens, RequestMaxPercent: b.RequestMaxPercent,
+		MaxTokens: b.MaxTokens, ThresholdPermille: permille(b.ThresholdPercent), WorkMaxTokens: b.WorkMaxTokens,
+		SessionMaxTokens: b.SessionMaxTokens, RequestMaxPermille: permille(b.RequestMaxPercent),
 	}
 	id := c.budget.session(ctx)
 	s, err := tx.Session(ctx, id)

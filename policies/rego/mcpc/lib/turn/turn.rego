@@ -19,7 +19,10 @@ terminal if input.state in tables.terminal_states
 
 # Budget arithmetic (ARCHITECTURE section 5, docs/policy-input.md): Go passes
 # the configured limits (input.budget) and what was used; every threshold, the
-# charge and the slice are computed here.
+# charge and the slice are computed here. Shares come in thousandths and
+# floor(n × p / 1000) is written (x - x % 1000) / 1000 with x = n × p: every
+# turn evaluates these, and small integers (unlike floats) cost OPA next to
+# nothing.
 
 # METADATA
 # scope: document
@@ -37,28 +40,45 @@ slice_tokens := input.budget.maxTokens if {
 }
 
 # METADATA
-# description: the agent is blocked past this share (thresholdPercent) of its slice
-threshold_tokens := floor(slice_tokens * input.budget.thresholdPercent)
-
-# METADATA
-# description: the MCP session is blocked past this share of sessionMaxTokens, in every work
-session_threshold_tokens := floor(input.budget.sessionMaxTokens * input.budget.thresholdPercent)
-
-# METADATA
 # description: |
-#   the most one request may cost: requestMaxPercent of a full slice's
-#   threshold, so no single request can spend more than that share of it
-request_max_tokens := floor(_full_threshold * input.budget.requestMaxPercent)
-
-_full_threshold := floor(input.budget.maxTokens * input.budget.thresholdPercent)
+#   the budget part of the decision, which Go charges and reports: the slice,
+#   the agent's threshold (thresholdPermille of its slice), the session's
+#   (thresholdPermille of sessionMaxTokens), the most one request may cost
+#   (requestMaxPermille of a full slice's threshold) and what this request is
+#   charged (its tokens, at most that); one body, as every turn evaluates it
+budget := {
+	"sliceTokens": slice_tokens,
+	"thresholdTokens": (agent - (agent % 1000)) / 1000,
+	"sessionThresholdTokens": (session - (session % 1000)) / 1000,
+	"requestMaxTokens": request_max,
+	"chargeTokens": min([input.request.tokens, request_max]),
+} if {
+	agent := slice_tokens * input.budget.thresholdPermille
+	session := input.budget.sessionMaxTokens * input.budget.thresholdPermille
+	full := input.budget.maxTokens * input.budget.thresholdPermille
+	request := ((full - (full % 1000)) / 1000) * input.budget.requestMaxPermille
+	request_max := (request - (request % 1000)) / 1000
+}
 
 # METADATA
-# description: what this turn's request is charged, its tokens at most request_max_tokens
-charge_tokens := min([input.request.tokens, request_max_tokens])
+# description: the agent is blocked past this many tokens
+threshold_tokens := budget.thresholdTokens
+
+# METADATA
+# description: the MCP session is blocked past this many tokens, in every work
+session_threshold_tokens := budget.sessionThresholdTokens
+
+# METADATA
+# description: the most one request may cost
+request_max_tokens := budget.requestMaxTokens
+
+# METADATA
+# description: what this turn's request is charged
+charge_tokens := budget.chargeTokens
 
 # METADATA
 # description: the request costs more than one request may
-request_too_large if input.request.tokens > request_max_tokens
+request_too_large if input.request.tokens > budget.requestMaxTokens
 
 # METADATA
 # description: the work's pool had no slice left for this agent
@@ -66,11 +86,11 @@ no_slice if slice_tokens == 0
 
 # METADATA
 # description: this turn takes the agent past its threshold
-agent_over_budget if input.agent.usedTokens + charge_tokens > threshold_tokens
+agent_over_budget if input.agent.usedTokens + budget.chargeTokens > budget.thresholdTokens
 
 # METADATA
 # description: this turn takes the MCP session past its threshold, across all its works
-session_over_budget if input.session.usedTokens + charge_tokens > session_threshold_tokens
+session_over_budget if input.session.usedTokens + budget.chargeTokens > budget.sessionThresholdTokens
 
 # METADATA
 # scope: document
@@ -96,23 +116,13 @@ state := "BLOCKED_BUDGET" if budget_blocked
 else := input.state
 
 # METADATA
-# description: the budget part of the decision, which Go charges and reports
-budget := {
-	"sliceTokens": slice_tokens,
-	"thresholdTokens": threshold_tokens,
-	"sessionThresholdTokens": session_threshold_tokens,
-	"requestMaxTokens": request_max_tokens,
-	"chargeTokens": charge_tokens,
-}
-
-# METADATA
 # description: |
 #   the verbs offered in state s: those of policies/data/states.json, without
 #   initialize_work for a session over its threshold (a new work would
 #   otherwise be a fresh budget)
-verbs_in(s) := [verb | some verb in object.get(tables.states, s, []); not _closed_to_session(verb)]
+verbs_in(s) := object.get(tables.states, s, []) if not session_over_budget
 
-_closed_to_session("initialize_work") if session_over_budget
+else := [verb | some verb in object.get(tables.states, s, []); verb != "initialize_work"]
 
 # METADATA
 # description: the verbs offered in the effective state

@@ -37,7 +37,7 @@ report contains violation if {
 			input.agent.usedTokens,
 			turn.charge_tokens,
 			turn.threshold_tokens,
-			input.budget.thresholdPercent,
+			input.budget.thresholdPermille,
 			turn.slice_tokens,
 		]),
 		"path": "agent.usedTokens",
@@ -74,7 +74,7 @@ report contains violation if {
 
 _agent_format := concat(" ", [
 	"agent %s has used %d tokens and this request costs %d,",
-	"past its threshold of %d (%v of its slice of %d)",
+	"past its threshold of %d (%d/1000 of its slice of %d)",
 ])
 
 _pool_format := concat(" ", [

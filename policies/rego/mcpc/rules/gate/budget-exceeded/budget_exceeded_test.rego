@@ -22,7 +22,7 @@ _denial(message, path) := {
 test_fail_read_over_budget if {
 	r := rule.report with input as fixtures.with_input({"agent": {"usedTokens": 59990}})
 	r == {_denial(
-		"agent agent-1 has used 59990 tokens and this request costs 30, past its threshold of 60000 (0.6 of its slice of 100000)",
+		"agent agent-1 has used 59990 tokens and this request costs 30, past its threshold of 60000 (600/1000 of its slice of 100000)",
 		"agent.usedTokens",
 	)}
 }
@@ -30,10 +30,10 @@ test_fail_read_over_budget if {
 test_fail_threshold_computed_from_percent if {
 	r := rule.report with input as fixtures.with_input({
 		"agent": {"usedTokens": 4990, "sliceTokens": 10000},
-		"budget": {"maxTokens": 10000, "thresholdPercent": 0.5},
+		"budget": {"maxTokens": 10000, "thresholdPermille": 500},
 	})
 	r == {_denial(
-		"agent agent-1 has used 4990 tokens and this request costs 30, past its threshold of 5000 (0.5 of its slice of 10000)",
+		"agent agent-1 has used 4990 tokens and this request costs 30, past its threshold of 5000 (500/1000 of its slice of 10000)",
 		"agent.usedTokens",
 	)}
 }
@@ -101,7 +101,7 @@ test_fail_padded_request_is_charged_at_most_the_request_limit if {
 		"agent": {"usedTokens": 49000},
 	})
 	r == {_denial(
-		"agent agent-1 has used 49000 tokens and this request costs 12000, past its threshold of 60000 (0.6 of its slice of 100000)",
+		"agent agent-1 has used 49000 tokens and this request costs 12000, past its threshold of 60000 (600/1000 of its slice of 100000)",
 		"agent.usedTokens",
 	)}
 }

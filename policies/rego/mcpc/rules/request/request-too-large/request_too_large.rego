@@ -22,7 +22,7 @@ report contains violation if {
 			input.request.bytes,
 			input.request.tokens,
 			turn.request_max_tokens,
-			input.budget.requestMaxPercent,
+			input.budget.requestMaxPermille,
 			turn.charge_tokens,
 		]),
 		"path": "request.bytes",
@@ -31,5 +31,5 @@ report contains violation if {
 
 _format := concat(" ", [
 	"the request is %d bytes (%d tokens), over the %d tokens one request may cost",
-	"(%v of the agent threshold); it is charged %d",
+	"(%d/1000 of the agent threshold); it is charged %d",
 ])

@@ -7,7 +7,7 @@ test_fail_request_over_its_share if {
 	r := rule.report with input as fixtures.with_input({"request": {"bytes": 48004, "tokens": 12001}})
 	r == {{
 		"code": "REQUEST_TOO_LARGE",
-		"message": "the request is 48004 bytes (12001 tokens), over the 12000 tokens one request may cost (0.2 of the agent threshold); it is charged 12000",
+		"message": "the request is 48004 bytes (12001 tokens), over the 12000 tokens one request may cost (200/1000 of the agent threshold); it is charged 12000",
 		"path": "request.bytes",
 		"remediation": "Send smaller requests: split a plan's or a patch's work over several turns (a patch per file, a scratch file in parts).",
 		"rule": "mcpc.rules.request[\"request-too-large\"]",
@@ -18,11 +18,11 @@ test_fail_request_over_its_share if {
 test_fail_share_follows_config if {
 	r := rule.report with input as fixtures.with_input({
 		"request": {"bytes": 2004, "tokens": 501},
-		"budget": {"maxTokens": 10000, "thresholdPercent": 0.5, "requestMaxPercent": 0.1},
+		"budget": {"maxTokens": 10000, "thresholdPermille": 500, "requestMaxPermille": 100},
 	})
 	r == {{
 		"code": "REQUEST_TOO_LARGE",
-		"message": "the request is 2004 bytes (501 tokens), over the 500 tokens one request may cost (0.1 of the agent threshold); it is charged 500",
+		"message": "the request is 2004 bytes (501 tokens), over the 500 tokens one request may cost (100/1000 of the agent threshold); it is charged 500",
 		"path": "request.bytes",
 		"remediation": "Send smaller requests: split a plan's or a patch's work over several turns (a patch per file, a scratch file in parts).",
 		"rule": "mcpc.rules.request[\"request-too-large\"]",
