@@ -21,7 +21,7 @@ import (
 //     is known once the transport has encoded it: it is charged at the same
 //     agent's (and session's) next turn in this process.
 //   - Each agent of a work draws a slice of maxTokens from the work's pool
-//     (workMaxTokens) at its first turn; once granted slices would exceed
+//     (workMaxTokens) at its first allowed turn; once granted slices would exceed
 //     the pool, a new agentId gets none and is BLOCKED_BUDGET. An agent is
 //     blocked past floor(slice × thresholdPercent); its spending never
 //     touches another agent's slice, so a new agentId, however it pads its
@@ -193,11 +193,13 @@ func (c *Controller) chargeSession(ctx context.Context, tx *store.Tx, t *turn) e
 	return tx.PutSession(ctx, s)
 }
 
-// chargeAgent charges the request to the agent and keeps the slice policy
-// granted it.
+// chargeAgent charges the request to the agent and, on its first allowed
+// turn, keeps the slice policy granted it: requests that are only ever
+// denied (junk under fresh agentIds) are charged to their agentIds and
+// their session but take no slice from the work's pool.
 func (t *turn) chargeAgent() {
 	t.agent.UsedTokens += t.charge()
-	if t.agent.SliceTokens == 0 && t.dec.Budget != nil && t.dec.Budget.SliceTokens > 0 {
+	if t.agent.SliceTokens == 0 && t.dec.allowed() && t.dec.Budget != nil && t.dec.Budget.SliceTokens > 0 {
 		t.agent.SliceTokens = t.dec.Budget.SliceTokens
 		t.budget.granted = t.agent.SliceTokens
 	}

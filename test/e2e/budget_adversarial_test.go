@@ -106,20 +106,31 @@ func TestPaddedRequestCannotBlockOthers(t *testing.T) {
 	if !last.blocked {
 		t.Errorf("six padded requests did not block their sender: %+v", last)
 	}
-	// Under new agentIds, until the pool (5 slices; the first agent and
-	// rogue-1 hold two) is spent and new agentIds get none.
+	// Padded requests under new agentIds are only ever denied: they take no
+	// slice from the work's pool.
+	for i := 2; i <= 8; i++ {
+		flood(rogue, "rogue-"+strings.Repeat("n", i))
+	}
+	r := rogue.send(map[string]any{"workId": a.work, "agentId": "rogue-reader", "verb": "read_file_lines", "args": map[string]any{"targetFile": demo.Target}})
+	mustAllow(t, r)
+	if r.BudgetStatus.WorkGrantedTokens != 200000 {
+		t.Errorf("denied requests took slices: %+v", r.BudgetStatus)
+	}
+	// Allowed turns under new agentIds take slices until the pool (5: the
+	// first agent and rogue-reader hold two) is spent; then new agentIds get
+	// none, and the agents holding one go on.
 	var refused bool
-	for i := 2; i <= 6; i++ {
-		r := rogue.send(map[string]any{"workId": a.work, "agentId": "rogue-" + strings.Repeat("n", i), "verb": "write_scratch_file",
-			"args": map[string]any{"relativePath": "big.md", "content": strings.Repeat("x", 3<<20)}})
-		if r.Denials[0].Code == "BUDGET_EXCEEDED" && strings.Contains(r.Denials[0].Message, "no slice") {
-			refused = true
+	for i := 1; i <= 4 && !refused; i++ {
+		r := rogue.send(map[string]any{"workId": a.work, "agentId": "rogue-r" + strings.Repeat("n", i), "verb": "read_file_lines", "args": map[string]any{"targetFile": demo.Target}})
+		if len(r.Denials) > 0 {
+			mustDeny(t, r, "BUDGET_EXCEEDED")
+			refused = strings.Contains(r.Denials[0].Message, "no slice")
 		}
 	}
 	if !refused {
 		t.Errorf("new agentIds kept getting slices past the work's pool")
 	}
-	r := a.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
+	r = a.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
 	mustAllow(t, r)
 	if r.State != "PLANNING" || r.BudgetStatus.Blocked {
 		t.Errorf("the first agent is in %s after the flood (budget %+v)", r.State, r.BudgetStatus)

@@ -27,9 +27,10 @@ terminal if input.state in tables.terminal_states
 # METADATA
 # scope: document
 # description: |
-#   the agent's budget slice: the one granted at its first turn; else a slice
-#   of maxTokens from the work's pool while the granted slices fit in it; else
-#   none (0): a new agentId cannot draw on the slices of the work's other agents
+#   the agent's budget slice: the one granted at its first allowed turn; else a
+#   slice of maxTokens from the work's pool while the granted slices fit in it
+#   (Go keeps it once a turn is allowed); else none (0): a new agentId cannot
+#   draw on the slices of the work's other agents
 default slice_tokens := 0
 
 slice_tokens := input.agent.sliceTokens if input.agent.sliceTokens > 0
