@@ -85,9 +85,19 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	chains, closeGraph := newProofChains(ctx, ws, cfg, st, ix, opts.Log)
+	var domain controller.DomainFacts // nil interface when the graph is unavailable
+	if pc, ok := chains.(*proofChains); ok {
+		domain = pc
+	}
+	now, err := clockFromEnv()
+	if err != nil {
+		closeGraph()
+		st.Close()
+		return nil, err
+	}
 	ctl, err := controller.New(controller.Options{
 		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
-		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains,
+		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains, Domain: domain, Now: now,
 	})
 	if err != nil {
 		closeGraph()

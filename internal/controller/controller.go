@@ -60,6 +60,8 @@ type Options struct {
 	Pause func()
 	// ProofChains walks proof chains at initialize_work. Default: none.
 	ProofChains ProofChains
+	// Domain gathers the knowledge graph's policy facts. Default: none.
+	Domain DomainFacts
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -87,6 +89,7 @@ type Controller struct {
 	budget budgetBook
 
 	chains ProofChains // nil: no proof chains
+	domain DomainFacts // nil: no graph policy facts
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -119,6 +122,7 @@ func New(opts Options) (*Controller, error) {
 	c := &Controller{
 		root: res.Root(), paths: res, store: opts.Store, engine: opts.Engine, index: opts.Index,
 		cfg: cfg, now: opts.Now, requests: requests, log: zerolog.Nop(), chains: opts.ProofChains,
+		domain: opts.Domain,
 	}
 	if opts.Log != nil {
 		c.log = *opts.Log

@@ -167,6 +167,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	in := &t.in
 	in.Config = c.configFacts
 	in.Sandbox = c.sandboxFacts
+	c.gatherDomain(ctx, t)
 	switch t.req.Verb {
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt

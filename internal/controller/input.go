@@ -34,6 +34,7 @@ type input struct {
 	Config           configFacts          `json:"config"`
 	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
+	Enforcement      enforcementFacts     `json:"enforcement"`
 }
 
 type requestFacts struct {
@@ -134,6 +135,11 @@ type decision struct {
 	PackInsufficiency map[string]any    `json:"packInsufficiency"`
 	Obligations       decidedObligation `json:"obligations"`
 	Budget            *decidedBudget    `json:"budget"`
+	// Policies, Memories and EnforcementObligations are what the pack
+	// shows of the enforcement bundle (initialize_work, escalate).
+	Policies               []map[string]any `json:"policies"`
+	Memories               []map[string]any `json:"memories"`
+	EnforcementObligations []map[string]any `json:"enforcementObligations"`
 }
 
 type decidedPack struct {

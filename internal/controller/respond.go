@@ -76,7 +76,7 @@ func (c *Controller) packResponse(r *protocol.TurnResponse, t *turn, strategy ma
 	if p.Outcome == "pack_insufficient" {
 		r.PackInsufficiency = t.dec.PackInsufficiency
 	}
-	r.PlanGraphSchema = c.planGraphSchema(c.envelope(t.work, t.agent.ID, p.Ref, p.Hash))
+	r.PlanGraphSchema = withDomainObligations(c.planGraphSchema(c.envelope(t.work, t.agent.ID, p.Ref, p.Hash)), t.dec.EnforcementObligations)
 	if t.req.Verb == "initialize_work" {
 		r.Strategy = strategy
 	}

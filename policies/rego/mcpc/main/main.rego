@@ -7,6 +7,7 @@
 #   error, so a read turn never evaluates plan rules.
 package mcpc.main
 
+import data.mcpc.lib.enforcement
 import data.mcpc.lib.pack
 import data.mcpc.lib.strategy
 import data.mcpc.lib.tables
@@ -153,6 +154,9 @@ _pack_part := part if {
 		"strategy": strategy.selected,
 		"pack": pack.selection,
 		"outcome": pack.outcome,
+		"policies": enforcement.pack_policies,
+		"memories": enforcement.pack_memories,
+		"enforcementObligations": enforcement.obligations,
 	}
 }
 

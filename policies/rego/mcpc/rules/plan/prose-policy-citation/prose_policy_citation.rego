@@ -1,0 +1,55 @@
+# METADATA
+# title: Grounded prose policy citation
+# description: |
+#   A prose policy (skills.md, markdown guidance) binds a plan only when it is
+#   grounded (seed 000 section 10.2): a usage example of a component it names
+#   exists in its domain anchor. A change node inside such a policy's scope
+#   that touches a component it names cites it in policyRefs. Ungrounded
+#   policies are advisory in the pack and never deny.
+# custom:
+#   code: PLAN_POLICY_VIOLATION
+#   remediation: >-
+#     Read the policy (the pack's policies.prose, enforceable entries) and cite its id in the change
+#     node's policyRefs.
+#   severity: error
+#   suggestedVerb: submit_execution_plan
+package mcpc.rules.plan["prose-policy-citation"]
+
+import data.mcpc.lib.enforcement
+import data.mcpc.lib.plan
+import data.mcpc.result
+
+_in_scope(file, scopes) if {
+	some scope in scopes
+	scope == ""
+	is_string(file)
+}
+
+_in_scope(file, scopes) if {
+	some scope in scopes
+	scope != ""
+	startswith(file, concat("", [scope, "/"]))
+}
+
+_tags(node) := {tag |
+	some tag in regex.find_n(`[a-z][a-z0-9]*(?:-[a-z0-9]+)+`, lower(concat(" ", array.concat(
+		[intent | intent := node.editIntent; is_string(intent)],
+		[symbol | some symbol in object.get(node, "targetSymbols", []); is_string(symbol)],
+	))), -1)
+} | {node.componentMapping.toTag | is_string(node.componentMapping.toTag)}
+
+report contains violation if {
+	some entry in enforcement.prose
+	entry.enforceable
+	some i, node in plan.change_nodes
+	_in_scope(node.targetFile, entry.scopes)
+	some tag in entry.mentions
+	tag in _tags(node)
+	not entry.id in enforcement.refs(node)
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("change node %v touches %s, which grounded policy %s (%s:%d) governs, without citing it in policyRefs", [
+			node.nodeId, tag, entry.id, entry.file, entry.line,
+		]),
+		"path": sprintf("%s.policyRefs", [plan.node_path(i)]),
+	})
+}
