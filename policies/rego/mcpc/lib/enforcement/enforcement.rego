@@ -24,11 +24,9 @@ _now_ns := time.parse_rfc3339_ns(_facts.now)
 
 # a record whose expiresAt is not a valid time is treated as expired: a
 # record policy cannot read never applies
-_expired(record) if not time.parse_rfc3339_ns(record.expiresAt) > _now_ns
-
 _live(record) if not record.expiresAt
 
-_live(record) if not _expired(record)
+_live(record) if time.parse_rfc3339_ns(record.expiresAt) > _now_ns
 
 # METADATA
 # description: |
@@ -74,11 +72,13 @@ rules_by_tag[rule.fromTag] := rule if some rule in _facts.migrationRules
 _tag_pattern := `[a-z][a-z0-9]*(?:-[a-z0-9]+)+`
 
 _text(node) := lower(concat(" ", array.concat(
-	[intent | intent := node.editIntent; is_string(intent)],
+	[node.editIntent | is_string(node.editIntent)],
 	[symbol | some symbol in object.get(node, "targetSymbols", []); is_string(symbol)],
 )))
 
-_named_tags(node) := {tag | some tag in regex.find_n(_tag_pattern, _text(node), -1)}
+# METADATA
+# description: the custom element tags a node's editIntent and targetSymbols name
+named_tags(node) := {tag | some tag in regex.find_n(_tag_pattern, _text(node), -1)}
 
 _file_tags(node) := {tag | some tag in object.get(_facts.fileTags, node.targetFile, [])} if _migration_strategy
 
@@ -92,7 +92,7 @@ _file_tags(_) := set() if not _migration_strategy
 migrations contains migration if {
 	count(_facts.migrationRules) > 0
 	some i, node in plan.change_nodes
-	some tag in _named_tags(node) | _file_tags(node)
+	some tag in (named_tags(node) | _file_tags(node))
 	rule := rules_by_tag[tag]
 	migration := {"index": i, "nodeId": node.nodeId, "tag": tag, "rule": rule}
 }
@@ -145,13 +145,13 @@ prose contains entry if {
 	}
 }
 
+default _enforceable(_) := false
+
 _enforceable(policy) if {
 	policy.grounded == true
 	policy.strength == "must"
 	count(object.get(policy, "mentions", [])) > 0
 }
-
-default _enforceable(_) := false
 
 _why(policy) := sprintf("grounded by %d usage example(s) in its scope, e.g. %s:%d", [
 	count(policy.examples),
@@ -192,9 +192,9 @@ obligations := array.concat(
 
 _status_must := {
 	"approved": "cite it in policyRefs; the mapping applies",
-	"candidate": "cite it in policyRefs and take the low-evidence path (lowEvidenceGuard, uncertaintyNote, requiresHumanReview)",
-	"unknown": "cite it in policyRefs and add an escalate node citing it (or take the low-evidence path); other tags still migrate",
-	"no_analog": "cite it in policyRefs and state the fallback (the node's fallback field, or an escalate node citing it)",
+	"candidate": "cite it in policyRefs and set lowEvidenceGuard, uncertaintyNote and requiresHumanReview",
+	"unknown": "cite it in policyRefs and add an escalate node citing it (or the low-evidence path)",
+	"no_analog": "cite it in policyRefs and state the fallback (fallback field, or an escalate node citing it)",
 }
 
 _migration_obligation(rule) := {
@@ -211,13 +211,11 @@ _migration_obligation(rule) := {
 #   the pack's policies: the MigrationRules in scope with status and prop
 #   mappings, the component contracts, and the prose policies with whether
 #   they are enforceable and why
-pack_policies := array.concat(
-	array.concat(
-		[object.union({"kind": "MigrationRule"}, _pack_rule(rule)) | some rule in sort_by_id(_facts.migrationRules)],
-		[object.union({"kind": "ComponentContract"}, contract) | some contract in _facts.contracts],
-	),
+pack_policies := array.flatten([
+	[object.union({"kind": "MigrationRule"}, _pack_rule(rule)) | some rule in sort_by_id(_facts.migrationRules)],
+	[object.union({"kind": "ComponentContract"}, contract) | some contract in _facts.contracts],
 	[object.union({"kind": "ProsePolicy"}, entry) | some entry in sort_by_id([entry | some entry in prose])],
-)
+])
 
 _pack_rule(rule) := {
 	"id": rule.id,

@@ -21,7 +21,10 @@ report contains violation if {
 	is_string(node.targetFile)
 	not node.targetFile in pack_files
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("change node %v targets %s, which is not in the context pack", [node.nodeId, node.targetFile]),
+		"message": sprintf(
+			"change node %v targets %s, which is not in the context pack",
+			[node.nodeId, node.targetFile],
+		),
 		"path": sprintf("%s.targetFile", [plan.node_path(i)]),
 	})
 }

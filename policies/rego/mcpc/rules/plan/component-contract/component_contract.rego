@@ -28,9 +28,10 @@ report contains violation if {
 	some [i, mapping] in _mapped
 	not enforcement.contracts[mapping.toTag]
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("change node %v maps to %s, which no components.d.ts contract declares", [
-			plan.nodes[i].nodeId, mapping.toTag,
-		]),
+		"message": sprintf(
+			"change node %v maps to %s, which no components.d.ts contract declares",
+			[plan.nodes[i].nodeId, mapping.toTag],
+		),
 		"path": sprintf("%s.componentMapping.toTag", [plan.node_path(i)]),
 	})
 }
@@ -42,9 +43,10 @@ report contains violation if {
 	some k, prop in mapping.props
 	not prop in declared
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("change node %v uses prop %v on %s, which its contract does not declare (declared: %s)", [
-			plan.nodes[i].nodeId, prop, mapping.toTag, concat(", ", sort(declared)),
-		]),
+		"message": sprintf(
+			"change node %v uses prop %v on %s, which its contract does not declare (declared: %s)",
+			[plan.nodes[i].nodeId, prop, mapping.toTag, concat(", ", sort(declared))],
+		),
 		"path": sprintf("%s.componentMapping.props[%d]", [plan.node_path(i), k]),
 	})
 }

@@ -26,9 +26,10 @@ report contains violation if {
 	not _has_fallback(node)
 	not enforcement.escalated(migration.rule.id)
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("change node %v migrates %s, which has no SDF analog (MigrationRule %s), without a fallback", [
-			node.nodeId, migration.tag, migration.rule.id,
-		]),
+		"message": sprintf(
+			"change node %v migrates %s, which has no SDF analog (MigrationRule %s), without a fallback",
+			[node.nodeId, migration.tag, migration.rule.id],
+		),
 		"path": sprintf("%s.fallback", [plan.node_path(migration.index)]),
 	})
 }

@@ -23,9 +23,10 @@ report contains violation if {
 	node := plan.nodes[migration.index]
 	not migration.rule.id in enforcement.refs(node)
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("change node %v migrates %s but does not cite MigrationRule %s (status %s) in policyRefs", [
-			node.nodeId, migration.tag, migration.rule.id, migration.rule.status,
-		]),
+		"message": sprintf(
+			"change node %v migrates %s but does not cite MigrationRule %s (status %s) in policyRefs",
+			[node.nodeId, migration.tag, migration.rule.id, migration.rule.status],
+		),
 		"path": sprintf("%s.policyRefs", [plan.node_path(migration.index)]),
 	})
 }

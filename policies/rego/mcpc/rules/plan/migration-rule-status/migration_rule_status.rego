@@ -27,9 +27,10 @@ report contains violation if {
 	node := plan.nodes[migration.index]
 	not enforcement.guarded(node)
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("change node %v migrates %s under candidate MigrationRule %s without the low-evidence guard", [
-			node.nodeId, migration.tag, migration.rule.id,
-		]),
+		"message": sprintf(
+			"change node %v migrates %s under candidate MigrationRule %s without the low-evidence guard",
+			[node.nodeId, migration.tag, migration.rule.id],
+		),
 		"path": plan.node_path(migration.index),
 	})
 }
@@ -41,8 +42,12 @@ report contains violation if {
 	not enforcement.guarded(node)
 	not enforcement.escalated(migration.rule.id)
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("change node %v migrates %s, whose MigrationRule %s is unknown, with no escalate node citing it and no low-evidence guard", [
-			node.nodeId, migration.tag, migration.rule.id,
+		"message": sprintf("%s%s", [
+			sprintf(
+				"change node %v migrates %s, whose MigrationRule %s is unknown, ",
+				[node.nodeId, migration.tag, migration.rule.id],
+			),
+			"with no escalate node citing it and no low-evidence guard",
 		]),
 		"path": plan.node_path(migration.index),
 		"suggestedVerb": "escalate",

@@ -21,20 +21,23 @@ import data.mcpc.lib.enforcement
 import data.mcpc.lib.plan
 import data.mcpc.result
 
-_targets := {node.targetFile | some node in plan.change_nodes; is_string(node.targetFile)}
+_targets contains node.targetFile if {
+	some node in plan.change_nodes
+	is_string(node.targetFile)
+}
 
 _plan_tags := {tag |
 	some node in plan.change_nodes
 	some tag in object.get(input.enforcement.fileTags, node.targetFile, [])
 } | {tag |
 	some node in plan.change_nodes
-	some tag in regex.find_n(`[a-z][a-z0-9]*(?:-[a-z0-9]+)+`, lower(object.get(node, "editIntent", "")), -1)
+	some tag in enforcement.named_tags(node)
 }
 
 _holds(condition, "fileGlobs") if {
 	some pattern in condition.fileGlobs
 	some file in _targets
-	glob.match(pattern, ["/"], file)
+	_glob(pattern, file)
 }
 
 _holds(condition, "strategyIds") if input.envelope.knowledgeStrategyId in condition.strategyIds
@@ -43,6 +46,11 @@ _holds(condition, "tags") if {
 	some tag in condition.tags
 	tag in _plan_tags
 }
+
+_glob(pattern, file) if glob.match(pattern, ["/"], file)
+
+# "/**/" also matches a single "/", as in .gitignore: src/**/*.html covers src/a.html
+_glob(pattern, file) if glob.match(replace(pattern, "/**/", "/"), ["/"], file)
 
 _applies(rule) if {
 	every field in ["fileGlobs", "strategyIds", "tags"] {

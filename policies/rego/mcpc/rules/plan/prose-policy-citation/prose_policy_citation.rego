@@ -20,9 +20,8 @@ import data.mcpc.lib.plan
 import data.mcpc.result
 
 _in_scope(file, scopes) if {
-	some scope in scopes
-	scope == ""
 	is_string(file)
+	"" in scopes
 }
 
 _in_scope(file, scopes) if {
@@ -31,12 +30,7 @@ _in_scope(file, scopes) if {
 	startswith(file, concat("", [scope, "/"]))
 }
 
-_tags(node) := {tag |
-	some tag in regex.find_n(`[a-z][a-z0-9]*(?:-[a-z0-9]+)+`, lower(concat(" ", array.concat(
-		[intent | intent := node.editIntent; is_string(intent)],
-		[symbol | some symbol in object.get(node, "targetSymbols", []); is_string(symbol)],
-	))), -1)
-} | {node.componentMapping.toTag | is_string(node.componentMapping.toTag)}
+_tags(node) := enforcement.named_tags(node) | {node.componentMapping.toTag | is_string(node.componentMapping.toTag)}
 
 report contains violation if {
 	some entry in enforcement.prose
@@ -47,8 +41,12 @@ report contains violation if {
 	tag in _tags(node)
 	not entry.id in enforcement.refs(node)
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("change node %v touches %s, which grounded policy %s (%s:%d) governs, without citing it in policyRefs", [
-			node.nodeId, tag, entry.id, entry.file, entry.line,
+		"message": sprintf("%s%s", [
+			sprintf(
+				"change node %v touches %s, which grounded policy %s (%s:%d) governs, ",
+				[node.nodeId, tag, entry.id, entry.file, entry.line],
+			),
+			"without citing it in policyRefs",
 		]),
 		"path": sprintf("%s.policyRefs", [plan.node_path(i)]),
 	})
