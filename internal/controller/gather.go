@@ -167,7 +167,6 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	in := &t.in
 	in.Config = c.configFacts
 	in.Sandbox = c.sandboxFacts
-	c.gatherDomain(ctx, t)
 	switch t.req.Verb {
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt
@@ -215,6 +214,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 		}
 		c.dryRunPatch(t)
 	}
+	c.gatherDomain(ctx, t) // after the verb's own facts: it reads input.submission
 	return nil
 }
 
