@@ -68,7 +68,9 @@ memory_strategy_signals := [signal |
 
 # METADATA
 # description: MigrationRules by the tag they migrate
-rules_by_tag := {rule.fromTag: rule | some rule in input.enforcement.migrationRules} # regal ignore:prefer-set-or-object-rule
+rules_by_tag := {rule.fromTag: rule | # regal ignore:prefer-set-or-object-rule
+	some rule in input.enforcement.migrationRules
+}
 
 _tag_pattern := `[a-z][a-z0-9]*(?:-[a-z0-9]+)+`
 
@@ -81,7 +83,11 @@ _text(node) := lower(concat(" ", array.concat(
 # description: the custom element tags a node's editIntent and targetSymbols name
 named_tags(node) := {tag | some tag in regex.find_n(_tag_pattern, _text(node), -1)}
 
-_file_tags(node) := {tag | some tag in object.get(input.enforcement.fileTags, node.targetFile, [])} if _migration_strategy
+_file_tags(node) := {tag |
+	some tag in object.get(input.enforcement.fileTags, node.targetFile, [])
+} if {
+	_migration_strategy
+}
 
 _file_tags(_) := set() if not _migration_strategy
 
@@ -217,7 +223,9 @@ _migration_obligation(rule) := {
 #   mappings, the component contracts, and the prose policies with whether
 #   they are enforceable and why
 pack_policies := array.flatten([
-	[object.union({"kind": "MigrationRule"}, _pack_rule(rule)) | some rule in sort_by_id(input.enforcement.migrationRules)],
+	[object.union({"kind": "MigrationRule"}, _pack_rule(rule)) |
+		some rule in sort_by_id(input.enforcement.migrationRules)
+	],
 	[object.union({"kind": "ComponentContract"}, contract) | some contract in input.enforcement.contracts],
 	[object.union({"kind": "ProsePolicy"}, entry) | some entry in sort_by_id([entry | some entry in prose])],
 ])
