@@ -1,7 +1,7 @@
 package controller
 
 import (
-	"encoding/json"
+	"github.com/mcpc/mcpc/internal/exactjson"
 
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
@@ -30,9 +30,32 @@ type planNode struct {
 	SideEffectType    string           `json:"sideEffectType,omitempty"`
 }
 
+// decodeNode reads a stored node. Its body is the node object policy judged,
+// re-marshaled by acceptPlan; it is read with exact key lookups, so Go
+// executes the fields policy saw and never a case twin of one.
 func decodeNode(n store.Node) planNode {
-	var p planNode
-	_ = json.Unmarshal(n.Body, &p)
+	// A body acceptPlan marshaled is always JSON; a damaged row reads as an
+	// empty node, which no rule lets a verb act on.
+	v, _, _ := exactjson.Decode(n.Body)
+	m, _ := v.(map[string]any)
+	return nodeOf(m)
+}
+
+// nodeOf reads a PlanGraph node object with exact key lookups.
+func nodeOf(m map[string]any) planNode {
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	p := planNode{
+		NodeID: str("nodeId"), Kind: str("kind"), TargetFile: str("targetFile"),
+		CommitGateID: str("commitGateId"), SideEffectType: str("sideEffectType"),
+		MapsToNodeIDs: stringList(m["mapsToNodeIds"]), DependsOn: stringList(m["dependsOn"]),
+		VerificationHooks: []map[string]any{},
+	}
+	hooks, _ := m["verificationHooks"].([]any)
+	for _, h := range hooks {
+		if hm, ok := h.(map[string]any); ok {
+			p.VerificationHooks = append(p.VerificationHooks, hm)
+		}
+	}
 	return p
 }
 
