@@ -116,6 +116,15 @@ type configFacts struct {
 	// ValidationRequired lists the commands marked required, sorted.
 	ValidationRequired []string `json:"validationRequired"`
 	ScratchMaxBytes    int64    `json:"scratchMaxBytes"`
+	// Pack holds the pack's limits; policy selects the files within them
+	// (lib/pack) and Go writes exactly what it selected.
+	Pack packLimits `json:"pack"`
+}
+
+type packLimits struct {
+	MaxFiles         int   `json:"maxFiles"`
+	MaxBytes         int64 `json:"maxBytes"`
+	EscalateMaxFiles int   `json:"escalateMaxFiles"`
 }
 
 // decision is data.mcpc.main.decision as Go reads it.
