@@ -105,9 +105,9 @@ test_success_parsed_pack_is_ok if {
 
 _sized(file, size) := object.union(_candidate(file), {"size": size})
 
-_limits(max_files, max_bytes, escalate_max_files) := {"config": object.union(fixtures.input_doc.config, {"pack": {
-	"maxFiles": max_files, "maxBytes": max_bytes, "escalateMaxFiles": escalate_max_files,
-}})}
+_limits(max_files, max_bytes, escalate_max_files) := {"config": object.union(fixtures.input_doc.config, {"pack": limits})} if {
+	limits := {"maxFiles": max_files, "maxBytes": max_bytes, "escalateMaxFiles": escalate_max_files}
+}
 
 test_success_pack_within_file_limit if {
 	selection := pack.selection with input as fixtures.with_input(object.union(_limits(2, 1000, 1), {
