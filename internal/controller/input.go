@@ -142,6 +142,9 @@ type decision struct {
 	Outcome           string            `json:"outcome"`
 	PackInsufficiency map[string]any    `json:"packInsufficiency"`
 	Obligations       decidedObligation `json:"obligations"`
+	// PlanGraphSchema is what the response tells the agent a plan must
+	// hold (initialize_work, escalate), less the envelope.
+	PlanGraphSchema map[string]any `json:"planGraphSchema"`
 }
 
 type decidedPack struct {

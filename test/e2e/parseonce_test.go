@@ -25,18 +25,22 @@ func withRawKeys(t *testing.T, obj map[string]any, extra string) json.RawMessage
 	return json.RawMessage(string(raw[:len(raw)-1]) + "," + extra + "}")
 }
 
-// mustDenyAt checks r is denied INVALID_ARGS for the key at path.
-func mustDenyAt(t *testing.T, r *protocol.TurnResponse, path string) {
+// mustDenyAt checks r is denied with code (INVALID_ARGS unless given) at path.
+func mustDenyAt(t *testing.T, r *protocol.TurnResponse, path string, code ...string) {
 	t.Helper()
-	mustDeny(t, r, "INVALID_ARGS")
+	want := "INVALID_ARGS"
+	if len(code) > 0 {
+		want = code[0]
+	}
+	mustDeny(t, r, want)
 	paths := []string{}
 	for _, d := range r.Denials {
-		if d.Code == "INVALID_ARGS" {
+		if d.Code == want {
 			paths = append(paths, d.Path)
 		}
 	}
 	if !slices.Contains(paths, path) {
-		t.Fatalf("INVALID_ARGS at %v, want one at %q (%v)", paths, path, r.DenyReasons)
+		t.Fatalf("%s at %v, want one at %q (%v)", want, paths, path, r.DenyReasons)
 	}
 }
 

@@ -8,6 +8,7 @@
 package mcpc.main
 
 import data.mcpc.lib.pack
+import data.mcpc.lib.plan
 import data.mcpc.lib.strategy
 import data.mcpc.lib.tables
 import data.mcpc.lib.turn
@@ -153,6 +154,7 @@ _pack_part := part if {
 		"strategy": strategy.selected,
 		"pack": pack.selection,
 		"outcome": pack.outcome,
+		"planGraphSchema": plan.guidance,
 	}
 }
 
