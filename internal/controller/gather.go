@@ -143,7 +143,8 @@ func configFactsOf(cfg *config.Config) configFacts {
 	f := configFacts{
 		EvidencePolicy: cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
 		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes,
-		Pack: packLimits{MaxFiles: cfg.Pack.MaxFiles, MaxBytes: cfg.Pack.MaxBytes, EscalateMaxFiles: cfg.Pack.EscalateMaxFiles},
+		Pack:                packLimits{MaxFiles: cfg.Pack.MaxFiles, MaxBytes: cfg.Pack.MaxBytes, EscalateMaxFiles: cfg.Pack.EscalateMaxFiles},
+		SideEffectExecutors: []string{gitCommit},
 	}
 	if f.EvidencePolicy == nil {
 		f.EvidencePolicy = map[string]any{}

@@ -119,6 +119,9 @@ type configFacts struct {
 	// Pack holds the pack's limits; policy selects the files within them
 	// (lib/pack) and Go writes exactly what it selected.
 	Pack packLimits `json:"pack"`
+	// SideEffectExecutors are the side effect types Go can carry out;
+	// policy decides which node may run (side-effect-executor).
+	SideEffectExecutors []string `json:"sideEffectExecutors"`
 }
 
 type packLimits struct {

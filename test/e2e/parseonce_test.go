@@ -186,10 +186,14 @@ func TestPlanRunsAsJudged(t *testing.T) {
 	if out, err := runCLI(ws, "gate", "approve", "--work", a.work, "--gate", "notify-gate", "--by", "reviewer"); err != nil {
 		t.Fatalf("gate approve: %v\n%s", err, out)
 	}
-	r = a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "notify", "sideEffectType": "notification"})
-	mustAllow(t, r)
-	if reason, _ := r.Result["reason"].(string); r.Result["executed"] != false || !strings.Contains(reason, `"notification"`) {
-		t.Fatalf("the declared notification ran as something else: %v", r.Result)
+	// Policy judges the side effect the plan declared: a notification,
+	// which this build does not execute, whatever the agent now says.
+	for _, asked := range []string{"notification", "git_commit"} {
+		r = a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "notify", "sideEffectType": asked})
+		mustDeny(t, r, "EXEC_SIDE_EFFECT_UNSUPPORTED")
+		if r.Result["executed"] != nil || r.Result["commit"] != nil || !strings.Contains(r.DenyReasons[0], `"notification"`) {
+			t.Fatalf("the declared notification ran as something else: %v %v", r.Result, r.DenyReasons)
+		}
 	}
 }
 
