@@ -22,10 +22,10 @@ report contains violation if {
 	turn.plan_node.kind == "side_effect"
 	declared := object.get(turn.plan_node, "sideEffectType", "")
 	not declared in input.config.sideEffectExecutors
+	executors := concat(", ", input.config.sideEffectExecutors)
+	message := "side_effect node %q is of type %q, which this build cannot execute (it executes %s)"
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("side_effect node %q is of type %q, which this build cannot execute (it executes %s)", [
-			input.args.planNodeId, declared, concat(", ", input.config.sideEffectExecutors),
-		]),
+		"message": sprintf(message, [input.args.planNodeId, declared, executors]),
 		"path": "args.planNodeId",
 	})
 }
@@ -34,11 +34,10 @@ report contains violation if {
 	input.verb == "execute_gated_side_effect"
 	turn.plan_node.kind == "side_effect"
 	asked := input.args.sideEffectType
-	asked != object.get(turn.plan_node, "sideEffectType", "")
+	declared := object.get(turn.plan_node, "sideEffectType", "")
+	asked != declared
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("side_effect node %q is of type %q, not %q", [
-			input.args.planNodeId, object.get(turn.plan_node, "sideEffectType", ""), asked,
-		]),
+		"message": sprintf("side_effect node %q is of type %q, not %q", [input.args.planNodeId, declared, asked]),
 		"path": "args.sideEffectType",
 	})
 }
