@@ -29,7 +29,7 @@ type input struct {
 	Reads            map[string]string    `json:"reads"`
 	Patch            patchFacts           `json:"patch"`
 	Gates            gateFacts            `json:"gates"`
-	Progress         progressCounts       `json:"progress"`
+	NodeStates       []nodeState          `json:"nodeStates"`
 	Config           configFacts          `json:"config"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 }
@@ -101,12 +101,6 @@ type gateFacts struct {
 	Approved []string `json:"approved"`
 }
 
-type progressCounts struct {
-	TotalNodes     int `json:"totalNodes"`
-	CompletedNodes int `json:"completedNodes"`
-	RemainingNodes int `json:"remainingNodes"`
-}
-
 type configFacts struct {
 	EvidencePolicy     map[string]any `json:"evidencePolicy"`
 	ValidationCommands []string       `json:"validationCommands"`
@@ -148,6 +142,9 @@ type decision struct {
 	// PlanGraphSchema is what the response tells the agent a plan must
 	// hold (initialize_work, escalate), less the envelope.
 	PlanGraphSchema map[string]any `json:"planGraphSchema"`
+	// Progress is lib/progress's summary of input.nodeStates (pointer: a
+	// failed decision has none).
+	Progress *decidedProgress `json:"progress"`
 }
 
 type decidedPack struct {
@@ -160,3 +157,5 @@ type decidedObligation struct {
 }
 
 func (d *decision) allowed() bool { return d.Allow != nil && *d.Allow }
+
+func (d *decision) hasProgress() bool { return d.Progress != nil }

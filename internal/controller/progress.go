@@ -1,6 +1,11 @@
 package controller
 
 import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/exactjson"
 
 	"github.com/mcpc/mcpc/internal/protocol"
@@ -86,59 +91,96 @@ func planFactsOf(nodes []store.Node, verb string) planFacts {
 	return pf
 }
 
-// progress counts completed nodes. A change node is complete when patched
-// and every validate node mapped to it passed; validate when passed;
-// side_effect when executed; escalate when resolved (ARCHITECTURE §5).
-type progress struct {
-	total, completed int
-	pending          []protocol.PendingValidation
+// nodeState is a group of plan nodes lib/progress judges alike: one kind,
+// one status, and the same distinct statuses of the validate nodes mapped
+// to them. Policy decides which states are complete; Go only groups, so a
+// 200-node plan is a handful of facts on every turn.
+type nodeState struct {
+	Kind       string   `json:"kind"`
+	Status     string   `json:"status"`
+	Validators []string `json:"validators"` // sorted, distinct
+	Count      int      `json:"count"`
 }
 
-func countProgress(nodes []store.Node) progress {
-	p := progress{total: len(nodes), pending: []protocol.PendingValidation{}}
-	status := map[string]string{}
-	validators := map[string][]string{} // change node -> validate nodes mapping to it
+// decidedProgress is lib/progress's summary, in the decision and from
+// engine.ProgressQuery.
+type decidedProgress struct {
+	TotalNodes     int   `json:"totalNodes"`
+	CompletedNodes int   `json:"completedNodes"`
+	RemainingNodes int   `json:"remainingNodes"`
+	CompleteStates []int `json:"completeStates"`
+}
+
+// nodeStatesOf groups nodes by state, in order of first appearance, and
+// returns for each node the index of its state.
+func nodeStatesOf(nodes []store.Node) ([]nodeState, []int) {
+	status := make(map[string]string, len(nodes))
+	validators := map[string][]string{} // node -> statuses of the validate nodes mapping to it
 	for _, n := range nodes {
 		status[n.NodeID] = n.Status
+	}
+	for _, n := range nodes {
 		if n.Kind == "validate" {
 			for _, m := range n.MapsTo {
-				validators[m] = append(validators[m], n.NodeID)
+				validators[m] = append(validators[m], n.Status)
 			}
 		}
 	}
-	for _, n := range nodes {
-		done := false
-		switch n.Kind {
-		case "change":
-			done = n.Status == statusPatched
-			for _, v := range validators[n.NodeID] {
-				done = done && status[v] == statusPassed
-			}
-		case "validate":
-			done = n.Status == statusPassed
-			if !done {
-				st := n.Status
-				if st == statusPending {
-					st = "not_started"
-				}
-				p.pending = append(p.pending, protocol.PendingValidation{NodeID: n.NodeID, Status: st})
-			}
-		case "side_effect":
-			done = n.Status == statusExecuted
-		case "escalate":
-			done = n.Status == statusResolved
+	states := []nodeState{}
+	of := make([]int, len(nodes))
+	index := map[string]int{}
+	for i, n := range nodes {
+		vs := validators[n.NodeID]
+		slices.Sort(vs)
+		vs = orEmpty(slices.Compact(vs))
+		key := n.Kind + "\x00" + n.Status + "\x00" + strings.Join(vs, "\x00")
+		j, ok := index[key]
+		if !ok {
+			j = len(states)
+			index[key] = j
+			states = append(states, nodeState{Kind: n.Kind, Status: n.Status, Validators: vs})
 		}
-		if done {
-			p.completed++
+		states[j].Count++
+		of[i] = j
+	}
+	return states, of
+}
+
+// progressOf is the response's progress of nodes: counts and completeness
+// as policy decided them for their states, and the validate nodes not
+// complete. The decision's summary is used when execution left the states
+// as they were judged; otherwise lib/progress is asked again. A policy
+// that cannot answer leaves every node remaining.
+func (c *Controller) progressOf(ctx context.Context, t *turn) protocol.Progress {
+	states, of := nodeStatesOf(t.nodes)
+	var decided decidedProgress
+	if t.dec.hasProgress() && slices.EqualFunc(states, t.in.NodeStates, sameState) {
+		decided = *t.dec.Progress
+	} else if err := c.engine.EvaluateQuery(ctx, engine.ProgressQuery, map[string]any{"nodeStates": states}, &decided); err != nil {
+		c.log.Error().Err(err).Msg("progress evaluation failed; reporting every node as remaining")
+		decided = decidedProgress{TotalNodes: len(t.nodes), RemainingNodes: len(t.nodes)}
+	}
+	complete := make([]bool, len(states))
+	for _, i := range decided.CompleteStates {
+		if i >= 0 && i < len(complete) {
+			complete[i] = true
 		}
+	}
+	p := protocol.Progress{TotalNodes: decided.TotalNodes, CompletedNodes: decided.CompletedNodes,
+		RemainingNodes: decided.RemainingNodes, PendingValidations: []protocol.PendingValidation{}}
+	for i, n := range t.nodes {
+		if n.Kind != "validate" || complete[of[i]] {
+			continue
+		}
+		st := n.Status
+		if st == statusPending {
+			st = "not_started"
+		}
+		p.PendingValidations = append(p.PendingValidations, protocol.PendingValidation{NodeID: n.NodeID, Status: st})
 	}
 	return p
 }
 
-func (p progress) counts() progressCounts {
-	return progressCounts{TotalNodes: p.total, CompletedNodes: p.completed, RemainingNodes: p.total - p.completed}
-}
-
-func (p progress) wire() protocol.Progress {
-	return protocol.Progress{TotalNodes: p.total, CompletedNodes: p.completed, RemainingNodes: p.total - p.completed, PendingValidations: p.pending}
+func sameState(a, b nodeState) bool {
+	return a.Kind == b.Kind && a.Status == b.Status && a.Count == b.Count && slices.Equal(a.Validators, b.Validators)
 }

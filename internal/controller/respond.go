@@ -10,7 +10,7 @@ import (
 )
 
 // respond assembles the full TurnResponse envelope (ARCHITECTURE §5).
-func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse, error) {
+func (c *Controller) respond(ctx context.Context, t *turn) (*protocol.TurnResponse, error) {
 	d := t.dec
 	r := protocol.TurnResponse{
 		RunSessionID: t.req.RunSessionID, AgentID: t.agent.ID, State: d.State,
@@ -51,7 +51,7 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 		Blocked:       d.State == "BLOCKED_BUDGET",
 		WorkMaxTokens: c.cfg.Budget.WorkMaxTokens, WorkUsedTokens: workUsed, WorkThresholdTokens: c.cfg.WorkThresholdTokens(),
 	}
-	r.Progress = countProgress(t.nodes).wire()
+	r.Progress = c.progressOf(ctx, t)
 	if t.work == nil {
 		if r.RunSessionID == "" {
 			r.RunSessionID = newID("run")

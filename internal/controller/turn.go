@@ -198,7 +198,7 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	t.in.PackInsufficient = p.Outcome == "pack_insufficient"
 	t.in.Envelope = c.envelope(t.work, a.ID, p.Ref, p.Hash)
 	t.in.Plan = planFactsOf(t.nodes, t.req.Verb)
-	t.in.Progress = countProgress(t.nodes).counts()
+	t.in.NodeStates, _ = nodeStatesOf(t.nodes)
 	return nil
 }
 

@@ -9,6 +9,7 @@ package mcpc.main
 
 import data.mcpc.lib.pack
 import data.mcpc.lib.plan
+import data.mcpc.lib.progress
 import data.mcpc.lib.strategy
 import data.mcpc.lib.tables
 import data.mcpc.lib.turn
@@ -176,6 +177,7 @@ _base := {
 	"denials": denials,
 	"advisories": advisories,
 	"obligations": obligations,
+	"progress": progress.summary,
 }
 
 # A quiet turn (nothing to report, no state to move to, no pack to return) is
@@ -202,6 +204,7 @@ decision := {
 	"denials": [],
 	"advisories": [],
 	"obligations": obligations,
+	"progress": progress.summary,
 } if {
 	_quiet
 } else := _base if {
