@@ -2,7 +2,7 @@ package mcpc.lib.progress_test
 
 import data.mcpc.lib.progress
 
-_state(kind, status, validators, count) := {"kind": kind, "status": status, "validators": validators, "count": count}
+_state(kind, status, validators, n) := {"kind": kind, "status": status, "validators": validators, "count": n}
 
 test_success_each_kind_completes_on_its_status if {
 	states := [
