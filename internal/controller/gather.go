@@ -33,6 +33,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		cands, err := c.index.Rank(ctx, RankQuery{
 			Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
 			Attachments: attachmentText(t.args["attachments"]), Limit: c.cfg.Pack.MaxFiles * 2,
+			MemoryAnchors: c.memoryAnchors(ctx),
 		})
 		if err != nil {
 			c.log.Warn().Err(err).Msg("ranking failed")

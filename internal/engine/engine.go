@@ -38,6 +38,13 @@ const DecisionQuery = "data.mcpc.main.decision"
 // after its decision (lib/progress).
 const ProgressQuery = "data.mcpc.lib.progress.summary"
 
+// MemoryQuery is which memory records count, and the domain anchors the
+// retrieval's memory lane boosts (lib/memory), asked before ranking.
+const MemoryQuery = "data.mcpc.lib.memory.summary"
+
+// extraQueries are prepared besides the decision, for EvaluateQuery.
+var extraQueries = []string{ProgressQuery, MemoryQuery}
+
 // Options configures New.
 type Options struct {
 	// BundlePath is an OPA bundle (a .tar.gz built by `mcpc policy build` or
@@ -56,7 +63,7 @@ type Options struct {
 // concurrent use.
 type Engine struct {
 	query   rego.PreparedEvalQuery
-	extra   map[string]rego.PreparedEvalQuery // by query: ProgressQuery
+	extra   map[string]rego.PreparedEvalQuery // by query: extraQueries
 	version string
 	source  string
 	data    map[string]any
@@ -110,9 +117,12 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	e.query = pq
 	e.extra = map[string]rego.PreparedEvalQuery{}
-	if opts.Query == "" {
-		extra := rego.New(rego.Query(ProgressQuery), rego.Strict(opts.Strict), rego.Store(store), rego.Compiler(compiler))
-		if e.extra[ProgressQuery], err = extra.PrepareForEval(ctx); err != nil {
+	for _, query := range extraQueries {
+		if opts.Query != "" {
+			break
+		}
+		extra := rego.New(rego.Query(query), rego.Strict(opts.Strict), rego.Store(store), rego.Compiler(compiler))
+		if e.extra[query], err = extra.PrepareForEval(ctx); err != nil {
 			return nil, compileError(source, err)
 		}
 	}
@@ -267,7 +277,7 @@ func (e *Engine) Eval(ctx context.Context, in *Input, out any) (json.RawMessage,
 	return e.eval(ctx, e.query, in, out)
 }
 
-// EvaluateQuery evaluates one of the other prepared queries (ProgressQuery)
+// EvaluateQuery evaluates one of the other prepared queries (extraQueries)
 // against doc and decodes its result, an object, into out.
 func (e *Engine) EvaluateQuery(ctx context.Context, query string, doc any, out any) error {
 	pq, ok := e.extra[query]
