@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -112,33 +113,65 @@ type decidedProgress struct {
 }
 
 // nodeStatesOf groups nodes by state, in order of first appearance, and
-// returns for each node the index of its state.
+// returns for each node the index of its state. It runs twice a turn on
+// plans of hundreds of nodes, hence one sorted slice of (mapped node,
+// validator status) pairs rather than a slice per node.
 func nodeStatesOf(nodes []store.Node) ([]nodeState, []int) {
-	status := make(map[string]string, len(nodes))
-	validators := map[string][]string{} // node -> statuses of the validate nodes mapping to it
-	for _, n := range nodes {
-		status[n.NodeID] = n.Status
-	}
+	type mapped struct{ target, status string }
+	var pairs []mapped
 	for _, n := range nodes {
 		if n.Kind == "validate" {
 			for _, m := range n.MapsTo {
-				validators[m] = append(validators[m], n.Status)
+				pairs = append(pairs, mapped{m, n.Status})
 			}
 		}
 	}
+	slices.SortFunc(pairs, func(a, b mapped) int {
+		return cmp.Or(strings.Compare(a.target, b.target), strings.Compare(a.status, b.status))
+	})
+	type span struct{ from, to int }
+	spans := make(map[string]span, len(pairs))
+	for i := 0; i < len(pairs); {
+		j := i
+		for j < len(pairs) && pairs[j].target == pairs[i].target {
+			j++
+		}
+		spans[pairs[i].target] = span{i, j}
+		i = j
+	}
+	// distinct lists the distinct statuses of a span; key is them joined
+	// (one status, the common case, is its own key: no allocation).
+	distinct := func(sp span) []string {
+		out := []string{}
+		for _, p := range pairs[sp.from:sp.to] {
+			if len(out) == 0 || out[len(out)-1] != p.status {
+				out = append(out, p.status)
+			}
+		}
+		return out
+	}
+	key := func(sp span) string {
+		if sp.from == sp.to {
+			return ""
+		}
+		first, last := pairs[sp.from].status, pairs[sp.to-1].status
+		if first == last {
+			return first
+		}
+		return strings.Join(distinct(sp), "\x00")
+	}
+	type stateKey struct{ kind, status, validators string }
 	states := []nodeState{}
 	of := make([]int, len(nodes))
-	index := map[string]int{}
+	index := map[stateKey]int{}
 	for i, n := range nodes {
-		vs := validators[n.NodeID]
-		slices.Sort(vs)
-		vs = orEmpty(slices.Compact(vs))
-		key := n.Kind + "\x00" + n.Status + "\x00" + strings.Join(vs, "\x00")
-		j, ok := index[key]
+		sp := spans[n.NodeID]
+		k := stateKey{n.Kind, n.Status, key(sp)}
+		j, ok := index[k]
 		if !ok {
 			j = len(states)
-			index[key] = j
-			states = append(states, nodeState{Kind: n.Kind, Status: n.Status, Validators: vs})
+			index[k] = j
+			states = append(states, nodeState{Kind: n.Kind, Status: n.Status, Validators: distinct(sp)})
 		}
 		states[j].Count++
 		of[i] = j

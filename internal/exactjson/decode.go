@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -44,7 +45,7 @@ func Decode(data []byte) (any, []Problem, error) {
 	}
 	d := decoder{data: data}
 	d.skipSpace()
-	v, err := d.value(nil)
+	v, err := d.value()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -58,6 +59,13 @@ type decoder struct {
 	pos      int
 	problems []Problem
 	keys     []keyInfo // the keys of the objects being decoded, as a stack
+	members  []member  // their members, as a stack
+	path     []step    // where the value being decoded is
+}
+
+type member struct {
+	key string
+	val any
 }
 
 type keyInfo struct {
@@ -67,26 +75,27 @@ type keyInfo struct {
 
 var errMalformed = fmt.Errorf("malformed JSON")
 
-// segment is one step of a path, built only when a problem is reported.
-type segment struct {
-	parent *segment
-	key    string
-	index  int // for array elements; key is "" then
-	array  bool
+// step is one step of the path to the value being decoded: an object key,
+// or an array index when key is "" and index >= 0.
+type step struct {
+	key   string
+	index int
 }
 
-func (s *segment) String() string {
-	if s == nil {
-		return ""
+// pathString renders the path of the value being decoded (d.path).
+func (d *decoder) pathString() string {
+	var b strings.Builder
+	for _, s := range d.path {
+		if s.index >= 0 {
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(s.key)
 	}
-	parent := s.parent.String()
-	if s.array {
-		return parent + "[" + strconv.Itoa(s.index) + "]"
-	}
-	if parent == "" {
-		return s.key
-	}
-	return parent + "." + s.key
+	return b.String()
 }
 
 func (d *decoder) skipSpace() {
@@ -100,15 +109,15 @@ func (d *decoder) skipSpace() {
 	}
 }
 
-func (d *decoder) value(path *segment) (any, error) {
+func (d *decoder) value() (any, error) {
 	if d.pos >= len(d.data) {
 		return nil, errMalformed
 	}
 	switch c := d.data[d.pos]; {
 	case c == '{':
-		return d.object(path)
+		return d.object()
 	case c == '[':
-		return d.array(path)
+		return d.array()
 	case c == '"':
 		s, _, err := d.str()
 		return s, err
@@ -203,7 +212,7 @@ func (d *decoder) expect(c byte) error {
 	return nil
 }
 
-func (d *decoder) array(path *segment) (any, error) {
+func (d *decoder) array() (any, error) {
 	d.pos++
 	d.skipSpace()
 	out := []any{}
@@ -212,7 +221,9 @@ func (d *decoder) array(path *segment) (any, error) {
 		return out, nil
 	}
 	for i := 0; ; i++ {
-		v, err := d.value(&segment{parent: path, index: i, array: true})
+		d.path = append(d.path, step{index: i})
+		v, err := d.value()
+		d.path = d.path[:len(d.path)-1]
 		if err != nil {
 			return nil, err
 		}
@@ -238,16 +249,11 @@ func (d *decoder) array(path *segment) (any, error) {
 // folded keys rather than by comparing each key with the ones before it.
 const manyKeys = 24
 
-func (d *decoder) object(path *segment) (any, error) {
+func (d *decoder) object() (any, error) {
 	d.pos++
 	d.skipSpace()
-	type member struct {
-		key string
-		val any
-	}
-	var members []member
-	base := len(d.keys)
-	defer func() { d.keys = d.keys[:base] }()
+	base, memberBase := len(d.keys), len(d.members)
+	defer func() { d.keys, d.members = d.keys[:base], d.members[:memberBase] }()
 	var folded map[string]string // folded key -> first key, past manyKeys
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
@@ -264,7 +270,6 @@ func (d *decoder) object(path *segment) (any, error) {
 		if err := d.expect(':'); err != nil {
 			return nil, err
 		}
-		here := &segment{parent: path, key: key}
 		twin, isTwin := "", false
 		if folded == nil && len(d.keys)-base < manyKeys {
 			for _, k := range d.keys[base:] {
@@ -285,20 +290,22 @@ func (d *decoder) object(path *segment) (any, error) {
 				folded[f] = key
 			}
 		}
-		v, err := d.value(here)
+		d.path = append(d.path, step{key: key, index: -1})
+		v, err := d.value()
 		if err != nil {
 			return nil, err
 		}
 		switch {
 		case isTwin && twin == key:
-			d.problems = append(d.problems, Problem{Path: here.String(), Message: fmt.Sprintf("duplicate key %q", key)})
+			d.problems = append(d.problems, Problem{Path: d.pathString(), Message: fmt.Sprintf("duplicate key %q", key)})
 		case isTwin:
-			d.problems = append(d.problems, Problem{Path: here.String(),
+			d.problems = append(d.problems, Problem{Path: d.pathString(),
 				Message: fmt.Sprintf("key %q differs only in case from key %q in the same object", key, twin)})
 		default:
 			d.keys = append(d.keys, keyInfo{key, ascii})
-			members = append(members, member{key, v})
+			d.members = append(d.members, member{key, v})
 		}
+		d.path = d.path[:len(d.path)-1]
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return nil, errMalformed
@@ -309,8 +316,8 @@ func (d *decoder) object(path *segment) (any, error) {
 			d.skipSpace()
 		case '}':
 			d.pos++
-			out := make(map[string]any, len(members))
-			for _, m := range members {
+			out := make(map[string]any, len(d.members)-memberBase)
+			for _, m := range d.members[memberBase:] {
 				out[m.key] = m.val
 			}
 			return out, nil

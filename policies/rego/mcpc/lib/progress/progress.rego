@@ -38,9 +38,17 @@ _total := sum([state.count | some state in input.nodeStates])
 _completed := sum([input.nodeStates[i].count | some i in complete_states])
 
 # METADATA
+# scope: document
 # description: the plan's progress counts
-counts := {"totalNodes": _total, "completedNodes": _completed, "remainingNodes": _total - _completed}
+default counts := {"totalNodes": 0, "completedNodes": 0, "remainingNodes": 0}
+
+counts := {"totalNodes": _total, "completedNodes": _completed, "remainingNodes": _total - _completed} if {
+	count(input.nodeStates) > 0 # no plan, nothing to walk: most turns before a plan
+}
 
 # METADATA
+# scope: document
 # description: the counts and which node states are complete (Go lists the incomplete validations)
-summary := object.union(counts, {"completeStates": complete_states})
+default summary := {"totalNodes": 0, "completedNodes": 0, "remainingNodes": 0, "completeStates": []}
+
+summary := object.union(counts, {"completeStates": complete_states}) if count(input.nodeStates) > 0
