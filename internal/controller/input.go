@@ -31,6 +31,7 @@ type input struct {
 	Gates            gateFacts            `json:"gates"`
 	NodeStates       []nodeState          `json:"nodeStates"`
 	Config           configFacts          `json:"config"`
+	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 }
 
