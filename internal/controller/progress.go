@@ -185,6 +185,10 @@ func nodeStatesOf(nodes []store.Node) ([]nodeState, []int) {
 // as they were judged; otherwise lib/progress is asked again. A policy
 // that cannot answer leaves every node remaining.
 func (c *Controller) progressOf(ctx context.Context, t *turn) protocol.Progress {
+	if len(t.nodes) == 0 {
+		// No plan: no node for policy to call complete or not.
+		return protocol.Progress{PendingValidations: []protocol.PendingValidation{}}
+	}
 	states, of := nodeStatesOf(t.nodes)
 	var decided decidedProgress
 	if t.dec.hasProgress() && slices.EqualFunc(states, t.in.NodeStates, sameState) {
