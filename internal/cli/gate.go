@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpc/mcpc/internal/app"
+	"github.com/mcpc/mcpc/internal/exactjson"
 	"github.com/mcpc/mcpc/internal/store"
 )
 
@@ -64,11 +64,11 @@ func (p *gateParams) approve(cmd *cobra.Command) error {
 			return err
 		}
 		for _, n := range nodes {
-			var body struct {
-				CommitGateID string `json:"commitGateId"`
-			}
-			_ = json.Unmarshal(n.Body, &body)
-			if n.Kind == "side_effect" && body.CommitGateID == p.gate {
+			// The node policy judged, read with exact keys: a
+			// "commitgateid" twin is not the gate a person approves.
+			body, _, _ := exactjson.Decode(n.Body)
+			fields, _ := body.(map[string]any)
+			if gate, _ := fields["commitGateId"].(string); n.Kind == "side_effect" && gate == p.gate {
 				return tx.ApproveGate(ctx, p.work, p.gate, p.by, p.note)
 			}
 		}

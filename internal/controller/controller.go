@@ -31,6 +31,8 @@ import (
 // record.
 type decider interface {
 	Evaluate(ctx context.Context, doc any, out any) (input, result []byte, err error)
+	// EvaluateQuery evaluates another prepared query (engine.ProgressQuery).
+	EvaluateQuery(ctx context.Context, query string, doc any, out any) error
 	Version() string
 	Data(path ...string) any
 }

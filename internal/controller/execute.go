@@ -89,7 +89,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 		Files: []string{}, Ranking: []rankEntry{}, Policies: []map[string]any{}, Memories: []map[string]any{},
 		Attachments: atts, Excluded: orEmpty(t.dec.Pack.Excluded), Outcome: orDefault(t.dec.Outcome, "ok"),
 	}
-	c.addFiles(p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.MaxFiles)
+	c.addFiles(p, t.dec.Pack.Files, t.in.Candidates)
 	p.Symbols, p.Usages = c.symbolsFor(p.Files)
 	p.ProofChains = chainsWithin(t.proofChains, p.Files)
 	if err := c.writePack(p); err != nil {
@@ -118,7 +118,7 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 	if err != nil {
 		return err
 	}
-	added := c.addFiles(p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.EscalateMaxFiles)
+	added := c.addFiles(p, t.dec.Pack.Files, t.in.Candidates)
 	syms, usages := c.symbolsFor(added)
 	p.Symbols = append(p.Symbols, syms...)
 	p.Usages = append(p.Usages, usages...)

@@ -33,6 +33,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		cands, err := c.index.Rank(ctx, RankQuery{
 			Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
 			Attachments: attachmentText(t.args["attachments"]), Limit: c.cfg.Pack.MaxFiles * 2,
+			MemoryAnchors: c.memoryAnchors(ctx),
 		})
 		if err != nil {
 			c.log.Warn().Err(err).Msg("ranking failed")
@@ -144,6 +145,8 @@ func configFactsOf(cfg *config.Config) configFacts {
 	f := configFacts{
 		EvidencePolicy: cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
 		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes,
+		Pack:                packLimits{MaxFiles: cfg.Pack.MaxFiles, MaxBytes: cfg.Pack.MaxBytes, EscalateMaxFiles: cfg.Pack.EscalateMaxFiles},
+		SideEffectExecutors: []string{gitCommit},
 	}
 	if f.EvidencePolicy == nil {
 		f.EvidencePolicy = map[string]any{}

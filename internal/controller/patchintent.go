@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"os"
 	"slices"
 
 	"github.com/mcpc/mcpc/internal/store"
@@ -149,16 +148,4 @@ func (c *Controller) recoverPatch(ctx context.Context, intentPath string) (lande
 	}
 	c.dropIntent(in)
 	return landed, nil
-}
-
-// failpointName is MCPC_FAILPOINT, read once: the crash tests' way to end
-// the process exactly where a kill -9 could only be aimed at by luck.
-var failpointName = os.Getenv("MCPC_FAILPOINT")
-
-// failpoint ends the process, as abruptly as a kill (no deferred function,
-// no commit), when MCPC_FAILPOINT names this point.
-func failpoint(name string) {
-	if failpointName == name {
-		os.Exit(86)
-	}
 }

@@ -11,10 +11,14 @@ import (
 	"github.com/mcpc/mcpc/internal/store"
 )
 
+// gitCommit is the one side effect type this build executes; policy gets
+// it as config.sideEffectExecutors and decides which node may run.
+const gitCommit = "git_commit"
+
 // runSideEffect carries out a side_effect node whose commit gate a person
-// approved (policy checked the gate). git_commit commits the files this
-// work's change nodes patched, and nothing else; other side effect types
-// have no executor yet and say so. The commit runs after the turn's
+// approved and whose type has an executor (policy checked both: side-effect-gate,
+// side-effect-executor). git_commit commits the files this work's change
+// nodes patched, and nothing else. The commit runs after the turn's
 // transaction: git runs the repository's hooks, which may take minutes, and
 // no other agent's turn should wait for them.
 func (c *Controller) runSideEffect(_ context.Context, _ *store.Tx, t *turn) error {
@@ -23,7 +27,9 @@ func (c *Controller) runSideEffect(_ context.Context, _ *store.Tx, t *turn) erro
 	if n, ok := findNode(t.nodes, nodeID); ok {
 		node = decodeNode(n)
 	}
-	if node.SideEffectType != "git_commit" {
+	if node.SideEffectType != gitCommit {
+		// Unreachable under the bundled policy (side-effect-executor);
+		// a replaced bundle that allows it still runs nothing.
 		t.result["executed"] = false
 		t.result["reason"] = fmt.Sprintf("side effect type %q has no executor in this build (git_commit has)", node.SideEffectType)
 		return nil
