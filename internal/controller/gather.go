@@ -212,7 +212,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 		}
 		c.dryRunPatch(t)
 	}
-	return nil
+	return c.gatherGuards(ctx, tx, t)
 }
 
 // resolveArg records pathscope's facts for a path argument; write verbs also

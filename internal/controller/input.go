@@ -32,6 +32,7 @@ type input struct {
 	Progress         progressCounts       `json:"progress"`
 	Config           configFacts          `json:"config"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
+	Intents          intentsFacts         `json:"intents"`
 }
 
 type requestFacts struct {

@@ -31,6 +31,7 @@ type turn struct {
 	pack     *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
 	record   []byte              // the decision record, once committed
 	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
+	intent   intentFacts         // the active intent of a write (seed 004), when there is one
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as

@@ -1,0 +1,37 @@
+package controller
+
+import (
+	"context"
+
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+// gatherGuards adds the facts of the execution guards that judge a write
+// (input.intents; docs/policy-input.md): the intent sidecar and the file
+// the turn would write. Policy decides; Go only reports.
+func (c *Controller) gatherGuards(ctx context.Context, tx *store.Tx, t *turn) error {
+	t.in.Intents = intentsFacts{Active: []intentDeclared{}}
+	target := c.writeTarget(t)
+	if target == "" {
+		return nil
+	}
+	t.in.Intents = c.readIntents()
+	t.in.Intents.Target = target
+	t.intent.ID = intentFor(t.in.Intents, target)
+	return nil
+}
+
+// writeTarget is the canonical file this turn would write, when it writes
+// one and its path is valid (the scope rules judge an invalid one).
+func (c *Controller) writeTarget(t *turn) string {
+	if t.work == nil {
+		return ""
+	}
+	switch t.req.Verb {
+	case "apply_code_patch":
+		if pf, ok := t.in.Paths["targetFile"]; ok && pf.Valid {
+			return pf.Canonical
+		}
+	}
+	return ""
+}
