@@ -44,6 +44,8 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 		c.complete(t)
 	case "execute_gated_side_effect":
 		return c.runSideEffect(ctx, tx, t)
+	case "run_sandboxed_code":
+		c.runSandboxed(t)
 	default:
 		// Policy allowed a verb Go cannot execute (run_sandboxed_code): say
 		// so rather than pretend.

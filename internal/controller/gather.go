@@ -25,6 +25,8 @@ const submissionMarker = "(see input.submission)"
 // other processes wait on.
 func (c *Controller) prefetch(ctx context.Context, t *turn) {
 	switch t.req.Verb {
+	case "run_sandboxed_code":
+		c.prefetchSandbox(ctx, t)
 	case "apply_code_patch":
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "initialize_work":

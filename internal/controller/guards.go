@@ -11,6 +11,7 @@ import (
 // the turn would write. Policy decides; Go only reports.
 func (c *Controller) gatherGuards(ctx context.Context, tx *store.Tx, t *turn) error {
 	t.in.Intents = intentsFacts{Active: []intentDeclared{}}
+	t.in.Sandbox = sandboxFactsOf(t.sandbox)
 	target := c.writeTarget(t)
 	if target == "" {
 		return nil

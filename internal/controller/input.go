@@ -33,6 +33,7 @@ type input struct {
 	Config           configFacts          `json:"config"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 	Intents          intentsFacts         `json:"intents"`
+	Sandbox          sandboxFacts         `json:"sandbox"`
 }
 
 type requestFacts struct {

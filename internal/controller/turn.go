@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/jsrun"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
@@ -32,6 +33,7 @@ type turn struct {
 	record   []byte              // the decision record, once committed
 	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
 	intent   intentFacts         // the active intent of a write (seed 004), when there is one
+	sandbox  *jsrun.Result       // run_sandboxed_code: the run, made before the transaction
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
