@@ -54,6 +54,11 @@ type Config struct {
 	Request struct {
 		MaxBytes int `json:"maxBytes"` // default 4 MiB
 	} `json:"request"`
+	// Reservations are the collision guard's holds on the files of a change
+	// node an agent patched.
+	Reservations struct {
+		TTLSec int `json:"ttlSec"` // how long a hold lasts without the node finishing; default 1800
+	} `json:"reservations"`
 	EvidencePolicy map[string]any `json:"evidencePolicy,omitempty"`
 	Validation     struct {
 		Commands map[string]Command `json:"commands"`
@@ -121,6 +126,7 @@ func (c *Config) defaults() {
 	setInt64(&c.Index.MaxFileBytes, 1<<20)
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
+	setInt(&c.Reservations.TTLSec, 1800)
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120
@@ -175,6 +181,7 @@ var envVars = map[string][]string{
 	"MCPC_PACK_MAX_BYTES":           {"pack", "maxBytes"},
 	"MCPC_SCRATCH_MAX_BYTES":        {"scratch", "maxBytes"},
 	"MCPC_REQUEST_MAX_BYTES":        {"request", "maxBytes"},
+	"MCPC_RESERVATIONS_TTL_SEC":     {"reservations", "ttlSec"},
 }
 
 func applyEnv(m map[string]any) error {

@@ -48,7 +48,8 @@ type Options struct {
 	Config *config.Config
 	// Log receives diagnostics. Default: a disabled logger.
 	Log *zerolog.Logger
-	// Now is the clock. Default: time.Now.
+	// Now is the clock. Default: MCPC_NOW when set (a fixed time), else
+	// time.Now.
 	Now func() time.Time
 	// Pause runs in each pause between turns (once the recorder has
 	// written what waited for it), for process upkeep that must not land
@@ -109,7 +110,9 @@ func New(opts Options) (*Controller, error) {
 		c.log = *opts.Log
 	}
 	if c.now == nil {
-		c.now = time.Now
+		if c.now, err = envClock(); err != nil {
+			return nil, err
+		}
 	}
 	c.configFacts = configFactsOf(cfg)
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)

@@ -42,6 +42,7 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 		return c.runRecipe(ctx, tx, t)
 	case "signal_task_complete":
 		c.complete(t)
+		return tx.ReleaseWork(ctx, t.work.ID)
 	case "execute_gated_side_effect":
 		return c.runSideEffect(ctx, tx, t)
 	case "run_sandboxed_code":

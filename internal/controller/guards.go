@@ -7,11 +7,13 @@ import (
 )
 
 // gatherGuards adds the facts of the execution guards that judge a write
-// (input.intents; docs/policy-input.md): the intent sidecar and the file
-// the turn would write. Policy decides; Go only reports.
+// (input.intents, input.reservation, input.sandbox; docs/policy-input.md):
+// the intent sidecar, the file the turn would write and who holds it, and
+// the sandbox's run. Policy decides; Go only reports.
 func (c *Controller) gatherGuards(ctx context.Context, tx *store.Tx, t *turn) error {
 	t.in.Intents = intentsFacts{Active: []intentDeclared{}}
 	t.in.Sandbox = sandboxFactsOf(t.sandbox)
+	t.in.Reservation = reservationFacts{}
 	target := c.writeTarget(t)
 	if target == "" {
 		return nil
@@ -19,7 +21,9 @@ func (c *Controller) gatherGuards(ctx context.Context, tx *store.Tx, t *turn) er
 	t.in.Intents = c.readIntents()
 	t.in.Intents.Target = target
 	t.intent.ID = intentFor(t.in.Intents, target)
-	return nil
+	var err error
+	t.in.Reservation, err = c.reservationOf(ctx, tx, target)
+	return err
 }
 
 // writeTarget is the canonical file this turn would write, when it writes

@@ -34,6 +34,7 @@ type input struct {
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 	Intents          intentsFacts         `json:"intents"`
 	Sandbox          sandboxFacts         `json:"sandbox"`
+	Reservation      reservationFacts     `json:"reservation"`
 }
 
 type requestFacts struct {

@@ -74,6 +74,9 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 	if err := c.landPatch(ctx, tx, t, in); err != nil {
 		return err
 	}
+	if err := c.reserve(ctx, tx, t, pf.Canonical, nodeID); err != nil {
+		return err
+	}
 	dir := artifactDir(t.work.ID, nodeID)
 	t.result["applied"] = true
 	t.result["targetFile"] = pf.Canonical
@@ -170,8 +173,14 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 		}
 		recorded := false
 		err := c.updateAfterTurn(ctx, t, workID, func(tx *store.Tx) (err error) {
-			recorded, err = tx.FinishRun(ctx, workID, nodeID, run, status)
-			return err
+			if recorded, err = tx.FinishRun(ctx, workID, nodeID, run, status); err != nil || !recorded {
+				return err
+			}
+			nodes, err := tx.Nodes(ctx, workID, false)
+			if err != nil {
+				return err
+			}
+			return releaseFinished(ctx, tx, workID, nodes)
 		})
 		dir := artifactDir(workID, nodeID)
 		switch {
