@@ -27,7 +27,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 	switch t.req.Verb {
 	case "run_sandboxed_code":
 		c.prefetchSandbox(ctx, t)
-	case "apply_code_patch":
+	case "apply_code_patch", "run_automation_recipe":
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "initialize_work":
 		c.refreshIndex(ctx)

@@ -14,6 +14,12 @@ func (c *Controller) gatherGuards(ctx context.Context, tx *store.Tx, t *turn) er
 	t.in.Intents = intentsFacts{Active: []intentDeclared{}}
 	t.in.Sandbox = sandboxFactsOf(t.sandbox)
 	t.in.Reservation = reservationFacts{}
+	t.in.Recipe = recipeFacts{}
+	if isLexemeRecipe(t) {
+		if err := c.gatherLexemeRecipe(ctx, tx, t); err != nil {
+			return err
+		}
+	}
 	target := c.writeTarget(t)
 	if target == "" {
 		return nil
@@ -32,11 +38,11 @@ func (c *Controller) writeTarget(t *turn) string {
 	if t.work == nil {
 		return ""
 	}
-	switch t.req.Verb {
-	case "apply_code_patch":
-		if pf, ok := t.in.Paths["targetFile"]; ok && pf.Valid {
-			return pf.Canonical
-		}
+	if t.req.Verb != "apply_code_patch" && !isLexemeRecipe(t) {
+		return ""
+	}
+	if pf, ok := t.in.Paths["targetFile"]; ok && pf.Valid {
+		return pf.Canonical
 	}
 	return ""
 }

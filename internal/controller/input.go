@@ -35,6 +35,7 @@ type input struct {
 	Intents          intentsFacts         `json:"intents"`
 	Sandbox          sandboxFacts         `json:"sandbox"`
 	Reservation      reservationFacts     `json:"reservation"`
+	Recipe           recipeFacts          `json:"recipe"`
 }
 
 type requestFacts struct {

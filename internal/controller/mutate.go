@@ -144,7 +144,10 @@ func (c *Controller) appendTrace(ctx context.Context, tx *store.Tx, t *turn, fil
 func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error {
 	recipe, _ := t.args["recipeId"].(string)
 	nodeID, _ := t.args["planNodeId"].(string)
-	if recipe != "run_targeted_validation" {
+	if recipe == recipeReplaceLexeme {
+		return c.replaceLexeme(ctx, tx, t)
+	}
+	if recipe != recipeValidation {
 		t.result["executed"] = false
 		t.result["reason"] = recipe + " has no executor in this build"
 		return nil
@@ -160,6 +163,9 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 	// token, and only the node's latest run records its outcome.
 	run := newID("run")
 	if err := c.startRun(ctx, tx, t, nodeID, statusRunning, run); err != nil {
+		return err
+	}
+	if err := c.recordRecipe(ctx, tx, t, map[string]any{"run": run, "argv": cmd.Argv}); err != nil {
 		return err
 	}
 	workID := t.work.ID
