@@ -59,6 +59,10 @@ type Config struct {
 	Reservations struct {
 		TTLSec int `json:"ttlSec"` // how long a hold lasts without the node finishing; default 1800
 	} `json:"reservations"`
+	// SideEffects bound gated side effects (git_commit and its hooks).
+	SideEffects struct {
+		TimeoutSec int `json:"timeoutSec"` // default 600
+	} `json:"sideEffects"`
 	EvidencePolicy map[string]any `json:"evidencePolicy,omitempty"`
 	Validation     struct {
 		Commands map[string]Command `json:"commands"`
@@ -127,6 +131,7 @@ func (c *Config) defaults() {
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
 	setInt(&c.Reservations.TTLSec, 1800)
+	setInt(&c.SideEffects.TimeoutSec, 600)
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120
@@ -182,6 +187,7 @@ var envVars = map[string][]string{
 	"MCPC_SCRATCH_MAX_BYTES":        {"scratch", "maxBytes"},
 	"MCPC_REQUEST_MAX_BYTES":        {"request", "maxBytes"},
 	"MCPC_RESERVATIONS_TTL_SEC":     {"reservations", "ttlSec"},
+	"MCPC_SIDE_EFFECTS_TIMEOUT_SEC": {"sideEffects", "timeoutSec"},
 }
 
 func applyEnv(m map[string]any) error {

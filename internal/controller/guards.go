@@ -15,6 +15,10 @@ func (c *Controller) gatherGuards(ctx context.Context, tx *store.Tx, t *turn) er
 	t.in.Sandbox = sandboxFactsOf(t.sandbox)
 	t.in.Reservation = reservationFacts{}
 	t.in.Recipe = recipeFacts{}
+	t.in.SideEffect = sideEffectFacts{}
+	if t.req.Verb == "execute_gated_side_effect" && t.work != nil {
+		c.gatherSideEffect(t)
+	}
 	if isLexemeRecipe(t) {
 		if err := c.gatherLexemeRecipe(ctx, tx, t); err != nil {
 			return err

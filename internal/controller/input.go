@@ -36,6 +36,7 @@ type input struct {
 	Sandbox          sandboxFacts         `json:"sandbox"`
 	Reservation      reservationFacts     `json:"reservation"`
 	Recipe           recipeFacts          `json:"recipe"`
+	SideEffect       sideEffectFacts      `json:"sideEffect"`
 }
 
 type requestFacts struct {

@@ -34,7 +34,8 @@ func (c *Controller) runSideEffect(_ context.Context, _ *store.Tx, t *turn) erro
 
 // Gated commits of a workspace run one at a time, across processes: the
 // lock file is held while git runs (the kernel drops it if mcpc dies), and
-// a commit that hangs in a hook is stopped after gatedCommitTimeout.
+// a commit that hangs in a hook is stopped after sideEffects.timeoutSec
+// (default gatedCommitTimeout).
 const (
 	sideEffectLock     = ".ai/tmp/side-effects.lock"
 	gatedCommitTimeout = 10 * time.Minute
@@ -76,10 +77,15 @@ func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work,
 		t.result["error"] = "no change node has been patched: nothing to commit"
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, gatedCommitTimeout)
+	timeout := gatedCommitTimeout
+	if c.cfg.SideEffects.TimeoutSec > 0 {
+		timeout = time.Duration(c.cfg.SideEffects.TimeoutSec) * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	prompt, _, _ := strings.Cut(work.Prompt, "\n")
-	msg := fmt.Sprintf("%s\n\nmcpc work %s, plan node %s (commit gate %s)", prompt, work.ID, nodeID, gate)
+	// The message is the agent's payload as read for the decision (policy
+	// refused a missing or empty one), nothing of mcpc's own state.
+	msg := t.commitMessage
 	if out, err := c.git(ctx, append([]string{"add", "--"}, files...)...); err != nil {
 		t.result["error"] = "git add failed: " + out
 		return
@@ -114,6 +120,12 @@ func (c *Controller) git(ctx context.Context, args ...string) (string, error) {
 	}
 	// --literal-pathspecs: a file named "*.ts" or ":(glob)**" must name only
 	// itself, or a gated commit would take in files nobody approved.
-	out, err := exec.CommandContext(ctx, "git", append([]string{"-C", c.root, "--literal-pathspecs"}, args...)...).CombinedOutput()
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", c.root, "--literal-pathspecs"}, args...)...)
+	// A hook that hangs is a child of git holding its output pipe: at the
+	// timeout the whole process group is killed, and the wait for the pipe
+	// is bounded, or killing git alone would leave the turn waiting.
+	ownProcessGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	out, err := cmd.CombinedOutput()
 	return strings.TrimSpace(string(out)), err
 }
