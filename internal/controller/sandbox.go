@@ -69,9 +69,20 @@ func (c *Controller) prefetchSandbox(ctx context.Context, t *turn) {
 	if mb, ok := t.args["memoryMb"].(float64); ok && mb >= 1 && mb <= 256 {
 		lim.MemoryBytes = uint64(mb) << 20
 	}
+	// One run at a time per process: each holds a core until its deadline,
+	// and an agent may send many (denied turns too are charged, but run).
+	select {
+	case sandboxSlot <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	defer func() { <-sandboxSlot }()
 	res := jsrun.Run(ctx, code, t.args["inputs"], lim)
 	t.sandbox = &res
 }
+
+// sandboxSlot bounds the sandbox runs of a process.
+var sandboxSlot = make(chan struct{}, 1)
 
 // sandboxFactsOf describes a run for policy.
 func sandboxFactsOf(res *jsrun.Result) sandboxFacts {

@@ -28,13 +28,18 @@ func (c *Controller) appendLedger(ctx context.Context, tx *store.Tx, rec ledger.
 		return err
 	}
 	defer unlock()
-	head, err := c.ledgerHead()
+	head, torn, err := c.ledgerHead()
 	if err != nil {
 		return err
 	}
 	line, next, err := ledger.Seal(rec, head)
 	if err != nil {
 		return err
+	}
+	if torn {
+		// The last write was cut short: the record starts a line of its
+		// own, and verify reports the torn one.
+		line = append([]byte{'\n'}, line...)
 	}
 	if err := c.paths.AppendFile(traceLedger, line, true); err != nil {
 		return err
@@ -43,24 +48,27 @@ func (c *Controller) appendLedger(ctx context.Context, tx *store.Tx, rec ledger.
 }
 
 // ledgerHead reads the ledger's last record from the end of the file,
-// widening the window until it holds a whole line.
-func (c *Controller) ledgerHead() (ledger.Head, error) {
+// widening the window until it holds a whole line; torn reports a file
+// that does not end with a newline.
+func (c *Controller) ledgerHead() (head ledger.Head, torn bool, err error) {
 	for n := int64(4 << 10); ; n *= 4 {
 		tail, err := c.paths.ReadTail(traceLedger, n)
 		if errors.Is(err, fs.ErrNotExist) {
-			return ledger.Head{Hash: ledger.Genesis}, nil
+			return ledger.Head{Hash: ledger.Genesis}, false, nil
 		}
 		if err != nil {
-			return ledger.Head{}, err
+			return ledger.Head{}, false, err
 		}
 		whole := int64(len(tail)) < n // the window reached the file's start
 		if !whole && !hasLineStart(tail) {
 			if n > 64<<20 {
-				return ledger.Head{}, errors.New("the trace ledger's last line is over 64 MiB")
+				return ledger.Head{}, false, errors.New("the trace ledger's last line is over 64 MiB")
 			}
 			continue
 		}
-		return ledger.LastHead(tail)
+		torn = len(tail) > 0 && tail[len(tail)-1] != '\n'
+		head, err = ledger.LastHead(tail)
+		return head, torn, err
 	}
 }
 

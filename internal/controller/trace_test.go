@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -100,5 +101,48 @@ func BenchmarkAppendLedger(b *testing.B) {
 		if err := c.store.Update(ctx, func(tx *store.Tx) error { return c.appendLedger(ctx, tx, rec) }); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestAppendLedgerAfter: a ledger written before records were chained
+// keeps its lines and the chain starts after them; after a torn last line
+// the next record starts a line of its own and verify names the torn one.
+func TestAppendLedgerAfter(t *testing.T) {
+	for _, tc := range []struct {
+		note     string
+		existing string
+		ok       bool
+		legacy   int
+		badLine  int
+	}{
+		{note: "legacy records", existing: `{"id":"a","intent_id":"w"}` + "\n" + `{"id":"b","intent_id":"w"}` + "\n", ok: true, legacy: 2},
+		{note: "torn last line", existing: `{"id":"a","intent_id":"w"}` + "\n" + `{"seq":1,"id":"b"`, legacy: 1, badLine: 2},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			c := ledgerController(t)
+			ctx := context.Background()
+			if err := c.paths.WriteFile(traceLedger, []byte(tc.existing), true); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 2 {
+				if err := c.store.Update(ctx, func(tx *store.Tx) error { return c.appendLedger(ctx, tx, sampleRecord(i)) }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			raw, err := os.ReadFile(filepath.Join(c.root, traceLedger))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := ledger.Verify(bytes.NewReader(raw), ledger.Head{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.OK != tc.ok || rep.Legacy != tc.legacy || (!tc.ok && rep.Problem.Line != tc.badLine) {
+				t.Fatalf("report %+v %+v\n%s", rep, rep.Problem, raw)
+			}
+			if !bytes.HasPrefix(raw, []byte(tc.existing)) {
+				t.Errorf("the existing lines changed")
+			}
+		})
 	}
 }

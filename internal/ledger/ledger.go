@@ -2,7 +2,9 @@
 // (.orchestration/agent_trace.jsonl): one JSON line per successful mutation,
 // each sealed with its own hash and chained to the hash of the line before
 // it. Rewriting, removing, inserting or reordering a line breaks the chain at
-// that line, which Verify names. The chain holds no secret: it makes a quiet
+// that line, which Verify names. Lines written before records were chained
+// (seed 004's plain records) may precede the chain; they are counted as
+// legacy, not verified. The chain holds no secret: it makes a quiet
 // edit evident, not an edit by someone who recomputes every later hash (the
 // store's anchor, see Anchor, covers the tail against that and truncation).
 package ledger
@@ -134,8 +136,10 @@ func open(line []byte) (body []byte, claimed string, ok bool) {
 
 // LastHead is the head of a ledger whose last bytes are tail (the whole
 // file, or enough of its end to hold the last line). An empty tail is an
-// empty ledger. A last line that is not a sealed record (a torn write, an
-// edit) is an error: nothing is chained to what cannot be verified.
+// empty ledger. A last line that is not a sealed record (a ledger written
+// before records were chained, an edit) starts a new chain at Genesis:
+// Verify accepts unsealed lines only before the first sealed one, so an
+// unsealed line between sealed ones is still reported.
 func LastHead(tail []byte) (Head, error) {
 	tail = bytes.TrimRight(tail, "\n")
 	if len(tail) == 0 {
@@ -147,7 +151,7 @@ func LastHead(tail []byte) (Head, error) {
 	}
 	_, claimed, ok := open(line)
 	if !ok {
-		return Head{}, fmt.Errorf("the ledger's last line is not a sealed record")
+		return Head{Hash: Genesis}, nil
 	}
 	var r struct {
 		Seq int `json:"seq"`

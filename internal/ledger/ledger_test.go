@@ -50,6 +50,9 @@ func TestVerify(t *testing.T) {
 		{note: "torn last line", ledger: join(lines[0], lines[1][:len(lines[1])-1]), line: 2, kind: KindMalformed},
 		{note: "removed tail", ledger: join(lines[0], lines[1]), anchor: head, line: 3, kind: KindTruncated},
 		{note: "whole ledger removed", ledger: nil, anchor: head, line: 1, kind: KindTruncated},
+		{note: "legacy records before the chain", ledger: join([]byte(`{"id":"old-1","intent_id":"w"}`+"\n"), lines[0], lines[1]), anchor: Head{Seq: 2, Hash: hashAtLine(t, lines[1])}},
+		{note: "unsealed line inside the chain", ledger: join(lines[0], []byte(`{"id":"x"}`+"\n"), lines[1]), line: 2, kind: KindMalformed},
+		{note: "legacy prefix, tail removed", ledger: join([]byte(`{"id":"old-1"}`+"\n"), lines[0]), anchor: head, line: 3, kind: KindTruncated},
 		{note: "tail re-sealed after a rewrite", ledger: resealFrom(t, lines, 2), anchor: head, line: 4, kind: KindTruncated},
 	}
 	for _, tc := range tests {
@@ -118,7 +121,7 @@ func TestLastHead(t *testing.T) {
 		{note: "empty", tail: nil, want: Head{Hash: Genesis}},
 		{note: "whole file", tail: bytes.Join(lines, nil), want: head},
 		{note: "last line only", tail: lines[2], want: head},
-		{note: "unsealed last line", tail: []byte("{\"seq\":1}\n"), err: true},
+		{note: "unsealed last line starts a chain", tail: []byte("{\"id\":\"old\"}\n"), want: Head{Hash: Genesis}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.note, func(t *testing.T) {

@@ -31,8 +31,11 @@ type Problem struct {
 
 // Report is Verify's finding.
 type Report struct {
-	OK      bool     `json:"ok"`
-	Records int      `json:"records"`
+	OK      bool `json:"ok"`
+	Records int  `json:"records"`
+	// Legacy counts the unsealed lines before the chain (records written
+	// before the ledger was chained): they are not verified.
+	Legacy  int      `json:"legacy"`
 	Head    Head     `json:"head"`
 	Problem *Problem `json:"problem,omitempty"`
 }
@@ -58,22 +61,29 @@ func Verify(r io.Reader, anchor Head) (Report, error) {
 		if err != nil {
 			return rep, err
 		}
-		if p := check(raw, line, rep.Head); p != nil {
+		if rep.Records == 0 && legacy(raw) {
+			rep.Legacy++
+			continue
+		}
+		seq := rep.Records + 1
+		if p := check(raw, line, seq, rep.Head); p != nil {
 			rep.Problem = p
 			return rep, nil
 		}
 		_, claimed, _ := open(bytes.TrimSuffix(raw, []byte("\n")))
-		rep.Head = Head{Seq: line, Hash: claimed}
-		rep.Records = line
-		if line == anchor.Seq && claimed != anchor.Hash {
+		rep.Head = Head{Seq: seq, Hash: claimed}
+		rep.Records = seq
+		if seq == anchor.Seq && claimed != anchor.Hash {
 			rep.Problem = &Problem{Line: line, Kind: KindTruncated, Message: fmt.Sprintf(
 				"line %d's hash is %s but the store recorded %s when it was appended: the ledger was rewritten from there on", line, claimed, anchor.Hash)}
 			return rep, nil
 		}
 	}
 	if rep.Records < anchor.Seq {
-		rep.Problem = &Problem{Line: rep.Records + 1, Kind: KindTruncated, Message: fmt.Sprintf(
-			"the ledger ends at record %d but the store saw record %d appended: records %d-%d were removed", rep.Records, anchor.Seq, rep.Records+1, anchor.Seq)}
+		line := rep.Legacy + rep.Records + 1
+		rep.Problem = &Problem{Line: line, Kind: KindTruncated, Message: fmt.Sprintf(
+			"line %d: the ledger ends at record %d but the store saw record %d appended: records %d-%d were removed",
+			line, rep.Records, anchor.Seq, rep.Records+1, anchor.Seq)}
 		return rep, nil
 	}
 	rep.OK = true
@@ -108,8 +118,25 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// check judges one line against the head of the lines before it.
-func check(raw []byte, line int, prev Head) *Problem {
+// legacy reports whether raw is a complete line holding a JSON object
+// without the chain's members: a record from before the ledger was chained.
+func legacy(raw []byte) bool {
+	if !bytes.HasSuffix(raw, []byte("\n")) {
+		return false
+	}
+	var rec map[string]json.RawMessage
+	if json.Unmarshal(raw, &rec) != nil {
+		return false
+	}
+	_, seq := rec["seq"]
+	_, prev := rec["prevHash"]
+	_, hash := rec["hash"]
+	return !seq && !prev && !hash
+}
+
+// check judges one line, which should hold record seq, against the head of
+// the records before it.
+func check(raw []byte, line, seq int, prev Head) *Problem {
 	bad := func(kind, format string, args ...any) *Problem {
 		return &Problem{Line: line, Kind: kind, Message: fmt.Sprintf(format, args...)}
 	}
@@ -131,12 +158,14 @@ func check(raw []byte, line int, prev Head) *Problem {
 	if got := hashOf(body); got != claimed {
 		return bad(KindRewritten, "line %d was rewritten: its content hashes to %s, its seal says %s", line, got, claimed)
 	}
-	if *rec.PrevHash != prev.Hash || *rec.Seq != line {
+	if *rec.PrevHash != prev.Hash || *rec.Seq != seq {
 		switch {
-		case *rec.Seq > line:
+		case *rec.Seq > seq:
 			return bad(KindBrokenChain, "line %d holds record %d: a record before it was removed or moved", line, *rec.Seq)
-		case *rec.Seq < line:
+		case *rec.Seq < seq:
 			return bad(KindBrokenChain, "line %d holds record %d: a record was inserted or moved before it", line, *rec.Seq)
+		case seq == 1:
+			return bad(KindBrokenChain, "line %d holds the first record but its prevHash is %s, not the genesis hash", line, *rec.PrevHash)
 		default:
 			return bad(KindBrokenChain, "line %d does not follow line %d: its prevHash is %s, line %d's hash is %s", line, line-1, *rec.PrevHash, line-1, prev.Hash)
 		}
