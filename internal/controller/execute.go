@@ -48,8 +48,8 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 	case "run_sandboxed_code":
 		c.runSandboxed(t)
 	default:
-		// Policy allowed a verb Go cannot execute (run_sandboxed_code): say
-		// so rather than pretend.
+		// Policy allowed a verb Go cannot execute: say so rather than
+		// pretend.
 		t.result["executed"] = false
 		t.result["reason"] = fmt.Sprintf("%s has no executor in this build", t.req.Verb)
 	}

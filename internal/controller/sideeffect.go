@@ -96,7 +96,8 @@ func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work,
 	}
 	sha, _ := c.git(ctx, "rev-parse", "HEAD")
 	dir := artifactDir(work.ID, nodeID)
-	c.writeArtifact(dir, "result.json", map[string]any{"nodeId": nodeID, "sideEffectType": "git_commit", "commit": sha, "files": files})
+	c.writeArtifact(dir, "result.json", map[string]any{"nodeId": nodeID, "sideEffectType": "git_commit", "commit": sha, "files": files,
+		"commitGateId": gate})
 	err = c.updateAfterTurn(ctx, t, work.ID, func(tx *store.Tx) error {
 		return tx.SetNodeStatus(ctx, work.ID, nodeID, statusExecuted)
 	})
