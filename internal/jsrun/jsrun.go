@@ -12,12 +12,19 @@
 //     once the process's heap, sampled every millisecond (runtime/metrics,
 //     no stop-the-world), has grown past its level at start by more than
 //     the cap in live bytes (as of the last collection), or by four times
-//     the cap in allocated bytes (allocation outrunning the collector). The
-//     built-ins that allocate a large string in one step (repeat, padStart,
-//     padEnd) refuse results over MaxStringBytes. The samples are
-//     process-wide: a concurrent turn's allocations count against the
-//     script, and a script may overshoot by what it allocates between two
-//     samples. A hard limit needs a separate process.
+//     the cap in allocated bytes (allocation outrunning the collector).
+//     That watch can only stop the script between two instructions, never
+//     inside one native built-in, so the built-ins that allocate or walk a
+//     large amount in one call are guarded before the script runs (see
+//     guardBuiltins): strings over MaxStringBytes, arrays over MaxElements and
+//     buffers over MaxBufferBytes are refused with a RangeError. The
+//     samples are process-wide: a concurrent turn's allocations count
+//     against the script, and a script may overshoot by what it allocates
+//     between two samples. Not guarded: one call that builds a string from
+//     large parts (join of a million copies of a long string, replaceAll
+//     with a long replacement, split of a long string) can still allocate
+//     far past the cap, up to exhausting the process's memory. A hard limit
+//     needs a separate process (with an address-space rlimit).
 //   - Size: the source and the JSON result are bounded.
 package jsrun
 
@@ -52,13 +59,18 @@ type Limits struct {
 	MaxSourceBytes int
 	MaxOutputBytes int
 	MaxStringBytes int
+	// MaxElements bounds an array a built-in creates or walks in one step.
+	MaxElements int
+	// MaxBufferBytes bounds an ArrayBuffer or typed array.
+	MaxBufferBytes int
 	MaxCallStack   int
 }
 
 // DefaultLimits are the server's defaults (and ceilings: see Clamp).
 var DefaultLimits = Limits{
 	Timeout: time.Second, MemoryBytes: 64 << 20, MaxSourceBytes: 64 << 10,
-	MaxOutputBytes: 256 << 10, MaxStringBytes: 8 << 20, MaxCallStack: 1024,
+	MaxOutputBytes: 256 << 10, MaxStringBytes: 8 << 20, MaxElements: 1 << 20, MaxBufferBytes: 16 << 20,
+	MaxCallStack: 1024,
 }
 
 // Result is what a run produced.
@@ -71,27 +83,6 @@ type Result struct {
 	JSON       string `json:"-"`
 	DurationMs int64  `json:"durationMs"`
 }
-
-// prelude replaces the built-ins that allocate a large string in one step
-// with guarded ones; it runs before the agent's code.
-const prelude = `(function (limit) {
-  var guard = function (name, size) {
-    var orig = String.prototype[name];
-    Object.defineProperty(String.prototype, name, {
-      value: function () {
-        if (size(String(this), arguments) > limit) throw new RangeError(name + ": result over " + limit + " characters");
-        return orig.apply(this, arguments);
-      }, writable: true, configurable: true
-    });
-  };
-  guard("repeat", function (s, a) { return s.length * (Number(a[0]) || 0); });
-  guard("padStart", function (s, a) { return Number(a[0]) || 0; });
-  guard("padEnd", function (s, a) { return Number(a[0]) || 0; });
-})`
-
-// preludeProgram is the prelude compiled once; a Program is safe to run
-// in many runtimes.
-var preludeProgram = goja.MustCompile("prelude.js", prelude, true)
 
 // Run evaluates code, which must evaluate to a value or a promise (an async
 // IIFE), with inputs bound to the global `inputs`.
@@ -115,14 +106,8 @@ func run(ctx context.Context, code string, inputs any, lim Limits) Result {
 	stop := watch(ctx, vm, lim)
 	defer stop()
 
-	guard, err := vm.RunProgram(preludeProgram)
-	if err != nil {
-		return Result{Outcome: Thrown, Error: "prelude: " + err.Error()}
-	}
-	if fn, ok := goja.AssertFunction(guard); ok {
-		if _, err := fn(goja.Undefined(), vm.ToValue(lim.MaxStringBytes)); err != nil {
-			return Result{Outcome: Thrown, Error: "prelude: " + err.Error()}
-		}
+	if err := guardBuiltins(vm, lim); err != nil {
+		return Result{Outcome: Thrown, Error: "the sandbox could not be prepared: " + err.Error()}
 	}
 	parse, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
 	in, err := parse(goja.Undefined(), vm.ToValue(string(rawInputs)))
