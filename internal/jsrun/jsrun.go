@@ -8,23 +8,24 @@
 //   - Time: a deadline interrupts the runtime (vm.Interrupt), which stops
 //     any loop, including `for(;;){}` and a spinning await chain.
 //   - Stack: recursion is capped (SetMaxCallStackSize).
-//   - Memory: goja has no heap limit of its own. The runtime is interrupted
-//     once the process's heap, sampled every millisecond (runtime/metrics,
-//     no stop-the-world), has grown past its level at start by more than
-//     the cap in live bytes (as of the last collection), or by four times
-//     the cap in allocated bytes (allocation outrunning the collector).
-//     That watch can only stop the script between two instructions, never
-//     inside one native built-in, so the built-ins that allocate or walk a
-//     large amount in one call are guarded before the script runs (see
-//     guardBuiltins): strings over MaxStringBytes, arrays over MaxElements and
-//     buffers over MaxBufferBytes are refused with a RangeError. The
-//     samples are process-wide: a concurrent turn's allocations count
-//     against the script, and a script may overshoot by what it allocates
-//     between two samples. Not guarded: one call that builds a string from
-//     large parts (join of a million copies of a long string, replaceAll
-//     with a long replacement, split of a long string) can still allocate
-//     far past the cap, up to exhausting the process's memory. A hard limit
-//     needs a separate process (with an address-space rlimit).
+//   - Memory: mcpc serve runs each script in a process of its own
+//     (IsolateIn) whose address space is capped (RLIMIT_AS, Linux) at what
+//     it mapped at start plus three times the cap plus 256 MiB: a script
+//     that allocates past it, even in one native call, ends only that
+//     process, and its outcome is memory_exceeded. In process (tests, other
+//     systems) goja has no heap limit of its own: the runtime is
+//     interrupted once the process's heap, sampled every millisecond
+//     (runtime/metrics, no stop-the-world), has grown past its level at
+//     start by more than the cap in live bytes (as of the last collection),
+//     or by four times the cap in allocated bytes. That watch can only stop
+//     the script between two instructions, never inside one native
+//     built-in, so the built-ins that allocate or walk a large amount in
+//     one call are guarded in either mode (see guardBuiltins): strings over
+//     MaxStringBytes, arrays over MaxElements and buffers over
+//     MaxBufferBytes are refused with a RangeError. Not guarded in process:
+//     one call that builds a string from large shared parts (join or
+//     JSON.stringify of a million references to one long string) can
+//     allocate far past the cap, up to exhausting the process's memory.
 //   - Size: the source and the JSON result are bounded.
 package jsrun
 
@@ -86,11 +87,25 @@ type Result struct {
 
 // Run evaluates code, which must evaluate to a value or a promise (an async
 // IIFE), with inputs bound to the global `inputs`.
+//
+// With IsolateIn set, the script runs in a process of its own under a hard
+// memory limit; otherwise in this process, under the guards above.
 func Run(ctx context.Context, code string, inputs any, lim Limits) Result {
 	start := time.Now()
-	res := run(ctx, code, inputs, lim)
+	var res Result
+	if isolatedExe != "" && len(code) <= lim.MaxSourceBytes {
+		res = runIsolated(ctx, isolatedExe, code, inputs, lim)
+	} else {
+		res = run(ctx, code, inputs, lim)
+	}
 	res.DurationMs = time.Since(start).Milliseconds()
 	return res
+}
+
+// runInProcess is Run in this process, whatever IsolateIn says (the
+// child's side of an isolated run).
+func runInProcess(ctx context.Context, code string, inputs any, lim Limits) Result {
+	return run(ctx, code, inputs, lim)
 }
 
 func run(ctx context.Context, code string, inputs any, lim Limits) Result {

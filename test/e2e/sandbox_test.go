@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +53,15 @@ func TestSandboxedCode(t *testing.T) {
 		r := a.turn("run_sandboxed_code", turn(`(async () => `+reach+`)()`, nil))
 		mustDeny(t, r, "SANDBOX_FAILED")
 	}
+	// A script that builds gigabytes in one native call ends its own
+	// process at the memory cap; the server answers and goes on.
+	bomb := a.turn("run_sandboxed_code", turn(`(async () => { const s = "x".repeat(8e6); return Array(1e6).fill(s).join("").length; })()`,
+		map[string]any{"memoryMb": 32}))
+	mustDeny(t, bomb, "SANDBOX_FAILED")
+	if !strings.Contains(bomb.DenyReasons[0], "memory_exceeded") {
+		t.Errorf("the memory bomb: %v", bomb.DenyReasons)
+	}
+	mustAllow(t, a.turn("run_sandboxed_code", turn(`(async () => ({n: 1}))()`, nil)))
 	// Out-of-range limits are bad input, refused before anything runs.
 	mustDeny(t, a.turn("run_sandboxed_code", turn(`1`, map[string]any{"timeoutMs": 600000})), "INVALID_ARGS")
 }
