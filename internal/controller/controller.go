@@ -21,6 +21,7 @@ import (
 	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/sandbox"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
 )
@@ -51,6 +52,9 @@ type Options struct {
 	// Now is the clock. Default: MCPC_NOW when set (a fixed time), else
 	// time.Now.
 	Now func() time.Time
+	// Redactor removes secrets from command output before it reaches an
+	// agent. Default: none.
+	Redactor outputRedactor
 	// Pause runs in each pause between turns (once the recorder has
 	// written what waited for it), for process upkeep that must not land
 	// on a turn, such as a garbage collection. Default: nothing.
@@ -73,6 +77,11 @@ type Controller struct {
 	records  *recorder
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
 	configFacts configFacts
+	// sandbox runs validation commands and side effects; sandboxFacts is
+	// what policy knows of it.
+	sandbox      *sandbox.Sandbox
+	sandboxFacts sandboxFacts
+	redactor     outputRedactor
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -115,6 +124,12 @@ func New(opts Options) (*Controller, error) {
 		}
 	}
 	c.configFacts = configFactsOf(cfg)
+	c.redactor = opts.Redactor
+	if c.redactor == nil {
+		c.redactor = noRedaction{}
+	}
+	c.sandbox = c.newSandbox()
+	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
 	return c, nil

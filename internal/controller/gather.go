@@ -26,7 +26,7 @@ const submissionMarker = "(see input.submission)"
 func (c *Controller) prefetch(ctx context.Context, t *turn) {
 	switch t.req.Verb {
 	case "run_sandboxed_code":
-		c.prefetchSandbox(ctx, t)
+		c.prefetchSandboxedCode(ctx, t)
 	case "apply_code_patch", "run_automation_recipe":
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "initialize_work":
@@ -167,6 +167,7 @@ func configFactsOf(cfg *config.Config) configFacts {
 func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	in := &t.in
 	in.Config = c.configFacts
+	in.Sandbox = c.sandboxFacts
 	switch t.req.Verb {
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt

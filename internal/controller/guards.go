@@ -7,12 +7,12 @@ import (
 )
 
 // gatherGuards adds the facts of the execution guards that judge a write
-// (input.intents, input.reservation, input.sandbox; docs/policy-input.md):
+// (input.intents, input.reservation, input.sandboxedCode; docs/policy-input.md):
 // the intent sidecar, the file the turn would write and who holds it, and
 // the sandbox's run. Policy decides; Go only reports.
 func (c *Controller) gatherGuards(ctx context.Context, tx *store.Tx, t *turn) error {
 	t.in.Intents = intentsFacts{Active: []intentDeclared{}}
-	t.in.Sandbox = sandboxFactsOf(t.sandbox)
+	t.in.SandboxedCode = codeRunFactsOf(t.codeRun)
 	t.in.Reservation = reservationFacts{}
 	t.in.Recipe = recipeFacts{}
 	t.in.SideEffect = sideEffectFacts{}

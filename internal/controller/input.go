@@ -31,9 +31,10 @@ type input struct {
 	Gates            gateFacts            `json:"gates"`
 	Progress         progressCounts       `json:"progress"`
 	Config           configFacts          `json:"config"`
+	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 	Intents          intentsFacts         `json:"intents"`
-	Sandbox          sandboxFacts         `json:"sandbox"`
+	SandboxedCode    codeRunFacts         `json:"sandboxedCode"`
 	Reservation      reservationFacts     `json:"reservation"`
 	Recipe           recipeFacts          `json:"recipe"`
 	SideEffect       sideEffectFacts      `json:"sideEffect"`

@@ -33,7 +33,7 @@ type turn struct {
 	record   []byte              // the decision record, once committed
 	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
 	intent   intentFacts         // the active intent of a write (seed 004), when there is one
-	sandbox  *jsrun.Result       // run_sandboxed_code: the run, made before the transaction
+	codeRun  *jsrun.Result       // run_sandboxed_code: the run, made before the transaction
 	// commitMessage is a git_commit side effect's message, read from the
 	// node's payload in the work's scratch folder.
 	commitMessage string

@@ -1,14 +1,10 @@
 package e2e
 
 import (
-	"context"
-	"os"
-	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/demo"
-	"github.com/mcpc/mcpc/internal/mcp"
 )
 
 // TestCollisionAcrossProcesses: two agents, each in its own `mcpc serve`
@@ -33,7 +29,7 @@ func TestCollisionAcrossProcesses(t *testing.T) {
 
 	// A third process whose clock is past the hold's TTL sees it expired.
 	later := time.Now().Add(2 * time.Hour).UTC().Format(time.RFC3339)
-	c := startServerEnv(t, ws, "MCPC_NOW="+later)
+	c, _, _ := startServerEnv(t, ws, "MCPC_NOW="+later)
 	c.work, c.id = b.work, b.id
 	mustAllow(t, c.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
 	if r := c.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
@@ -50,19 +46,4 @@ func TestCollisionAcrossProcesses(t *testing.T) {
 		t.Fatalf("validation: %v", r.Result)
 	}
 	mustAllow(t, patchAlert(a, alertCodemod))
-}
-
-// startServerEnv is startServer with extra environment variables.
-func startServerEnv(t *testing.T, ws string, env ...string) *agent {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.Command(binary, "serve", "--workspace", ws)
-	cmd.Env = append(os.Environ(), env...)
-	c, err := mcp.Dial(ctx, cmd)
-	if err != nil {
-		t.Fatalf("starting mcpc serve: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return &agent{t: t, c: c}
 }

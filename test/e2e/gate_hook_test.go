@@ -17,7 +17,7 @@ func TestGatedCommitHangingHook(t *testing.T) {
 	ws := newWorkspace(t)
 	git := gitRepo(t, ws)
 	base := git("rev-parse", "HEAD")
-	a := startServerEnv(t, ws, "MCPC_SIDE_EFFECTS_TIMEOUT_SEC=1")
+	a, _, _ := startServerEnv(t, ws, "MCPC_SIDE_EFFECTS_TIMEOUT_SEC=1")
 	init := a.initialize(demo.Prompt, "adp-alert")
 	plan := demo.Plan(envelopeOf(init), true)
 	plan["nodes"] = append(plan["nodes"].([]any), map[string]any{

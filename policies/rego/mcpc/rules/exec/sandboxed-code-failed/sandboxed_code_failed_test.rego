@@ -1,7 +1,7 @@
-package mcpc.rules.exec["sandbox-failed_test"]
+package mcpc.rules.exec["sandboxed-code-failed_test"]
 
 import data.mcpc.fixtures_test as fixtures
-import data.mcpc.rules.exec["sandbox-failed"] as rule
+import data.mcpc.rules.exec["sandboxed-code-failed"] as rule
 
 _remediation := concat(" ", [
 	"Fix the code: it must be an async IIFE using only ECMAScript built-ins and",
@@ -17,14 +17,14 @@ test_fail_timeout if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "run_sandboxed_code",
 		"args": {"planNodeId": "change-1", "code": "(async () => { for (;;) {} })()"},
-		"sandbox": _sandbox("timeout", "the script ran past its deadline and was stopped"),
+		"sandboxedCode": _sandbox("timeout", "the script ran past its deadline and was stopped"),
 	})
 	r == {{
-		"code": "SANDBOX_FAILED",
+		"code": "SANDBOXED_CODE_FAILED",
 		"message": "the sandboxed code failed (timeout): the script ran past its deadline and was stopped",
 		"path": "args.code",
 		"remediation": _remediation,
-		"rule": "mcpc.rules.exec[\"sandbox-failed\"]",
+		"rule": "mcpc.rules.exec[\"sandboxed-code-failed\"]",
 		"severity": "error",
 	}}
 }
@@ -33,14 +33,14 @@ test_fail_did_not_run if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "run_sandboxed_code",
 		"args": {"planNodeId": "change-1", "code": "1"},
-		"sandbox": {"ran": false, "outcome": "", "error": "", "resultType": "", "keys": {}, "sample": "", "durationMs": 0},
+		"sandboxedCode": {"ran": false, "outcome": "", "error": "", "resultType": "", "keys": {}, "sample": "", "durationMs": 0},
 	})
 	r == {{
-		"code": "SANDBOX_FAILED",
+		"code": "SANDBOXED_CODE_FAILED",
 		"message": "the sandboxed code did not run: the work was not in PLAN_ACCEPTED when the turn started",
 		"path": "args.code",
 		"remediation": _remediation,
-		"rule": "mcpc.rules.exec[\"sandbox-failed\"]",
+		"rule": "mcpc.rules.exec[\"sandboxed-code-failed\"]",
 		"severity": "error",
 	}}
 }
@@ -49,7 +49,7 @@ test_success_ok if {
 	count(rule.report) == 0 with input as fixtures.with_input({
 		"verb": "run_sandboxed_code",
 		"args": {"planNodeId": "change-1", "code": "1"},
-		"sandbox": _sandbox("ok", ""),
+		"sandboxedCode": _sandbox("ok", ""),
 	})
 }
 

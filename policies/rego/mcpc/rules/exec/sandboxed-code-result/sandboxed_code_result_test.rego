@@ -1,7 +1,7 @@
-package mcpc.rules.exec["sandbox-result_test"]
+package mcpc.rules.exec["sandboxed-code-result_test"]
 
 import data.mcpc.fixtures_test as fixtures
-import data.mcpc.rules.exec["sandbox-result"] as rule
+import data.mcpc.rules.exec["sandboxed-code-result"] as rule
 
 _remediation := concat(" ", [
 	"Return the computed value itself, an object with every key of",
@@ -11,18 +11,18 @@ _remediation := concat(" ", [
 _run(shape, result_type, keys, sample) := fixtures.with_input({
 	"verb": "run_sandboxed_code",
 	"args": {"planNodeId": "change-1", "code": "...", "expectedShape": shape},
-	"sandbox": {
+	"sandboxedCode": {
 		"ran": true, "outcome": "ok", "error": "", "resultType": result_type,
 		"keys": keys, "sample": sample, "durationMs": 3,
 	},
 })
 
 _denial(message, path) := {
-	"code": "SANDBOX_RESULT_INVALID",
+	"code": "SANDBOXED_CODE_RESULT_INVALID",
 	"message": message,
 	"path": path,
 	"remediation": _remediation,
-	"rule": "mcpc.rules.exec[\"sandbox-result\"]",
+	"rule": "mcpc.rules.exec[\"sandboxed-code-result\"]",
 	"severity": "error",
 }
 

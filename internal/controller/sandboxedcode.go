@@ -9,11 +9,11 @@ import (
 	"github.com/mcpc/mcpc/internal/store"
 )
 
-// sandboxFacts is what policy reads of a run_sandboxed_code run
-// (input.sandbox). The code runs before the decision, outside the store's
+// codeRunFacts is what policy reads of a run_sandboxed_code run
+// (input.codeRun). The code runs before the decision, outside the store's
 // lock: it touches nothing, and its outcome and result shape are the facts
 // the decision is about.
-type sandboxFacts struct {
+type codeRunFacts struct {
 	Ran     bool   `json:"ran"`
 	Outcome string `json:"outcome"`
 	Error   string `json:"error"`
@@ -21,15 +21,15 @@ type sandboxFacts struct {
 	// settled to nothing).
 	ResultType string `json:"resultType"`
 	// Keys are an object result's top-level keys (at most sandboxMaxKeys).
-	Keys map[string]sandboxValue `json:"keys"`
+	Keys map[string]codeRunValue `json:"keys"`
 	// Sample is the start of a string result.
 	Sample     string `json:"sample"`
 	DurationMs int64  `json:"durationMs"`
 }
 
-// sandboxValue is one top-level value of a result: its type, and the start
+// codeRunValue is one top-level value of a result: its type, and the start
 // of it when it is a string (policy looks for placeholders there).
-type sandboxValue struct {
+type codeRunValue struct {
 	Type   string `json:"type"`
 	Sample string `json:"sample,omitempty"`
 }
@@ -39,11 +39,11 @@ const (
 	sandboxSampleLen = 120
 )
 
-func emptySandboxFacts() sandboxFacts { return sandboxFacts{Keys: map[string]sandboxValue{}} }
+func emptyCodeRunFacts() codeRunFacts { return codeRunFacts{Keys: map[string]codeRunValue{}} }
 
-// prefetchSandbox runs the agent's code when the work is where the verb is
+// prefetchSandboxedCode runs the agent's code when the work is where the verb is
 // offered (PLAN_ACCEPTED): no CPU is spent on a turn the gate refuses.
-func (c *Controller) prefetchSandbox(ctx context.Context, t *turn) {
+func (c *Controller) prefetchSandboxedCode(ctx context.Context, t *turn) {
 	code, _ := t.args["code"].(string)
 	if t.req.WorkID == "" || code == "" {
 		return
@@ -78,15 +78,15 @@ func (c *Controller) prefetchSandbox(ctx context.Context, t *turn) {
 	}
 	defer func() { <-sandboxSlot }()
 	res := jsrun.Run(ctx, code, t.args["inputs"], lim)
-	t.sandbox = &res
+	t.codeRun = &res
 }
 
 // sandboxSlot bounds the sandbox runs of a process.
 var sandboxSlot = make(chan struct{}, 1)
 
-// sandboxFactsOf describes a run for policy.
-func sandboxFactsOf(res *jsrun.Result) sandboxFacts {
-	f := emptySandboxFacts()
+// codeRunFactsOf describes a run for policy.
+func codeRunFactsOf(res *jsrun.Result) codeRunFacts {
+	f := emptyCodeRunFacts()
 	if res == nil {
 		return f
 	}
@@ -106,7 +106,7 @@ func sandboxFactsOf(res *jsrun.Result) sandboxFacts {
 			if len(f.Keys) == sandboxMaxKeys {
 				break
 			}
-			sv := sandboxValue{Type: jsrun.TypeOf(item)}
+			sv := codeRunValue{Type: jsrun.TypeOf(item)}
 			if s, ok := item.(string); ok {
 				sv.Sample = clip(s)
 			}
@@ -126,7 +126,7 @@ func clip(s string) string {
 // runSandboxed reports the allowed run's result and keeps it with the
 // node's artifacts.
 func (c *Controller) runSandboxed(t *turn) {
-	res := t.sandbox
+	res := t.codeRun
 	if res == nil {
 		t.result["executed"] = false
 		t.result["reason"] = "the code did not run"
