@@ -57,6 +57,10 @@ func (c *Controller) gatherSideEffect(t *turn) {
 	}
 	name := strings.TrimPrefix(f.PayloadRef, "scratch:")
 	pf := scratch.Resolve(name)
+	if len(pf.Problems) == 1 && pf.Problems[0] == "not_found" {
+		f.Payload.Problem = "scratch/" + pf.Canonical + " does not exist; write it with write_scratch_file"
+		return
+	}
 	if !pf.Valid {
 		f.Payload.Problem = "the payload ref is not a file of the work's scratch folder: " + strings.Join(pf.Problems, ", ")
 		return

@@ -56,7 +56,7 @@ func TestSandboxedCode(t *testing.T) {
 	// A script that builds gigabytes in one native call ends its own
 	// process at the memory cap; the server answers and goes on.
 	bomb := a.turn("run_sandboxed_code", turn(`(async () => { const s = "x".repeat(8e6); return Array(1e6).fill(s).join("").length; })()`,
-		map[string]any{"memoryMb": 32}))
+		map[string]any{"memoryMb": 32, "timeoutMs": 10000}))
 	mustDeny(t, bomb, "SANDBOXED_CODE_FAILED")
 	if !strings.Contains(bomb.DenyReasons[0], "memory_exceeded") {
 		t.Errorf("the memory bomb: %v", bomb.DenyReasons)
