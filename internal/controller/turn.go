@@ -33,8 +33,10 @@ type turn struct {
 	record   []byte              // the decision record, once committed
 	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
 	budget   turnBudget
-	intent   intentFacts   // the active intent of a write (seed 004), when there is one
-	codeRun  *jsrun.Result // run_sandboxed_code: the run, made before the transaction
+	// proofChains are the chains initialize_work records in the pack.
+	proofChains json.RawMessage
+	intent      intentFacts   // the active intent of a write (seed 004), when there is one
+	codeRun     *jsrun.Result // run_sandboxed_code: the run, made before the transaction
 	// commitMessage is a git_commit side effect's message, read from the
 	// node's payload in the work's scratch folder.
 	commitMessage string
