@@ -42,11 +42,14 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 		return c.runRecipe(ctx, tx, t)
 	case "signal_task_complete":
 		c.complete(t)
+		return tx.ReleaseWork(ctx, t.work.ID)
 	case "execute_gated_side_effect":
 		return c.runSideEffect(ctx, tx, t)
+	case "run_sandboxed_code":
+		c.runSandboxed(t)
 	default:
-		// Policy allowed a verb Go cannot execute (run_sandboxed_code): say
-		// so rather than pretend.
+		// Policy allowed a verb Go cannot execute: say so rather than
+		// pretend.
 		t.result["executed"] = false
 		t.result["reason"] = fmt.Sprintf("%s has no executor in this build", t.req.Verb)
 	}

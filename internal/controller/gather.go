@@ -25,7 +25,9 @@ const submissionMarker = "(see input.submission)"
 // other processes wait on.
 func (c *Controller) prefetch(ctx context.Context, t *turn) {
 	switch t.req.Verb {
-	case "apply_code_patch":
+	case "run_sandboxed_code":
+		c.prefetchSandboxedCode(ctx, t)
+	case "apply_code_patch", "run_automation_recipe":
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "initialize_work":
 		c.refreshIndex(ctx)
@@ -217,7 +219,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 		}
 		c.dryRunPatch(t)
 	}
-	return nil
+	return c.gatherGuards(ctx, tx, t)
 }
 
 // resolveArg records pathscope's facts for a path argument; write verbs also

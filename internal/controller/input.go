@@ -34,6 +34,11 @@ type input struct {
 	Config           configFacts          `json:"config"`
 	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
+	Intents          intentsFacts         `json:"intents"`
+	SandboxedCode    codeRunFacts         `json:"sandboxedCode"`
+	Reservation      reservationFacts     `json:"reservation"`
+	Recipe           recipeFacts          `json:"recipe"`
+	SideEffect       sideEffectFacts      `json:"sideEffect"`
 }
 
 type requestFacts struct {

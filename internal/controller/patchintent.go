@@ -35,6 +35,9 @@ type patchIntent struct {
 	AgentID string         `json:"agentId"`
 	GitRev  string         `json:"gitRev"`
 	Summary map[string]any `json:"diffSummary"`
+	// IntentID and MutationClass go to the trace ledger (seed 004).
+	IntentID      string `json:"intentId,omitempty"`
+	MutationClass string `json:"mutationClass,omitempty"`
 }
 
 const intentName = "patch.intent.json"
@@ -66,7 +69,8 @@ func (c *Controller) landPatch(ctx context.Context, tx *store.Tx, t *turn, in pa
 	c.writeArtifact(dir, "diff.summary.json", in.Summary)
 	c.writeArtifact(dir, "result.json", map[string]any{"nodeId": in.NodeID, "targetFile": in.File, "applied": true,
 		"before": in.Before, "after": in.After})
-	c.appendTrace(t, in.File, in.After, in.Summary)
+	t.intent = intentFacts{ID: in.IntentID, MutationClass: in.MutationClass}
+	c.appendTrace(ctx, tx, t, in.File, in.After, in.Summary)
 	if err := c.startRun(ctx, tx, t, in.NodeID, statusPatched, in.Token); err != nil {
 		return err
 	}

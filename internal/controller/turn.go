@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpc/mcpc/internal/exactjson"
+	"github.com/mcpc/mcpc/internal/jsrun"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
@@ -35,6 +36,11 @@ type turn struct {
 	budget   turnBudget
 	// proofChains are the chains initialize_work records in the pack.
 	proofChains json.RawMessage
+	intent      intentFacts   // the active intent of a write (seed 004), when there is one
+	codeRun     *jsrun.Result // run_sandboxed_code: the run, made before the transaction
+	// commitMessage is a git_commit side effect's message, read from the
+	// node's payload in the work's scratch folder.
+	commitMessage string
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
