@@ -58,6 +58,25 @@ type Config struct {
 	Validation     struct {
 		Commands map[string]Command `json:"commands"`
 	} `json:"validation"`
+	Codemods struct {
+		// Custom codemods by name: internal/patch checks them against the
+		// built-ins when the controller starts.
+		Custom map[string]CustomCodemod `json:"custom,omitempty"`
+	} `json:"codemods"`
+}
+
+// CustomCodemod is a codemod declared in config: a named sequence of
+// built-in codemods with fixed params, run in order on the target file.
+// The agent names it and gives no params.
+type CustomCodemod struct {
+	Description string        `json:"description,omitempty"`
+	Steps       []CodemodStep `json:"steps"`
+}
+
+// CodemodStep is one built-in codemod of a CustomCodemod.
+type CodemodStep struct {
+	Codemod string         `json:"codemod"`
+	Params  map[string]any `json:"params,omitempty"`
 }
 
 // maxLayerBytes bounds one configuration file.

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
@@ -72,6 +73,8 @@ type Controller struct {
 	records  *recorder
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
 	configFacts configFacts
+	// codemods are the built-in codemods and those cfg declares.
+	codemods *patch.Registry
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -111,7 +114,11 @@ func New(opts Options) (*Controller, error) {
 	if c.now == nil {
 		c.now = time.Now
 	}
+	if c.codemods, err = patch.NewRegistry(cfg.Codemods.Custom); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
 	c.configFacts = configFactsOf(cfg)
+	c.configFacts.Codemods = c.codemods.Custom()
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
 	return c, nil

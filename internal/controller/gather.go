@@ -142,7 +142,7 @@ func stringList(v any) []string {
 func configFactsOf(cfg *config.Config) configFacts {
 	f := configFacts{
 		EvidencePolicy: cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
-		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes,
+		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes, Codemods: map[string]patch.Spec{},
 	}
 	if f.EvidencePolicy == nil {
 		f.EvidencePolicy = map[string]any{}
@@ -210,7 +210,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 			}
 			in.Reads = reads
 		}
-		c.dryRunPatch(t)
+		c.dryRunPatch(ctx, t)
 	}
 	return nil
 }
@@ -233,7 +233,7 @@ func (c *Controller) resolveArg(t *turn, name string, withHash bool) {
 
 // dryRunPatch tries the edits on the file's current content so policy can
 // refuse a patch that would not apply, before anything is written.
-func (c *Controller) dryRunPatch(t *turn) {
+func (c *Controller) dryRunPatch(ctx context.Context, t *turn) {
 	pf, ok := t.in.Paths["targetFile"]
 	edits, err := patch.ParseEdits(t.args["edits"])
 	t.in.Patch = patchFacts{Problems: []schemas.Problem{}, Edits: len(edits)}
@@ -249,7 +249,7 @@ func (c *Controller) dryRunPatch(t *turn) {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.targetFile", Message: err.Error()})
 		return
 	}
-	if _, probs := patch.Apply(string(content), edits); len(probs) > 0 {
+	if _, probs := c.applyEdits(ctx, pf.Canonical, string(content), edits); len(probs) > 0 {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, probs...)
 		return
 	}

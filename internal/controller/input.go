@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/schemas"
@@ -116,6 +117,9 @@ type configFacts struct {
 	// ValidationRequired lists the commands marked required, sorted.
 	ValidationRequired []string `json:"validationRequired"`
 	ScratchMaxBytes    int64    `json:"scratchMaxBytes"`
+	// Codemods are the codemods config declares (codemods.custom), by name,
+	// in the shape of policies/data/codemods.json.
+	Codemods map[string]patch.Spec `json:"codemods"`
 }
 
 // decision is data.mcpc.main.decision as Go reads it.

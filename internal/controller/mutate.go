@@ -47,7 +47,7 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 		t.result["error"] = err.Error()
 		return nil
 	}
-	after, probs := patch.Apply(string(before), edits)
+	after, probs := c.applyEdits(ctx, pf.Canonical, string(before), edits)
 	if len(probs) > 0 || sha256Hex(before) != pf.Hash {
 		// The file changed between the decision's dry run and now.
 		t.result["error"] = "the file changed while the patch was being applied; read it again"
