@@ -241,10 +241,13 @@ func (c *Controller) dryRunPatch(ctx context.Context, t *turn) {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
 		return
 	}
-	if !ok || !pf.Valid || !pf.Regular {
+	if !ok {
 		return // the scope rules explain why; there is nothing to try
 	}
-	content, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
+	content, try, err := c.patchSource(t, pf)
+	if !try {
+		return
+	}
 	if err != nil {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.targetFile", Message: err.Error()})
 		return

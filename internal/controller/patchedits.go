@@ -2,9 +2,11 @@ package controller
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/patch"
+	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/schemas"
 )
 
@@ -19,4 +21,35 @@ func (c *Controller) applyEdits(ctx context.Context, file, content string, edits
 	ctx, cancel := context.WithTimeout(ctx, patchDeadline)
 	defer cancel()
 	return patch.Apply(ctx, content, edits, patch.Options{File: file, Registry: c.codemods})
+}
+
+// patchSource is the content a patch applies to: the target file's, or
+// nothing for a file that does not exist yet and is the targetFile of the
+// change node the patch names (a node with operation "create"; policy
+// decides whether this node may create it). try is false when there is
+// nothing to apply the edits to; the scope rules say why.
+func (c *Controller) patchSource(t *turn, pf pathFacts) (content []byte, try bool, err error) {
+	if pf.Valid && pf.Regular {
+		content, err = c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
+		return content, true, err
+	}
+	if pf.Exists || pf.Canonical == "" || !slices.Equal(pf.Problems, []string{pathscope.ProblemNotFound}) {
+		return nil, false, nil
+	}
+	nodeID, _ := t.args["planNodeId"].(string)
+	node, ok := findNode(t.nodes, nodeID)
+	if !ok || decodeNode(node).TargetFile != pf.Canonical {
+		return nil, false, nil // a missing file no node of the plan names is never tried
+	}
+	return []byte{}, true, nil
+}
+
+// writePatched writes a patch's result: in place of the file the decision
+// saw, or as a new file when it saw none, never over one that appeared
+// since (CreateFileAtomic refuses an existing name).
+func (c *Controller) writePatched(pf pathFacts, content []byte) error {
+	if pf.Exists {
+		return c.paths.WriteFileAtomic(pf.Canonical, content, false)
+	}
+	return c.paths.CreateFileAtomic(pf.Canonical, content, false)
 }

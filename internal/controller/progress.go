@@ -23,6 +23,7 @@ type planNode struct {
 	NodeID            string           `json:"nodeId"`
 	Kind              string           `json:"kind"`
 	TargetFile        string           `json:"targetFile"`
+	Operation         string           `json:"operation,omitempty"` // change nodes: modify, or create
 	VerificationHooks []map[string]any `json:"verificationHooks"`
 	MapsToNodeIDs     []string         `json:"mapsToNodeIds"`
 	DependsOn         []string         `json:"dependsOn"`

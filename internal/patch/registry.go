@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/policies"
@@ -288,8 +289,8 @@ func (r *Registry) checkParam(p ParamSpec, v any) string {
 		if !ok {
 			return "must be a string"
 		}
-		if p.MaxLength > 0 && len(s) > p.MaxLength {
-			return fmt.Sprintf("is longer than %d bytes", p.MaxLength)
+		if p.MaxLength > 0 && utf8.RuneCountInString(s) > p.MaxLength {
+			return fmt.Sprintf("is longer than %d characters", p.MaxLength)
 		}
 		if p.Pattern != "" && !r.re[p.Pattern].MatchString(s) {
 			return fmt.Sprintf("must match %s", p.Pattern)
