@@ -192,7 +192,9 @@ func TestPathologicalInputs(t *testing.T) {
 	}{
 		{"many attributes", "a.html", manyAttrs,
 			Edit{Op: "codemod", Codemod: "rewrite_template_tag", Params: map[string]any{"fromTag": "adp-alert", "toTag": "sdf-alert", "propMappings": map[string]any{"type": "severity"}}},
-			func(out string) bool { return out == strings.ReplaceAll(strings.ReplaceAll(manyAttrs, "adp-", "sdf-"), "type=", "severity=") }},
+			func(out string) bool {
+				return out == strings.ReplaceAll(strings.ReplaceAll(manyAttrs, "adp-", "sdf-"), "type=", "severity=")
+			}},
 		{"deep nesting", "a.html", deep,
 			Edit{Op: "codemod", Codemod: "rewrite_template_tag", Params: map[string]any{"fromTag": "adp-alert", "toTag": "sdf-alert"}},
 			// The parser's recovery may leave some of the innermost tags
