@@ -2,14 +2,14 @@
 GO ?= go
 REGAL := $(GO) tool -modfile=regal.tool.mod regal
 
-.PHONY: demo test test-go test-policy lint-policy build bundle bench clients clients-installed
+.PHONY: demo test test-go test-policy lint-policy fuzz-short build bundle bench clients clients-installed
 
 ## demo: run a scripted agent session on the bundled example workspace over real stdio
 demo:
 	$(GO) run ./cmd/mcpc demo
 
-## test: every test: Go (unit and end-to-end over the real binary), Rego tests, strict check and Regal lint
-test: test-go test-policy lint-policy
+## test: every test: Go (unit and end-to-end over the real binary), Rego tests, strict check and Regal lint, short fuzzing
+test: test-go test-policy lint-policy fuzz-short
 
 test-go: clients-installed
 	$(GO) test ./...
@@ -27,6 +27,11 @@ test-policy:
 
 lint-policy:
 	$(REGAL) lint policies/
+
+## fuzz-short: each fuzz target for a few seconds, from its seed corpus in testdata/fuzz/
+fuzz-short:
+	$(GO) test -run '^$$' -fuzz '^FuzzApplyEdits$$' -fuzztime 5s ./internal/patch/
+	$(GO) test -run '^$$' -fuzz '^FuzzCodemods$$' -fuzztime 5s ./internal/patch/
 
 ## build: the mcpc binary in ./bin
 build:
