@@ -252,9 +252,11 @@ func (c *Controller) dryRunPatch(ctx context.Context, t *turn) {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.targetFile", Message: err.Error()})
 		return
 	}
-	if _, probs := c.applyEdits(ctx, pf.Canonical, string(content), edits); len(probs) > 0 {
+	after, probs := c.applyEdits(ctx, pf.Canonical, string(content), edits)
+	if len(probs) > 0 {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, probs...)
 		return
 	}
 	t.in.Patch.Applicable = true
+	t.dryRun = &dryRun{before: content, after: after}
 }

@@ -42,12 +42,11 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 	pf := t.in.Paths["targetFile"]
 	nodeID, _ := t.args["planNodeId"].(string)
 	edits, _ := patch.ParseEdits(t.args["edits"])
-	before, _, err := c.patchSource(t, pf)
+	before, after, probs, err := c.editsToWrite(ctx, t, pf, edits)
 	if err != nil {
 		t.result["error"] = err.Error()
 		return nil
 	}
-	after, probs := c.applyEdits(ctx, pf.Canonical, string(before), edits)
 	if len(probs) > 0 || pf.Exists && sha256Hex(before) != pf.Hash {
 		// The file changed between the decision's dry run and now.
 		t.result["error"] = "the file changed while the patch was being applied; read it again"

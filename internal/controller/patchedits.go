@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"time"
@@ -52,4 +53,27 @@ func (c *Controller) writePatched(pf pathFacts, content []byte) error {
 		return c.paths.WriteFileAtomic(pf.Canonical, content, false)
 	}
 	return c.paths.CreateFileAtomic(pf.Canonical, content, false)
+}
+
+// dryRun is the content the decision's dry run read and what the edits made
+// of it.
+type dryRun struct {
+	before []byte
+	after  string
+}
+
+// editsToWrite is what applyPatch writes: the dry run's result when the
+// file still holds what the dry run read (the edits judged are the edits
+// written, and a codemod's parse is not paid twice), else the edits run
+// again on the current content, whose problems then say it changed.
+func (c *Controller) editsToWrite(ctx context.Context, t *turn, pf pathFacts, edits []patch.Edit) (before []byte, after string, probs []schemas.Problem, err error) {
+	before, _, err = c.patchSource(t, pf)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if t.dryRun != nil && bytes.Equal(before, t.dryRun.before) {
+		return before, t.dryRun.after, nil, nil
+	}
+	after, probs = c.applyEdits(ctx, pf.Canonical, string(before), edits)
+	return before, after, probs, nil
 }

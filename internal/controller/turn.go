@@ -31,6 +31,7 @@ type turn struct {
 	pack     *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
 	record   []byte              // the decision record, once committed
 	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
+	dryRun   *dryRun             // apply_code_patch: what the decision's dry run produced
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as

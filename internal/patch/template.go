@@ -142,22 +142,36 @@ func (rw tagRewrite) template(ctx context.Context, src []byte, base uint) ([]spl
 	defer tree.Close()
 	var sp []splice
 	add := func(start, end uint, with string) { sp = append(sp, splice{base + start, base + end, with}) }
-	// Each text occurrence of the tag's name is looked up in the tree: a
-	// few cgo calls per occurrence instead of a walk over every node.
+	// Each text occurrence of the tag's name is looked up in the tree by
+	// descending to it with a cursor, which also yields its element: a few
+	// cgo calls per occurrence, where a walk costs several per node and
+	// Node.Parent re-descends from the root on every call.
 	root := tree.RootNode()
+	c := root.Walk()
+	defer c.Close()
 	var failure error
 	err = eachOccurrence(ctx, string(src), rw.from, func(start, end uint) {
-		n := root.DescendantForByteRange(start, end)
-		if n == nil || n.StartByte() != start || n.EndByte() != end || failure != nil {
+		if failure != nil {
 			return
 		}
-		switch n.Kind() {
+		c.Reset(*root)
+		var path []*sitter.Node // the nodes from the root's child down to the one at start
+		for c.GotoFirstChildForByte(uint32(start)) != nil {
+			n := c.Node()
+			if n.StartByte() > start {
+				break
+			}
+			path = append(path, n)
+		}
+		k := len(path)
+		if k == 0 || path[k-1].StartByte() != start || path[k-1].EndByte() != end {
+			return
+		}
+		switch path[k-1].Kind() {
 		case "tag_name":
 			// An end tag is rewritten with its element's start tag.
-			if tag := n.Parent(); tag != nil && (tag.Kind() == "start_tag" || tag.Kind() == "self_closing_tag") {
-				if el := tag.Parent(); el != nil && el.Kind() == "element" {
-					failure = rw.element(el, src, add)
-				}
+			if k >= 3 && (path[k-2].Kind() == "start_tag" || path[k-2].Kind() == "self_closing_tag") && path[k-3].Kind() == "element" {
+				failure = rw.element(path[k-3], src, add)
 			}
 		case "erroneous_end_tag_name":
 			// A closing tag without its opening one (an element the
@@ -176,17 +190,18 @@ func (rw tagRewrite) template(ctx context.Context, src []byte, base uint) ([]spl
 
 // element rewrites one element if it is a fromTag.
 func (rw tagRewrite) element(n *sitter.Node, src []byte, add func(uint, uint, string)) error {
-	var open, closing *sitter.Node
-	for _, c := range namedChildren(n) {
-		switch c.Kind() {
-		case "start_tag", "self_closing_tag":
-			open = &c
-		case "end_tag":
-			closing = &c
-		}
-	}
-	if open == nil {
+	// The tags are the element's first and last children; reading just
+	// those two costs two cgo calls whatever the element holds.
+	count := n.NamedChildCount()
+	if count == 0 {
 		return nil
+	}
+	open, closing := n.NamedChild(0), n.NamedChild(count-1)
+	if open.Kind() != "start_tag" && open.Kind() != "self_closing_tag" {
+		return nil
+	}
+	if closing.Kind() != "end_tag" {
+		closing = nil
 	}
 	name := childOfKind(open, "tag_name")
 	if name == nil || text(name, src) != rw.from {
