@@ -65,12 +65,19 @@ type Config struct {
 	} `json:"codemods"`
 }
 
-// CustomCodemod is a codemod declared in config: a named sequence of
-// built-in codemods with fixed params, run in order on the target file.
-// The agent names it and gives no params.
+// CustomCodemod is a codemod declared in config, one of two kinds: a named
+// sequence of built-in codemods with fixed params, run in order on the
+// target file (Steps), or a tree-sitter query over files of one Language
+// whose Capture in every match becomes Replace, where ${name} stands for
+// the text of the match's capture name. The agent names it and gives no
+// params.
 type CustomCodemod struct {
 	Description string        `json:"description,omitempty"`
-	Steps       []CodemodStep `json:"steps"`
+	Steps       []CodemodStep `json:"steps,omitempty"`
+	Language    string        `json:"language,omitempty"`
+	Query       string        `json:"query,omitempty"`
+	Capture     string        `json:"capture,omitempty"`
+	Replace     string        `json:"replace,omitempty"`
 }
 
 // CodemodStep is one built-in codemod of a CustomCodemod.

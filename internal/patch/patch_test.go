@@ -215,3 +215,53 @@ func TestPathologicalInputs(t *testing.T) {
 		})
 	}
 }
+
+// TestQueryCodemod: a configured tree-sitter query codemod replaces its
+// capture in every match with the template, and only that.
+func TestQueryCodemod(t *testing.T) {
+	r, err := NewRegistry(map[string]config.CustomCodemod{
+		"console_to_logger": {Language: "typescript", Capture: "call",
+			Query:   `((call_expression function: (member_expression object: (identifier) @obj property: (property_identifier) @level) arguments: (arguments) @args) @call (#eq? @obj "console"))`,
+			Replace: "this.logger.${level}${args}"},
+		"sdf_selector": {Language: "html", Capture: "name",
+			Query: `((tag_name) @name (#match? @name "^adp-"))`, Replace: "sdf-x"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "export class A {\n  f() {\n    console.warn('console.log(x)', 1); // console.error(y)\n    other.log(2);\n    console.error(err);\n  }\n}\n"
+	want := "export class A {\n  f() {\n    this.logger.warn('console.log(x)', 1); // console.error(y)\n    other.log(2);\n    this.logger.error(err);\n  }\n}\n"
+	out, probs := Apply(context.Background(), src, []Edit{{Op: "codemod", Codemod: "console_to_logger"}}, Options{File: "a.ts", Registry: r})
+	if len(probs) > 0 || out != want {
+		t.Fatalf("got %q (%v), want %q", out, probs, want)
+	}
+	out, probs = Apply(context.Background(), "<adp-alert></adp-alert><p>adp-alert</p>", []Edit{{Op: "codemod", Codemod: "sdf_selector"}}, Options{File: "a.html", Registry: r})
+	if want := "<sdf-x></sdf-x><p>adp-alert</p>"; len(probs) > 0 || out != want {
+		t.Fatalf("got %q (%v), want %q", out, probs, want)
+	}
+	_, probs = Apply(context.Background(), "x", []Edit{{Op: "codemod", Codemod: "sdf_selector"}}, Options{File: "a.ts", Registry: r})
+	if len(probs) != 1 || probs[0].Kind != KindUnsupported {
+		t.Fatalf("problems %+v, want unsupported_file", probs)
+	}
+
+	for _, tc := range []struct {
+		note string
+		cm   config.CustomCodemod
+		err  string
+	}{
+		{"bad query", config.CustomCodemod{Language: "go", Query: "((nope) @x", Capture: "x"}, "codemods.custom.q: query: "},
+		{"unknown capture", config.CustomCodemod{Language: "go", Query: "(identifier) @id", Capture: "x"}, `codemods.custom.q: capture "x" is not in the query (it has id)`},
+		{"unknown template capture", config.CustomCodemod{Language: "go", Query: "(identifier) @id", Capture: "id", Replace: "${other}"},
+			"codemods.custom.q: replace names ${other}, which is not a capture of the query"},
+		{"unknown language", config.CustomCodemod{Language: "cobol", Query: "(x) @x", Capture: "x"}, `codemods.custom.q: language "cobol" is not one of`},
+		{"steps and query", config.CustomCodemod{Language: "go", Query: "(identifier) @id", Capture: "id", Steps: []config.CodemodStep{{Codemod: "rename_identifier_in_file"}}},
+			"codemods.custom.q: steps or a query, not both"},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			_, err := NewRegistry(map[string]config.CustomCodemod{"q": tc.cm})
+			if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+				t.Fatalf("error %v, want it to start with %q", err, tc.err)
+			}
+		})
+	}
+}

@@ -55,6 +55,10 @@ type Spec struct {
 	RequiredTogether [][]string `json:"requiredTogether,omitempty"`
 	// Steps are a configured codemod's built-in codemods, run in order.
 	Steps []config.CodemodStep `json:"steps,omitempty"`
+	// Language and Query are a configured query codemod's.
+	Language string `json:"language,omitempty"`
+	Query    string `json:"query,omitempty"`
+	custom   bool
 }
 
 // ParamSpec is one param's type and limits.
@@ -146,8 +150,9 @@ var customName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
 // NewRegistry adds the codemods declared in config (codemods.custom) to the
 // built-ins. A custom codemod is a named sequence of built-in codemods with
-// fixed params; the agent gives it no params. Every step is checked here, so
-// a bad declaration is an error at start-up, not at a patch.
+// fixed params or a tree-sitter query with a replacement template; the
+// agent gives it no params. Every step and query is checked here, so a bad
+// declaration is an error at start-up, not at a patch.
 func NewRegistry(custom map[string]config.CustomCodemod) (*Registry, error) {
 	base := Builtins()
 	r := &Registry{specs: maps.Clone(base.specs), run: maps.Clone(base.run), re: base.re}
@@ -159,6 +164,18 @@ func NewRegistry(custom map[string]config.CustomCodemod) (*Registry, error) {
 			return nil, fmt.Errorf("%s: a codemod name is lower case letters, digits and _", where)
 		case base.specs[name].Description != "":
 			return nil, fmt.Errorf("%s: the name of a built-in codemod", where)
+		case cm.Query != "":
+			if len(cm.Steps) > 0 {
+				return nil, fmt.Errorf("%s: steps or a query, not both", where)
+			}
+			qc, err := newQueryCodemod(cm)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			r.specs[name] = Spec{Description: cm.Description, Params: map[string]ParamSpec{}, Extensions: extensionsOf[cm.Language],
+				Language: cm.Language, Query: cm.Query, custom: true}
+			r.run[name] = qc.run
+			continue
 		case len(cm.Steps) == 0:
 			return nil, fmt.Errorf("%s: steps is empty", where)
 		}
@@ -172,7 +189,7 @@ func NewRegistry(custom map[string]config.CustomCodemod) (*Registry, error) {
 			}
 		}
 		steps := slices.Clone(cm.Steps)
-		r.specs[name] = Spec{Description: cm.Description, Params: map[string]ParamSpec{}, Steps: steps}
+		r.specs[name] = Spec{Description: cm.Description, Params: map[string]ParamSpec{}, Steps: steps, custom: true}
 		r.run[name] = r.sequence(steps)
 	}
 	return r, nil
@@ -193,7 +210,7 @@ func (r *Registry) Specs() map[string]Spec { return r.specs }
 func (r *Registry) Custom() map[string]Spec {
 	out := map[string]Spec{}
 	for name, s := range r.specs {
-		if len(s.Steps) > 0 {
+		if s.custom {
 			out[name] = s
 		}
 	}

@@ -110,6 +110,11 @@ func TestCodemodsOverStdio(t *testing.T) {
 			want: func(b string) string {
 				return strings.ReplaceAll(strings.Replace(b, alertImport, "@sdf/components/alert", 1), "AdpAlertComponent", "SdfAlertComponent")
 			}},
+		{note: "a query codemod from config", target: routesFile,
+			config: `{"codemods": {"custom": {"prefix_match": {"language": "typescript", "capture": "v", "replace": "prefix",
+				"query": "((pair key: (property_identifier) @k value: (string (string_fragment) @v)) (#eq? @k \"pathMatch\"))"}}}}`,
+			edit: codemodEdit("prefix_match", nil),
+			want: func(b string) string { return strings.Replace(b, "pathMatch: 'full'", "pathMatch: 'prefix'", 1) }},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
 			ws := newWorkspace(t)
