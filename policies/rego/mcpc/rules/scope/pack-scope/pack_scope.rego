@@ -7,8 +7,9 @@
 #   (args.targetFile, args.files) deny when it is outside the pack (without one
 #   they answer from obligations.searchScope). args.files entries are compared
 #   verbatim, so a non-canonical spelling is outside the pack. apply_code_patch
-#   on the targetFile of a create change node needs neither the pack nor an
-#   existing file.
+#   on the targetFile of a create change node needs no pack entry while the
+#   file does not exist, or holds what this work last wrote or read there
+#   (an existing file it never saw stays out of reach).
 # custom:
 #   code: PACK_SCOPE_VIOLATION
 #   remediation: >-
@@ -45,7 +46,7 @@ report contains violation if {
 	target := input.paths.targetFile
 	count(target.problems) == 0
 	not target.canonical in input.pack.files
-	not turn.creates_target
+	not _own_new_file
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s is not in the context pack", [target.canonical]),
 		"path": "args.targetFile",
@@ -75,4 +76,11 @@ report contains violation if {
 _new_file_of_plan(problem) if {
 	problem == "not_found"
 	turn.creates_target
+}
+
+# the create node's file holds what this work last wrote (or read) there
+_own_new_file if {
+	turn.creates_target
+	target := input.paths.targetFile
+	input.reads[target.canonical] == target.hash
 }

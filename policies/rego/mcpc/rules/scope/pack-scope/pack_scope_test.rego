@@ -225,10 +225,25 @@ test_fail_missing_file_of_a_modify_node if {
 	}}
 }
 
+_existing := {"targetFile": {
+	"raw": "src/new.ts", "canonical": "src/new.ts", "valid": true, "problems": [],
+	"exists": true, "regular": true, "dir": false, "size": 1, "links": 1, "hash": "sha256:x",
+}}
+
 test_success_created_file_patched_again if {
-	r := rule.report with input as object.union(_create_patch("create"), {"paths": {"targetFile": {
-		"raw": "src/new.ts", "canonical": "src/new.ts", "valid": true, "problems": [],
-		"exists": true, "regular": true, "dir": false, "size": 1, "links": 1, "hash": "sha256:x",
-	}}})
+	r := rule.report with input as object.union(_create_patch("create"), {"paths": _existing, "reads": {"src/new.ts": "sha256:x"}})
 	count(r) == 0
+}
+
+test_fail_create_node_over_an_existing_unseen_file if {
+	r := rule.report with input as object.union(_create_patch("create"), {"paths": _existing, "reads": {}})
+	r == {{
+		"code": "PACK_SCOPE_VIOLATION",
+		"message": "src/new.ts is not in the context pack",
+		"path": "args.targetFile",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
 }
