@@ -118,7 +118,7 @@ func Apply(ctx context.Context, content string, edits []Edit, opts Options) (str
 	var probs []schemas.Problem
 	for i, e := range edits {
 		path := fmt.Sprintf("args.edits[%d]", i)
-		out, err := applyOne(ctx, reg, content, e, opts.File)
+		out, err := applyOne(ctx, reg, content, e, opts.File, limit)
 		if err == nil && len(out) > limit {
 			err = errorf(KindTooLarge, "the result would be %d bytes, over the limit of %d", len(out), limit)
 		}
@@ -135,15 +135,18 @@ func Apply(ctx context.Context, content string, edits []Edit, opts Options) (str
 	return content, nil
 }
 
-func applyOne(ctx context.Context, reg *Registry, content string, e Edit, file string) (string, error) {
+func applyOne(ctx context.Context, reg *Registry, content string, e Edit, file string, limit int) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
 	switch e.Op {
 	case "replace_text":
+		if len(content)+len(e.Replace)-len(e.Find) > limit {
+			return "", errorf(KindTooLarge, "the result would be over the limit of %d bytes", limit)
+		}
 		return replaceText(content, e)
 	case "codemod":
-		return reg.Run(ctx, e.Codemod, Input{File: file, Content: content, Params: e.Params})
+		return reg.Run(ctx, e.Codemod, Input{File: file, Content: content, Params: e.Params, MaxOutputBytes: limit})
 	case "set_content":
 		// The whole content, for a file a change node creates; policy
 		// decides where it is allowed.

@@ -138,5 +138,8 @@ func (qc *queryCodemod) run(ctx context.Context, in Input) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := checkSize(in, sp); err != nil {
+		return "", err
+	}
 	return applySplices(in.Content, sp)
 }

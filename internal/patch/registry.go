@@ -23,6 +23,9 @@ type Input struct {
 	Params  map[string]any // validated against the codemod's Spec
 	// Rules looks up a tag's MigrationRule; nil when the caller has none.
 	Rules MigrationRuleLookup
+	// MaxOutputBytes bounds the result; a codemod refuses before it builds
+	// anything larger. 0 is DefaultMaxOutputBytes.
+	MaxOutputBytes int
 }
 
 // Codemod rewrites content. It must leave every byte its syntax does not
@@ -98,6 +101,9 @@ var builtinFuncs = func() map[string]Codemod {
 		m[name] = func(ctx context.Context, in Input) (string, error) {
 			sp, err := f(ctx, in)
 			if err != nil {
+				return "", err
+			}
+			if err := checkSize(in, sp); err != nil {
 				return "", err
 			}
 			return applySplices(in.Content, sp)
@@ -221,7 +227,7 @@ func (r *Registry) sequence(steps []config.CodemodStep) Codemod {
 	return func(ctx context.Context, in Input) (string, error) {
 		content := in.Content
 		for i, step := range steps {
-			out, err := r.run[step.Codemod](ctx, Input{File: in.File, Content: content, Params: step.Params, Rules: in.Rules})
+			out, err := r.run[step.Codemod](ctx, Input{File: in.File, Content: content, Params: step.Params, Rules: in.Rules, MaxOutputBytes: in.MaxOutputBytes})
 			if err != nil {
 				kind, msg := kindOf(err)
 				return "", errorf(kind, "step %d (%s): %s", i+1, step.Codemod, msg)
@@ -330,4 +336,22 @@ func (r *Registry) checkParam(p ParamSpec, v any) string {
 		}
 	}
 	return ""
+}
+
+// checkSize refuses splices whose result would pass the input's limit,
+// before a byte of it is allocated: a rename to a long name of a one-letter
+// identifier could otherwise ask for gigabytes.
+func checkSize(in Input, sp []splice) error {
+	limit := in.MaxOutputBytes
+	if limit <= 0 {
+		limit = DefaultMaxOutputBytes
+	}
+	size := len(in.Content)
+	for _, s := range sp {
+		size += len(s.with) - int(s.end-s.start)
+	}
+	if size > limit {
+		return errorf(KindTooLarge, "the result would be %d bytes, over the limit of %d", size, limit)
+	}
+	return nil
 }

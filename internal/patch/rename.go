@@ -32,10 +32,21 @@ func renameIdentifier(ctx context.Context, in Input) ([]splice, error) {
 		}
 		defer tree.Close()
 		root := tree.RootNode()
+		// The splices stop once the result would pass the limit: each
+		// grows it by the same amount, and checkSize then refuses.
+		limit := in.MaxOutputBytes
+		if limit <= 0 {
+			limit = DefaultMaxOutputBytes
+		}
+		size := len(in.Content)
 		err = eachOccurrence(ctx, in.Content, from, func(start, end uint) {
+			if size > limit {
+				return
+			}
 			if n := root.DescendantForByteRange(start, end); n != nil && n.StartByte() == start && n.EndByte() == end &&
 				n.ChildCount() == 0 && isIdentifierKind(n.Kind()) {
 				sp = append(sp, splice{start, end, to})
+				size += len(to) - len(from)
 			}
 		})
 		if err != nil {
