@@ -143,25 +143,33 @@ func (rw tagRewrite) template(ctx context.Context, src []byte, base uint) ([]spl
 	var sp []splice
 	add := func(start, end uint, with string) { sp = append(sp, splice{base + start, base + end, with}) }
 	// Each text occurrence of the tag's name is looked up in the tree by
-	// descending to it with a cursor, which also yields its element: a few
-	// cgo calls per occurrence, where a walk costs several per node and
-	// Node.Parent re-descends from the root on every call.
+	// moving one cursor to it, which also yields its element: a few cgo
+	// calls per occurrence, where a walk costs several per node and
+	// Node.Parent re-descends from the root on every call. Occurrences come
+	// in document order, so the cursor climbs only out of the nodes that end
+	// before the next one and descends from there: deep nesting costs no
+	// more than flat markup.
 	root := tree.RootNode()
 	c := root.Walk()
 	defer c.Close()
+	var path []*sitter.Node // the cursor's nodes below the root, outermost first
+	var ends []uint         // their end bytes
 	var failure error
 	err = eachOccurrence(ctx, string(src), rw.from, func(start, end uint) {
 		if failure != nil {
 			return
 		}
-		c.Reset(*root)
-		var path []*sitter.Node // the nodes from the root's child down to the one at start
+		for len(path) > 0 && ends[len(ends)-1] <= start {
+			c.GotoParent()
+			path, ends = path[:len(path)-1], ends[:len(ends)-1]
+		}
 		for c.GotoFirstChildForByte(uint32(start)) != nil {
 			n := c.Node()
-			if n.StartByte() > start {
+			if n.StartByte() > start { // start is in a gap between children
+				c.GotoParent()
 				break
 			}
-			path = append(path, n)
+			path, ends = append(path, n), append(ends, n.EndByte())
 		}
 		k := len(path)
 		if k == 0 || path[k-1].StartByte() != start || path[k-1].EndByte() != end {
