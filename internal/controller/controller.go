@@ -160,6 +160,7 @@ func (c *Controller) verbCatalogue() map[string]protocol.VerbDescription {
 		if raw, err := json.Marshal(c.engine.Data("data", "mcpc", "verbs")); err == nil {
 			_ = json.Unmarshal(raw, &out)
 		}
+		c.describeCustomCodemods(out)
 		c.verbs, c.verbsVersion = out, v
 	}
 	return c.verbs

@@ -3,11 +3,14 @@ package controller
 import (
 	"bytes"
 	"context"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
+	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/schemas"
 )
 
@@ -76,4 +79,30 @@ func (c *Controller) editsToWrite(ctx context.Context, t *turn, pf pathFacts, ed
 	}
 	after, probs = c.applyEdits(ctx, pf.Canonical, string(before), edits)
 	return before, after, probs, nil
+}
+
+// describeCustomCodemods adds the codemods config declares to
+// apply_code_patch's description: the built-ins are in the policy data's
+// text, these exist only in this workspace's config.
+func (c *Controller) describeCustomCodemods(verbs map[string]protocol.VerbDescription) {
+	d, ok := verbs["apply_code_patch"]
+	custom := c.codemods.Custom()
+	if !ok || len(custom) == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString(d.Description)
+	b.WriteString(" Codemods configured here (no params):")
+	for i, name := range slices.Sorted(maps.Keys(custom)) {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		b.WriteString(" " + name)
+		if desc := custom[name].Description; desc != "" {
+			b.WriteString(" (" + desc + ")")
+		}
+	}
+	b.WriteString(".")
+	d.Description = b.String()
+	verbs["apply_code_patch"] = d
 }

@@ -125,6 +125,13 @@ func TestCodemodsOverStdio(t *testing.T) {
 			}
 			before := readWorkspaceFile(t, ws, tc.target)
 			a := workWithChanges(t, ws, changeNode("change-1", "modify", tc.target))
+			if name := tc.edit["codemod"].(string); tc.config != "" {
+				// The plan's acceptance describes the verbs of PLAN_ACCEPTED:
+				// the configured codemod is named there.
+				if d := a.lastTx.VerbDescriptions["apply_code_patch"].Description; !strings.Contains(d, " "+name) {
+					t.Errorf("apply_code_patch's description does not name %s: %s", name, d)
+				}
+			}
 			mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": tc.target}))
 			r := a.turn("apply_code_patch", map[string]any{"planNodeId": "change-1", "targetFile": tc.target, "edits": []any{tc.edit}})
 			mustAllow(t, r)
