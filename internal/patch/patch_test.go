@@ -102,6 +102,13 @@ func TestApplyDeadline(t *testing.T) {
 	if _, probs := Apply(ctx, big, edits[:1], Options{File: "big.ts"}); len(probs) != 1 || probs[0].Kind != KindDeadline {
 		t.Fatalf("problems %+v, want deadline_exceeded", probs)
 	}
+	// A cancellation (a SIGTERM) with no deadline stops a parse under way.
+	ctx, cancelNow := context.WithCancel(context.Background())
+	huge := strings.Repeat(big, 10)
+	time.AfterFunc(5*time.Millisecond, cancelNow)
+	if _, probs := Apply(ctx, huge, edits[:1], Options{File: "big.ts"}); len(probs) != 1 || probs[0].Kind != KindDeadline {
+		t.Fatalf("problems %+v, want deadline_exceeded", probs)
+	}
 }
 
 func TestApplyOutputLimit(t *testing.T) {
