@@ -221,6 +221,9 @@ func (rw tagRewrite) element(n *sitter.Node, src []byte, add func(uint, uint, st
 			add(cn.StartByte(), cn.EndByte(), rw.to)
 		}
 	}
+	if len(rw.props) == 0 {
+		return nil // no attribute changes: the tags were all
+	}
 	var children []string
 	prevEnd := name.EndByte()
 	for _, a := range namedChildren(open) {
@@ -230,8 +233,8 @@ func (rw tagRewrite) element(n *sitter.Node, src []byte, add func(uint, uint, st
 		}
 		start := prevEnd
 		prevEnd = attr.EndByte()
-		an := childOfKind(attr, "attribute_name")
-		if an == nil {
+		an := attr.NamedChild(0) // an attribute's name is its first child
+		if an == nil || an.Kind() != "attribute_name" {
 			continue
 		}
 		full := text(an, src)
