@@ -64,6 +64,7 @@ func (p *serveParams) run(ctx context.Context) error {
 		return err
 	}
 	defer a.Close()
+	reportSandboxMode(a.Controller)
 	// Before any turn: a node a dead process left half-patched is settled
 	// before an agent acts on it.
 	if n, err := a.Controller.RecoverPatches(ctx); err != nil {
@@ -114,4 +115,17 @@ func (p *serveParams) run(ctx context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// reportSandboxMode says on stderr, once at start-up, how validation
+// commands and side effects run in this process (README: "Sandbox").
+func reportSandboxMode(ctl interface{ SandboxMode() (string, string) }) {
+	switch mode, reason := ctl.SandboxMode(); mode {
+	case "sandboxed":
+		fmt.Fprintln(os.Stderr, "mcpc: sandbox: validation commands and side effects run in a bubblewrap sandbox")
+	case "unsandboxed":
+		fmt.Fprintf(os.Stderr, "mcpc: sandbox: UNSANDBOXED (sandbox.allowUnsandboxed): validation commands and side effects run with mcpc's own authority; %s\n", reason)
+	default:
+		fmt.Fprintf(os.Stderr, "mcpc: sandbox: unavailable, so validation commands and side effects are refused (SANDBOX_UNAVAILABLE); %s\n", reason)
+	}
 }

@@ -29,6 +29,20 @@ type Command struct {
 	Required bool `json:"required,omitempty"`
 }
 
+// Sandbox configures the OS sandbox validation commands and side effects
+// run in (internal/sandbox).
+type Sandbox struct {
+	// AllowUnsandboxed runs them without a sandbox where none can be made.
+	// Default false: they are refused.
+	AllowUnsandboxed bool     `json:"allowUnsandboxed"`
+	Network          bool     `json:"network"`        // default false
+	Env              []string `json:"env"`            // extra variable names passed in
+	OutputMaxBytes   int      `json:"outputMaxBytes"` // default 1 MiB
+	ReadOnlyPaths    []string `json:"readOnlyPaths"`
+	Writable         []string `json:"writable"`
+	TmpMaxBytes      int64    `json:"tmpMaxBytes"` // default 512 MiB
+}
+
 // Config is the merged configuration. Zero fields take the defaults below.
 type Config struct {
 	Budget struct {
@@ -55,6 +69,7 @@ type Config struct {
 		MaxBytes int `json:"maxBytes"` // default 4 MiB
 	} `json:"request"`
 	EvidencePolicy map[string]any `json:"evidencePolicy,omitempty"`
+	Sandbox        Sandbox        `json:"sandbox"`
 	Validation     struct {
 		Commands map[string]Command `json:"commands"`
 	} `json:"validation"`
@@ -147,6 +162,7 @@ func (c *Config) defaults() {
 	setInt64(&c.Index.MaxFileBytes, 1<<20)
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
+	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120
@@ -203,7 +219,25 @@ var envVars = map[string][]string{
 	"MCPC_REQUEST_MAX_BYTES":        {"request", "maxBytes"},
 }
 
+// envBools maps the supported boolean MCPC_* variables to config paths.
+// The environment is the operator's, like the files: an agent can change
+// neither.
+var envBools = map[string][]string{
+	"MCPC_SANDBOX_ALLOW_UNSANDBOXED": {"sandbox", "allowUnsandboxed"},
+}
+
 func applyEnv(m map[string]any) error {
+	for name, path := range envBools {
+		v, ok := os.LookupEnv(name)
+		if !ok || v == "" {
+			continue
+		}
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("config: %s=%q is not a boolean", name, v)
+		}
+		setPath(m, path, b)
+	}
 	for name, path := range envVars {
 		v, ok := os.LookupEnv(name)
 		if !ok || v == "" {
@@ -213,16 +247,21 @@ func applyEnv(m map[string]any) error {
 		if err != nil {
 			return fmt.Errorf("config: %s=%q is not a number", name, v)
 		}
-		cur := m
-		for _, p := range path[:len(path)-1] {
-			next, ok := cur[p].(map[string]any)
-			if !ok {
-				next = map[string]any{}
-				cur[p] = next
-			}
-			cur = next
-		}
-		cur[path[len(path)-1]] = f
+		setPath(m, path, f)
 	}
 	return nil
+}
+
+// setPath sets m at path, making the objects on the way.
+func setPath(m map[string]any, path []string, v any) {
+	cur := m
+	for _, p := range path[:len(path)-1] {
+		next, ok := cur[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			cur[p] = next
+		}
+		cur = next
+	}
+	cur[path[len(path)-1]] = v
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/sandbox"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
 )
@@ -51,6 +52,9 @@ type Options struct {
 	Log *zerolog.Logger
 	// Now is the clock. Default: time.Now.
 	Now func() time.Time
+	// Redactor removes secrets from command output before it reaches an
+	// agent. Default: none.
+	Redactor outputRedactor
 	// Pause runs in each pause between turns (once the recorder has
 	// written what waited for it), for process upkeep that must not land
 	// on a turn, such as a garbage collection. Default: nothing.
@@ -75,6 +79,11 @@ type Controller struct {
 	configFacts configFacts
 	// codemods are the built-in codemods and those cfg declares.
 	codemods *patch.Registry
+	// sandbox runs validation commands and side effects; sandboxFacts is
+	// what policy knows of it.
+	sandbox      *sandbox.Sandbox
+	sandboxFacts sandboxFacts
+	redactor     outputRedactor
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -119,6 +128,12 @@ func New(opts Options) (*Controller, error) {
 	}
 	c.configFacts = configFactsOf(cfg)
 	c.configFacts.Codemods = c.codemods.Custom()
+	c.redactor = opts.Redactor
+	if c.redactor == nil {
+		c.redactor = noRedaction{}
+	}
+	c.sandbox = c.newSandbox()
+	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
 	return c, nil

@@ -165,6 +165,7 @@ func configFactsOf(cfg *config.Config) configFacts {
 func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	in := &t.in
 	in.Config = c.configFacts
+	in.Sandbox = c.sandboxFacts
 	switch t.req.Verb {
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt

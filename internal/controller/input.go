@@ -32,6 +32,7 @@ type input struct {
 	Gates            gateFacts            `json:"gates"`
 	Progress         progressCounts       `json:"progress"`
 	Config           configFacts          `json:"config"`
+	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 }
 
