@@ -98,6 +98,25 @@ type Config struct {
 		AllowedOrigins []string `json:"allowedOrigins"`
 	} `json:"http"`
 	Bundles Bundles `json:"bundles"`
+	Graph   Graph   `json:"graph"`
+}
+
+// Graph configures the knowledge graph (mcpc graph, proof chains).
+type Graph struct {
+	// Backend is "embedded" (default: the runtime store) or "neo4j".
+	Backend string `json:"backend"`
+	Neo4j   struct {
+		URI          string `json:"uri"`
+		User         string `json:"user"`
+		PasswordFile string `json:"passwordFile"` // workspace-relative or absolute
+		Database     string `json:"database"`
+	} `json:"neo4j"`
+	Anchors struct {
+		MaxDepth int      `json:"maxDepth"` // default 3
+		Exclude  []string `json:"exclude"`  // default node_modules, .git, .ai, dist, build, ...
+	} `json:"anchors"`
+	Contracts []string `json:"contracts"` // extra contract files (globs) besides every components.d.ts
+	Prose     []string `json:"prose"`     // markdown policy globs; default docs/*.md, skills.md
 }
 
 // CustomCodemod is a codemod declared in config, one of two kinds: a named
@@ -203,6 +222,10 @@ func (c *Config) defaults() {
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
 	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
+	if c.Graph.Backend == "" {
+		c.Graph.Backend = "embedded"
+	}
+	setInt(&c.Graph.Anchors.MaxDepth, 3)
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120

@@ -37,6 +37,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		if err != nil {
 			c.log.Warn().Err(err).Msg("ranking failed")
 		}
+		cands = c.withProofChains(ctx, t, cands)
 		c.markKeyMaterial(cands)
 		t.in.Candidates = orEmpty(cands)
 	case "escalate":

@@ -33,6 +33,8 @@ type turn struct {
 	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
 	dryRun   *dryRun             // apply_code_patch: what the decision's dry run produced
 	budget   turnBudget
+	// proofChains are the chains initialize_work records in the pack.
+	proofChains json.RawMessage
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
