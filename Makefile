@@ -21,6 +21,19 @@ clients-installed:
 	@if command -v npm >/dev/null 2>&1 && [ ! -d test/clients/node_modules ]; then \
 		npm ci --prefix test/clients --no-audit --no-fund; fi
 
+# Fuzz targets CI runs briefly beyond their seed corpora (testdata/fuzz/),
+# as package:Target; append yours.
+FUZZ_TARGETS := \
+	internal/exactjson:FuzzDecode \
+	internal/controller:FuzzDecodePlanNode
+FUZZTIME ?= 10s
+
+## fuzz-short: each of FUZZ_TARGETS for FUZZTIME
+fuzz-short:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $$t for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t##*:}\$$" -fuzztime $(FUZZTIME) ./$${t%%:*}/; done
+
 test-policy:
 	$(GO) tool opa test policies/
 	$(GO) tool opa check --strict policies/
