@@ -25,7 +25,9 @@ clients-installed:
 # as package:Target; append yours.
 FUZZ_TARGETS := \
 	internal/exactjson:FuzzDecode \
-	internal/controller:FuzzDecodePlanNode
+	internal/controller:FuzzDecodePlanNode \
+	internal/patch:FuzzApplyEdits \
+	internal/patch:FuzzCodemods
 FUZZTIME ?= 10s
 
 ## fuzz-short: each of FUZZ_TARGETS for FUZZTIME
@@ -40,11 +42,6 @@ test-policy:
 
 lint-policy:
 	$(REGAL) lint policies/
-
-## fuzz-short: each fuzz target for a few seconds, from its seed corpus in testdata/fuzz/
-fuzz-short:
-	$(GO) test -run '^$$' -fuzz '^FuzzApplyEdits$$' -fuzztime 5s ./internal/patch/
-	$(GO) test -run '^$$' -fuzz '^FuzzCodemods$$' -fuzztime 5s ./internal/patch/
 
 ## build: the mcpc binary in ./bin
 build:
