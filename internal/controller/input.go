@@ -161,6 +161,9 @@ type decision struct {
 	Policies               []map[string]any `json:"policies"`
 	Memories               []map[string]any `json:"memories"`
 	EnforcementObligations []map[string]any `json:"enforcementObligations"`
+	// Confidence is a plan decision's composite confidence and outcome
+	// (seed 003): {score, outcome, components}.
+	Confidence map[string]any `json:"confidence"`
 }
 
 type decidedPack struct {
