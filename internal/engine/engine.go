@@ -58,6 +58,11 @@ type Options struct {
 	// variables, shadowed names and deprecated built-ins are errors.
 	// Default false.
 	Strict bool
+	// LocalDir holds repository-local Rego (a workspace's .ai/policies):
+	// modules under package mcpc.local.* that add violations beside the
+	// bundle's rules (docs: README, "Repository-local policy"). Default:
+	// none.
+	LocalDir string
 	// Verify, when set, requires BundlePath's .signatures.json to verify
 	// against its key (OPA bundle signing) and every file to match its
 	// signed hash; a directory is then read in bundle layout. Default: no
@@ -168,6 +173,11 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	if len(b.Modules) == 0 {
 		return nil, &Error{Code: "bundle_empty", Location: source, Message: "the bundle holds no Rego modules"}
 	}
+	local, err := localModules(opts.LocalDir)
+	if err != nil {
+		return nil, &Error{Code: "local_policy", Location: opts.LocalDir, Message: err.Error()}
+	}
+	b.Modules = append(b.Modules, local...)
 	e := &Engine{source: source, version: bundleVersion(b), data: b.Data, docs: ruleDocs(b)}
 	// Modules and data go in directly rather than as an activated bundle:
 	// the engine never updates policy in place, it builds a new Engine.
