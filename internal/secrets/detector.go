@@ -1,0 +1,206 @@
+package secrets
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/rs/zerolog"
+	"github.com/spf13/viper"
+	"github.com/zricethezav/gitleaks/v8/config"
+	"github.com/zricethezav/gitleaks/v8/detect"
+	"github.com/zricethezav/gitleaks/v8/logging"
+	"github.com/zricethezav/gitleaks/v8/report"
+)
+
+// rulesTOML holds mcpc's own rules, in gitleaks' config format.
+//
+//go:embed rules.toml
+var rulesTOML string
+
+// MaxScanBytes bounds what Scan and Redact read of one content. A larger
+// content is scanned up to the cap and reported with TooLargeRule, so a
+// caller fails closed rather than trusting an unscanned tail.
+const MaxScanBytes = 8 << 20
+
+// chunkBytes is the size of one piece handed to gitleaks: its rules run per
+// piece, so a piece bounds the work of a pathological line. Pieces end at a
+// newline where there is one.
+const chunkBytes = 1 << 20
+
+// TooLargeRule is the rule id of the finding for content over MaxScanBytes.
+const TooLargeRule = "mcpc-too-large-to-scan"
+
+// Finding is one secret found: which rule matched and on which lines
+// (1-based, inclusive). It never holds the secret itself.
+type Finding struct {
+	RuleID, Description string
+	StartLine, EndLine  int
+}
+
+// Detector finds secrets by content. Build it once (compiling the rule set
+// takes tens of milliseconds); it is safe for concurrent use.
+type Detector struct {
+	gl *detect.Detector
+}
+
+var quietLogs sync.Once
+
+// NewDetector builds a detector with gitleaks' default rules and mcpc's own
+// (rules.toml).
+func NewDetector() (*Detector, error) {
+	// gitleaks logs to stderr, which is an MCP client's log stream; its
+	// messages (skipped files, slow fragments) are of no use to mcpc.
+	quietLogs.Do(func() { logging.Logger = logging.Logger.Level(zerolog.Disabled) })
+	cfg, err := loadConfig(config.DefaultConfig)
+	if err != nil {
+		return nil, fmt.Errorf("secrets: gitleaks default rules: %w", err)
+	}
+	own, err := loadConfig(rulesTOML)
+	if err != nil {
+		return nil, fmt.Errorf("secrets: rules.toml: %w", err)
+	}
+	for _, id := range own.OrderedRules {
+		if _, dup := cfg.Rules[id]; dup {
+			return nil, fmt.Errorf("secrets: rules.toml: rule %s is also a default rule", id)
+		}
+		rule := own.Rules[id]
+		cfg.Rules[id] = rule
+		cfg.OrderedRules = append(cfg.OrderedRules, id)
+		for _, k := range rule.Keywords {
+			cfg.Keywords[k] = struct{}{}
+		}
+	}
+	gl := detect.NewDetector(cfg)
+	// No decoding passes: each costs a full rescan, and the one encoded form
+	// that matters here (base64 PEM in Kubernetes Secrets) has its own rule.
+	gl.MaxDecodeDepth = 0
+	return &Detector{gl: gl}, nil
+}
+
+// loadConfig parses one gitleaks TOML config with a viper of its own (the
+// package-level viper gitleaks' helpers use is shared global state).
+func loadConfig(text string) (config.Config, error) {
+	v := viper.New()
+	v.SetConfigType("toml")
+	if err := v.ReadConfig(strings.NewReader(text)); err != nil {
+		return config.Config{}, err
+	}
+	var vc config.ViperConfig
+	if err := v.Unmarshal(&vc); err != nil {
+		return config.Config{}, err
+	}
+	if vc.Extend.UseDefault || vc.Extend.Path != "" {
+		return config.Config{}, fmt.Errorf("[extend] is not supported")
+	}
+	return vc.Translate()
+}
+
+// Scan returns the secrets in content, in line order.
+func (d *Detector) Scan(content []byte) []Finding {
+	var out []Finding
+	line0 := 0 // lines before the piece
+	parts, scanned := pieces(content)
+	for _, piece := range parts {
+		for _, f := range d.gl.DetectBytes(piece) {
+			out = append(out, Finding{
+				RuleID: f.RuleID, Description: f.Description,
+				StartLine: line0 + f.StartLine + 1, EndLine: line0 + f.EndLine + 1,
+			})
+		}
+		line0 += bytes.Count(piece, []byte{'\n'})
+	}
+	if scanned < len(content) {
+		out = append(out, Finding{
+			RuleID:      TooLargeRule,
+			Description: fmt.Sprintf("content past %d bytes was not scanned", MaxScanBytes),
+			StartLine:   line0 + 1, EndLine: line0 + 1,
+		})
+	}
+	slices.SortStableFunc(out, func(a, b Finding) int { return a.StartLine - b.StartLine })
+	return out
+}
+
+// Redact returns content with each secret replaced by [REDACTED:<ruleID>];
+// content past MaxScanBytes is replaced whole, by one
+// [REDACTED:mcpc-too-large-to-scan]. Content without secrets is returned as
+// it is.
+func (d *Detector) Redact(content []byte) []byte {
+	parts, scanned := pieces(content)
+	var out bytes.Buffer
+	changed := false
+	for _, piece := range parts {
+		if findings := d.gl.DetectBytes(piece); len(findings) > 0 {
+			piece = redactPiece(piece, findings)
+			changed = true
+		}
+		out.Write(piece)
+	}
+	if scanned < len(content) {
+		out.WriteString("[REDACTED:" + TooLargeRule + "]")
+		changed = true
+	}
+	if !changed {
+		return content
+	}
+	return out.Bytes()
+}
+
+// pieces cuts the first MaxScanBytes of content into pieces of at most
+// chunkBytes, each ending at a newline where the piece has one, and says
+// how many bytes they cover.
+func pieces(content []byte) ([][]byte, int) {
+	limit := min(len(content), MaxScanBytes)
+	var out [][]byte
+	for start := 0; start < limit; {
+		end := min(start+chunkBytes, limit)
+		if end < limit {
+			if nl := bytes.LastIndexByte(content[start:end], '\n'); nl >= 0 {
+				end = start + nl + 1
+			}
+		}
+		out = append(out, content[start:end])
+		start = end
+	}
+	return out, limit
+}
+
+// redactPiece replaces each finding's secret in chunk; a secret that cannot
+// be located verbatim takes its whole lines with it.
+func redactPiece(chunk []byte, findings []report.Finding) []byte {
+	// Longest first, so a secret inside another one's match is not left
+	// half-replaced.
+	slices.SortStableFunc(findings, func(a, b report.Finding) int { return len(b.Match) - len(a.Match) })
+	text := string(chunk)
+	var lost []report.Finding
+	for _, f := range findings {
+		mark := "[REDACTED:" + f.RuleID + "]"
+		switch {
+		case f.Secret != "" && strings.Contains(text, f.Secret):
+			text = strings.ReplaceAll(text, f.Secret, mark)
+		case f.Match != "" && strings.Contains(text, f.Match):
+			text = strings.ReplaceAll(text, f.Match, mark)
+		default:
+			lost = append(lost, f)
+		}
+	}
+	if len(lost) == 0 {
+		return []byte(text)
+	}
+	lines := strings.SplitAfter(text, "\n")
+	for _, f := range lost {
+		for i := f.StartLine; i <= f.EndLine && i < len(lines); i++ {
+			if i >= 0 {
+				nl := ""
+				if strings.HasSuffix(lines[i], "\n") {
+					nl = "\n"
+				}
+				lines[i] = "[REDACTED:" + f.RuleID + "]" + nl
+			}
+		}
+	}
+	return []byte(strings.Join(lines, ""))
+}
