@@ -73,6 +73,10 @@ type Controller struct {
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
 	configFacts configFacts
 
+	// cleanScans: pack file to the hash of content the secret detector
+	// found clean (markSecrets), so reads of it skip redaction.
+	cleanScans sync.Map
+
 	verbsMu      sync.Mutex
 	verbsVersion string
 	verbs        map[string]protocol.VerbDescription

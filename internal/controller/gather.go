@@ -37,7 +37,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		if err != nil {
 			c.log.Warn().Err(err).Msg("ranking failed")
 		}
-		c.markKeyMaterial(cands)
+		c.markSecrets(cands)
 		t.in.Candidates = orEmpty(cands)
 	case "escalate":
 		if t.req.WorkID == "" {
@@ -61,7 +61,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		if err != nil {
 			c.log.Warn().Err(err).Msg("escalation search failed")
 		}
-		c.markKeyMaterial(cands)
+		c.markSecrets(cands)
 		t.in.Candidates = orEmpty(cands)
 	}
 }
@@ -175,12 +175,13 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	case "write_scratch_file":
 		if t.work != nil {
 			if s, ok := t.args["relativePath"].(string); ok {
-				scratch, err := c.paths.Sub(workDir(t.work.ID) + "/scratch")
+				root := workDir(t.work.ID) + "/scratch"
+				scratch, err := c.paths.Sub(root)
 				if err != nil {
 					return err
 				}
 				t.scratch = scratch // the writer uses the resolver the facts came from
-				in.Paths["relativePath"] = pathFacts{Facts: scratch.Resolve(s)}
+				in.Paths["relativePath"] = scratchFacts(root, scratch.Resolve(s))
 			}
 		}
 	case "submit_execution_plan":

@@ -124,7 +124,8 @@ func (d *Detector) Scan(content []byte) []Finding {
 	return out
 }
 
-// Redact returns content with each secret replaced by [REDACTED:<ruleID>];
+// Redact returns content with each secret replaced by [REDACTED:<ruleID>]
+// (followed by the line breaks the secret spanned, so line numbers hold);
 // content past MaxScanBytes is replaced whole, by one
 // [REDACTED:mcpc-too-large-to-scan]. Content without secrets is returned as
 // it is.
@@ -168,6 +169,13 @@ func pieces(content []byte) ([][]byte, int) {
 	return out, limit
 }
 
+// mark is what stands for a secret: its rule, then as many line breaks as
+// the secret spanned, so the lines after it keep their numbers (a reader
+// asks for line ranges).
+func mark(ruleID, secret string) string {
+	return "[REDACTED:" + ruleID + "]" + strings.Repeat("\n", strings.Count(secret, "\n"))
+}
+
 // redactPiece replaces each finding's secret in chunk; a secret that cannot
 // be located verbatim takes its whole lines with it.
 func redactPiece(chunk []byte, findings []report.Finding) []byte {
@@ -177,12 +185,11 @@ func redactPiece(chunk []byte, findings []report.Finding) []byte {
 	text := string(chunk)
 	var lost []report.Finding
 	for _, f := range findings {
-		mark := "[REDACTED:" + f.RuleID + "]"
 		switch {
 		case f.Secret != "" && strings.Contains(text, f.Secret):
-			text = strings.ReplaceAll(text, f.Secret, mark)
+			text = strings.ReplaceAll(text, f.Secret, mark(f.RuleID, f.Secret))
 		case f.Match != "" && strings.Contains(text, f.Match):
-			text = strings.ReplaceAll(text, f.Match, mark)
+			text = strings.ReplaceAll(text, f.Match, mark(f.RuleID, f.Match))
 		default:
 			lost = append(lost, f)
 		}

@@ -111,6 +111,9 @@ func TestRedactForms(t *testing.T) {
 			if !bytes.Contains(red, []byte("[REDACTED:")) {
 				t.Errorf("no redaction mark:\n%s", red)
 			}
+			if bytes.Count(red, []byte{'\n'}) != bytes.Count(content, []byte{'\n'}) {
+				t.Errorf("redaction changed the line count:\n%s", red)
+			}
 			first := strings.SplitN(string(content), "\n", 2)[0]
 			if found[0].StartLine > 1 && !strings.HasPrefix(string(red), first) {
 				t.Errorf("the line before the secret was not kept:\n%s", red)

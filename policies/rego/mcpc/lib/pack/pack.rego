@@ -3,14 +3,18 @@
 # description: |
 #   On initialize_work and escalate, which of retrieval's ranked candidates
 #   enter the context pack: every candidate in rank order, first occurrence
-#   only, minus those matching an exclusion glob of policies/data/pack.json
-#   (git internals, mcpc's state and configuration, secrets) and those holding key material.
-#   escalate grows the pack monotonically:
-#   the current pack files come first. A kept candidate whose template failed to
-#   parse makes the pack insufficient (seed 000 gotcha 7): the work starts, but
-#   submit_execution_plan stays blocked until an escalation resolves it.
+#   only, minus mcpc's own files (policies/data/protected.json), those
+#   matching an exclusion glob of policies/data/pack.json (git internals,
+#   secret file names) and those whose content holds a secret (Go's detector
+#   reports the rules that matched as input.candidates[_].secretFindings).
+#   escalate grows the pack monotonically: the current pack files come first
+#   (less any that is mcpc's own, should an older pack hold one). A kept
+#   candidate whose template failed to parse makes the pack insufficient
+#   (seed 000 gotcha 7): the work starts, but submit_execution_plan stays
+#   blocked until an escalation resolves it.
 package mcpc.lib.pack
 
+import data.mcpc.lib.protected
 import data.mcpc.lib.tables
 
 # the exclusions a file matches; globs are lower case and match any case
@@ -20,20 +24,31 @@ _matches(file) := [rule |
 	glob.match(rule.glob, ["/"], lower(file))
 ]
 
-_previous := [file | some file in input.pack.files] if input.verb == "escalate"
+_previous := [file |
+	some file in input.pack.files
+	not protected.is_protected(file)
+] if {
+	input.verb == "escalate"
+}
 
 _previous := [] if input.verb != "escalate"
 
 _previous_set := {file | some file in _previous}
 
-# a candidate that holds key material (input.candidates[_].keyMaterial) is a
-# secret whatever its name, and left out as silently as the named ones
+# a candidate whose content holds a secret is a secret whatever its name, and
+# left out as silently as the named ones
 _kept := [candidate |
 	some i, candidate in input.candidates
 	not _seen_before(i, candidate.file)
 	count(_matches(candidate.file)) == 0
-	not candidate.keyMaterial
+	not protected.is_protected(candidate.file)
+	not _holds_secret(candidate)
 ]
+
+_holds_secret(candidate) if count(candidate.secretFindings) > 0
+
+# a candidate without the fact was never scanned: fail closed
+_holds_secret(candidate) if not is_array(object.get(candidate, "secretFindings", null))
 
 _seen_before(i, file) if {
 	some j, other in input.candidates
@@ -46,15 +61,23 @@ _seen_before(i, file) if {
 #   files excluded from the pack and why, except secrets: naming those would
 #   tell an agent that a secret file exists and that its content matched what
 #   it asked for
-excluded := [{"file": candidate.file, "reason": rules[0].reason} |
+excluded := [{"file": candidate.file, "reason": _exclusion_reason(candidate.file)} |
 	some i, candidate in input.candidates
 	not _seen_before(i, candidate.file)
-	rules := _matches(candidate.file)
-	count(rules) > 0
-	every rule in rules {
+	_named_exclusion(candidate.file)
+	not _holds_secret(candidate)
+	every rule in _matches(candidate.file) {
 		not rule.secret
 	}
 ]
+
+_named_exclusion(file) if count(_matches(file)) > 0
+
+_named_exclusion(file) if protected.is_protected(file)
+
+_exclusion_reason(file) := protected.reason(file)
+
+_exclusion_reason(file) := _matches(file)[0].reason if not protected.is_protected(file)
 
 # METADATA
 # description: the pack's files in rank order

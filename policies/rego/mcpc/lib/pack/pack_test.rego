@@ -3,7 +3,7 @@ package mcpc.lib.pack_test
 import data.mcpc.fixtures_test as fixtures
 import data.mcpc.lib.pack
 
-_candidate(file) := {"file": file, "score": 1, "lanes": ["lexical"], "parseError": false}
+_candidate(file) := {"file": file, "score": 1, "lanes": ["lexical"], "parseError": false, "secretFindings": []}
 
 test_success_excludes_secrets_and_state if {
 	selection := pack.selection with input as fixtures.with_input({
@@ -27,13 +27,13 @@ test_success_excludes_secrets_and_state if {
 		"files": ["src/a.ts", "src/b.ts"],
 		"excluded": [
 			{"file": ".git/config", "reason": "git internals are never part of a context pack"},
-			{"file": ".ai/tmp/work/w/context-pack.json", "reason": "mcpc runtime state is never part of a context pack"},
+			{"file": ".ai/tmp/work/w/context-pack.json", "reason": "mcpc's runtime state (works, scratch folders, locks)"},
 			{"file": ".GIT/config", "reason": "git internals are never part of a context pack"},
 			{
 				"file": ".ai/config/repo.json",
-				"reason": "mcpc's configuration (validation commands, budgets) is never part of a context pack: an agent must not change the rules it runs under",
+				"reason": "mcpc's configuration (validation commands, budgets): an agent must not change the rules it runs under",
 			},
-			{"file": ".orchestration/agent_trace.jsonl", "reason": "mcpc's trace ledger is never part of a context pack"},
+			{"file": ".orchestration/agent_trace.jsonl", "reason": "mcpc's trace ledger"},
 		],
 	}
 }
@@ -55,16 +55,43 @@ test_success_secrets_are_left_out_silently if {
 	selection == {"files": ["src/a.ts"], "excluded": []}
 }
 
-test_success_key_material_is_left_out_silently if {
+test_success_secret_content_is_left_out_silently if {
 	selection := pack.selection with input as fixtures.with_input({
 		"verb": "escalate",
 		"pack": {"ref": "p", "hash": "h", "files": ["src/a.ts"]},
 		"candidates": [
-			object.union(_candidate("docs/deploy-notes.md"), {"keyMaterial": true}),
-			object.union(_candidate("src/b.ts"), {"keyMaterial": false}),
+			object.union(_candidate("docs/deploy-notes.md"), {"secretFindings": ["private-key"]}),
+			object.union(_candidate("src/b.ts"), {"secretFindings": []}),
+			object.union(_candidate(".ai/config/creds.json"), {"secretFindings": ["mcpc-aws-secret-access-key"]}),
 		],
 	})
 	selection == {"files": ["src/a.ts", "src/b.ts"], "excluded": []}
+}
+
+# a candidate Go did not scan is treated as holding a secret
+test_success_unscanned_candidate_is_left_out if {
+	selection := pack.selection with input as fixtures.with_input({
+		"verb": "initialize_work",
+		"candidates": [object.remove(_candidate("src/b.ts"), ["secretFindings"]), _candidate("src/a.ts")],
+	})
+	selection == {"files": ["src/a.ts"], "excluded": []}
+}
+
+# mcpc's own files never enter the pack, whatever their spelling, and an
+# older pack that held one loses it on escalate
+test_success_own_files_are_left_out if {
+	own := [
+		".ai/graph/seed/policies/migration_rules.jsonl", ".ai/memory/m.jsonl", ".ai/policies/testing.md",
+		".ai/inbox/r.json", ".mcp.json", ".claude/settings.json", ".cursor/mcp.json", ".vscode/mcp.json",
+		".AI/Config/repo.json",
+	]
+	selection := pack.selection with input as fixtures.with_input({
+		"verb": "escalate",
+		"pack": {"ref": "p", "hash": "h", "files": ["src/a.ts", ".ai/graph/seed/contracts.jsonl"]},
+		"candidates": array.concat([_candidate(file) | some file in own], [_candidate("src/b.ts")]),
+	})
+	selection.files == ["src/a.ts", "src/b.ts"]
+	[entry.file | some entry in selection.excluded] == own
 }
 
 test_success_escalate_grows_monotonically if {

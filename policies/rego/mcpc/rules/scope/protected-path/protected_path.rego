@@ -1,0 +1,72 @@
+# METADATA
+# title: Protected path
+# description: |
+#   mcpc's own files (policies/data/protected.json: .ai/config, .ai/graph/seed,
+#   .ai/memory, .ai/policies, .ai/inbox, .ai/tmp, .orchestration and the MCP
+#   client wiring) are out of an agent's reach: no read, search, lookup,
+#   trace or patch (codemods included) names one as its target, and a
+#   scratch write lands inside the work's own scratch folder, nowhere else
+#   of them. Canonical paths are compared in lower case, so another case
+#   of the same name on a case-insensitive filesystem is the same file.
+# custom:
+#   code: PROTECTED_PATH
+#   remediation: >-
+#     mcpc's configuration, seed knowledge, memory, policies, state and client wiring are changed by
+#     people, not agents; what informs your work is in the context pack as facts. Work on repository files.
+#   severity: error
+package mcpc.rules.scope["protected-path"]
+
+import data.mcpc.lib.protected
+import data.mcpc.result
+
+_target_verbs := {
+	"read_file_lines",
+	"apply_code_patch",
+	"lookup_symbol_definition",
+	"trace_symbol_graph",
+	"search_codebase_text",
+}
+
+report contains violation if {
+	input.verb in _target_verbs
+	canonical := input.paths.targetFile.canonical
+	canonical != ""
+	protected.is_protected(canonical)
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%s is mcpc's own: %s", [canonical, protected.reason(canonical)]),
+		"path": "args.targetFile",
+	})
+}
+
+report contains violation if {
+	input.verb in _target_verbs
+	some i, file in input.args.files
+	is_string(file)
+	protected.is_protected(file)
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%q is mcpc's own: %s", [file, protected.reason(file)]),
+		"path": sprintf("args.files[%d]", [i]),
+	})
+}
+
+report contains violation if {
+	input.verb == "write_scratch_file"
+	destination := input.paths.relativePath.destination
+	protected.is_protected(destination)
+	not _in_scratch(destination, input.paths.relativePath.scratchRoot)
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%s is mcpc's own and outside the work's scratch folder", [destination]),
+		"path": "args.relativePath",
+	})
+}
+
+_in_scratch(destination, root) if {
+	root != ""
+	startswith(destination, concat("", [root, "/"]))
+}
+
+# the folder itself: scratch-scope denies writing it as a file
+_in_scratch(destination, root) if {
+	root != ""
+	destination == root
+}
