@@ -224,7 +224,9 @@ func (c *Controller) resolveArg(t *turn, name string, withHash bool) {
 		return
 	}
 	pf := pathFacts{Facts: c.paths.Resolve(s)}
-	if withHash && pf.Valid && pf.Regular {
+	// Only a pack file's hash: of any other, the hash is a fact about
+	// content the agent may not see.
+	if withHash && pf.Valid && pf.Regular && slices.Contains(t.in.Pack.Files, pf.Canonical) {
 		if h, err := c.paths.HashFile(pf.Canonical); err == nil {
 			pf.Hash = h
 		}
@@ -244,6 +246,9 @@ func (c *Controller) dryRunPatch(t *turn) {
 	}
 	if !ok || !pf.Valid || !pf.Regular {
 		return // the scope rules explain why; there is nothing to try
+	}
+	if !slices.Contains(t.in.Pack.Files, pf.Canonical) {
+		return // whether edits apply would tell what a file outside the pack holds
 	}
 	content, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
 	if err != nil {

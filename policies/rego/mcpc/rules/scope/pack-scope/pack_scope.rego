@@ -6,7 +6,9 @@
 #   trace_symbol_graph and search_codebase_text given an explicit file
 #   (args.targetFile, args.files) deny when it is outside the pack (without one
 #   they answer from obligations.searchScope). args.files entries are compared
-#   verbatim, so a non-canonical spelling is outside the pack.
+#   verbatim, so a non-canonical spelling is outside the pack. A file outside
+#   the pack is denied the same way whether it exists, is missing, a folder or
+#   a link: only what the path string shows is reported for it.
 # custom:
 #   code: PACK_SCOPE_VIOLATION
 #   remediation: >-
@@ -29,7 +31,7 @@ _target_verbs := {
 
 report contains violation if {
 	input.verb in _target_verbs
-	some problem in input.paths.targetFile.problems
+	some problem in _reported_problems
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%q %s", [input.paths.targetFile.raw, paths.reason(problem)]),
 		"path": "args.targetFile",
@@ -38,8 +40,9 @@ report contains violation if {
 
 report contains violation if {
 	input.verb in _target_verbs
+	count(_path_problems) == 0
 	target := input.paths.targetFile
-	count(target.problems) == 0
+	target.canonical != ""
 	not target.canonical in input.pack.files
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s is not in the context pack", [target.canonical]),
@@ -64,4 +67,20 @@ report contains violation if {
 		"message": sprintf("%q is not in the context pack", [file]),
 		"path": sprintf("args.files[%d]", [i]),
 	})
+}
+
+# problems the path string itself shows
+_path_problems contains problem if {
+	some problem in input.paths.targetFile.problems
+	not problem in paths.filesystem_problems
+}
+
+# what the filesystem says is reported for pack files only
+_reported_problems contains problem if {
+	some problem in _path_problems
+}
+
+_reported_problems contains problem if {
+	input.paths.targetFile.canonical in input.pack.files
+	some problem in input.paths.targetFile.problems
 }
