@@ -45,6 +45,7 @@ func TestScanForms(t *testing.T) {
 		file  string
 		rules []string // each must be among the findings
 		line  int      // the first finding's StartLine, 0 to skip
+		count int      // how many findings, 0 to skip
 	}{
 		{note: "AWS CLI output", file: "aws-cli-output.json", rules: []string{"aws-access-token", "mcpc-aws-secret-access-key"}, line: 4},
 		{note: "AWS credentials file", file: "aws-credentials.ini", rules: []string{"aws-access-token", "mcpc-aws-secret-access-key"}, line: 2},
@@ -58,6 +59,7 @@ func TestScanForms(t *testing.T) {
 		{note: "Google API key", file: "maps.js", rules: []string{"gcp-api-key"}, line: 1},
 		{note: "RSA private key", file: "server-key.txt", rules: []string{"private-key", "mcpc-private-key-block"}, line: 2},
 		{note: "truncated OpenSSH key", file: "ssh-truncated.md", rules: []string{"mcpc-private-key-block"}, line: 2},
+		{note: "Vault tokens, current and legacy", file: "vault-login.sh", rules: []string{"vault-service-token"}, line: 3, count: 2},
 		{note: "no secret", file: "clean.go"},
 	}
 	d := detector(t)
@@ -73,6 +75,9 @@ func TestScanForms(t *testing.T) {
 			}
 			if len(tc.rules) == 0 && len(got) > 0 {
 				t.Errorf("findings %+v in a file without secrets", got)
+			}
+			if tc.count > 0 && len(got) != tc.count {
+				t.Errorf("%d findings, want %d: %+v", len(got), tc.count, got)
 			}
 			if tc.line > 0 && len(got) > 0 && got[0].StartLine != tc.line {
 				t.Errorf("first finding on line %d, want %d: %+v", got[0].StartLine, tc.line, got)
