@@ -17,11 +17,18 @@ package mcpc.lib.pack
 import data.mcpc.lib.protected
 import data.mcpc.lib.tables
 
-# the exclusions a file matches; globs are lower case and match any case
+# every secret-name glob as one alternation, so a candidate costs one match
+# however long the list grows; globs are lower case and match any case
 # (certs/server.PEM is as secret as server.pem)
-_matches(file) := [rule |
+_secret_glob := sprintf("{%s}", [concat(",", [rule.glob |
 	some rule in tables.packpolicy.exclusions
-	glob.match(rule.glob, ["/"], lower(file))
+	rule.secret
+])])
+
+# the exclusions that are no secret (git internals): they are named
+_named_rules := [rule |
+	some rule in tables.packpolicy.exclusions
+	not rule.secret
 ]
 
 _previous := [file |
@@ -35,16 +42,36 @@ _previous := [] if input.verb != "escalate"
 
 _previous_set := {file | some file in _previous}
 
-# a candidate whose content holds a secret is a secret whatever its name, and
-# left out as silently as the named ones
-_kept := [candidate |
+# each distinct candidate, classified once: hidden (a secret by name or by
+# content: left out as silently as if it did not exist) and the reasons a
+# named exclusion (mcpc's own files, git internals) gives
+_classified := [entry |
 	some i, candidate in input.candidates
 	not _seen_before(i, candidate.file)
-	count(_matches(candidate.file)) == 0
-	not protected.is_protected(candidate.file)
-	not _holds_secret(candidate)
+	lowered := lower(candidate.file)
+	entry := {
+		"candidate": candidate,
+		"hidden": _hidden(candidate, lowered),
+		"reasons": array.concat(
+			protected.reasons(candidate.file),
+			[rule.reason | some rule in _named_rules; glob.match(rule.glob, ["/"], lowered)],
+		),
+	}
 ]
 
+default _hidden(_, _) := false
+
+_hidden(_, lowered) if glob.match(_secret_glob, ["/"], lowered)
+
+_hidden(candidate, _) if _holds_secret(candidate)
+
+_kept := [entry.candidate |
+	some entry in _classified
+	not entry.hidden
+	count(entry.reasons) == 0
+]
+
+# a candidate whose content holds a secret is a secret whatever its name
 _holds_secret(candidate) if count(candidate.secretFindings) > 0
 
 # a candidate without the fact was never scanned: fail closed
@@ -61,23 +88,11 @@ _seen_before(i, file) if {
 #   files excluded from the pack and why, except secrets: naming those would
 #   tell an agent that a secret file exists and that its content matched what
 #   it asked for
-excluded := [{"file": candidate.file, "reason": _exclusion_reason(candidate.file)} |
-	some i, candidate in input.candidates
-	not _seen_before(i, candidate.file)
-	_named_exclusion(candidate.file)
-	not _holds_secret(candidate)
-	every rule in _matches(candidate.file) {
-		not rule.secret
-	}
+excluded := [{"file": entry.candidate.file, "reason": entry.reasons[0]} |
+	some entry in _classified
+	not entry.hidden
+	count(entry.reasons) > 0
 ]
-
-_named_exclusion(file) if count(_matches(file)) > 0
-
-_named_exclusion(file) if protected.is_protected(file)
-
-_exclusion_reason(file) := protected.reason(file)
-
-_exclusion_reason(file) := _matches(file)[0].reason if not protected.is_protected(file)
 
 # METADATA
 # description: the pack's files in rank order

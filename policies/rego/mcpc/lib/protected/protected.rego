@@ -23,21 +23,25 @@ clean(path) := concat("/", [segment |
 	not segment in {"", "."}
 ])
 
+# every protected glob as one alternation: one match per path
+_glob := sprintf("{%s}", [concat(",", [entry.glob | some entry in tables.protected_paths])])
+
 # METADATA
 # scope: document
-# description: the protected-path entries (glob, reason) a path matches
-matches(path) := [entry |
+# description: the path is one of mcpc's own files or folders
+is_protected(path) if glob.match(_glob, ["/"], clean(path))
+
+# METADATA
+# scope: document
+# description: why the path is mcpc's own, one reason per matching entry (empty when it is not)
+reasons(path) := [entry.reason |
 	cleaned := clean(path)
+	glob.match(_glob, ["/"], cleaned)
 	some entry in tables.protected_paths
 	glob.match(entry.glob, ["/"], cleaned)
 ]
 
 # METADATA
 # scope: document
-# description: the path is one of mcpc's own files or folders
-is_protected(path) if count(matches(path)) > 0
-
-# METADATA
-# scope: document
 # description: why the path is mcpc's own (the first matching entry)
-reason(path) := matches(path)[0].reason
+reason(path) := reasons(path)[0]
