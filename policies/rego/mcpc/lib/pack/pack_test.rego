@@ -47,6 +47,22 @@ test_success_secrets_are_left_out_silently if {
 		"infra/terraform.tfstate", "infra/prod.tfvars", "config/secrets.yml", "store.JKS",
 		"config/prod.env", ".vault-token", "gcp-orders-service-account.json", "home/.gnupg/secring.gpg",
 		"keys/putty.ppk", "ops/.config/gcloud/application_default_credentials.json",
+		# env-file variants
+		".env.production.local", "web/.env-local", "env.local", ".flaskenv", "api/.env_staging",
+		# Docker and package-manager auth
+		".docker/config.json", ".dockercfg", "web/.npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", "pip.conf",
+		"home/.gem/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".composer/auth.json",
+		"auth.json", ".gradle/gradle.properties", "settings-security.xml", ".m2/settings.xml",
+		# Terraform
+		"infra/prod.auto.tfvars", "infra/prod.tfvars.json", "infra/terraform.tfstate.backup", ".terraformrc",
+		"terraform.rc",
+		# netrc and friends
+		"_netrc", ".my.cnf", "credentials.json", "service-account-orders.json", "deploy/kubeconfig",
+		"ci/prod.kubeconfig", "vpn/office.ovpn", "htpasswd", "deploy/secrets.yml", ".s3cfg", ".boto",
+		".git-credentials",
+		# keystores
+		"android/release.jks", "android/release.keystore", "certs/server.p12", "certs/server.pfx", "keys/auth.p8",
+		"keys/app.bks", "keys/app.jceks",
 	]
 	selection := pack.selection with input as fixtures.with_input({
 		"verb": "initialize_work",
@@ -128,4 +144,18 @@ test_fail_unparsed_template_makes_pack_insufficient if {
 
 test_success_parsed_pack_is_ok if {
 	pack.outcome == "ok" with input as fixtures.with_input({"verb": "initialize_work", "candidates": [_candidate("src/a.html")]})
+}
+
+# names close to secret ones that are ordinary code stay in
+test_success_ordinary_names_are_kept if {
+	ordinary := [
+		"src/environments/environment.ts", "src/auth/auth.service.ts", "src/app/keyboard.ts", "infra/main.tf",
+		"infra/variables.tf", "package.json", ".eslintrc.json", "settings.gradle", "src/app/token-list.ts",
+		"docs/netrc-format.md",
+	]
+	selection := pack.selection with input as fixtures.with_input({
+		"verb": "initialize_work",
+		"candidates": [_candidate(file) | some file in ordinary],
+	})
+	selection == {"files": ordinary, "excluded": []}
 }
