@@ -29,9 +29,23 @@ _target_verbs := {
 	"search_codebase_text",
 }
 
+# a problem the path string itself shows
 report contains violation if {
 	input.verb in _target_verbs
-	some problem in _reported_problems
+	some problem in input.paths.targetFile.problems
+	not problem in paths.filesystem_problems
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%q %s", [input.paths.targetFile.raw, paths.reason(problem)]),
+		"path": "args.targetFile",
+	})
+}
+
+# what the filesystem says, for a pack file only
+report contains violation if {
+	input.verb in _target_verbs
+	input.paths.targetFile.canonical in input.pack.files
+	some problem in input.paths.targetFile.problems
+	problem in paths.filesystem_problems
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%q %s", [input.paths.targetFile.raw, paths.reason(problem)]),
 		"path": "args.targetFile",
@@ -40,7 +54,9 @@ report contains violation if {
 
 report contains violation if {
 	input.verb in _target_verbs
-	count(_path_problems) == 0
+	every problem in input.paths.targetFile.problems {
+		problem in paths.filesystem_problems
+	}
 	target := input.paths.targetFile
 	target.canonical != ""
 	not target.canonical in input.pack.files
@@ -67,20 +83,4 @@ report contains violation if {
 		"message": sprintf("%q is not in the context pack", [file]),
 		"path": sprintf("args.files[%d]", [i]),
 	})
-}
-
-# problems the path string itself shows
-_path_problems contains problem if {
-	some problem in input.paths.targetFile.problems
-	not problem in paths.filesystem_problems
-}
-
-# what the filesystem says is reported for pack files only
-_reported_problems contains problem if {
-	some problem in _path_problems
-}
-
-_reported_problems contains problem if {
-	input.paths.targetFile.canonical in input.pack.files
-	some problem in input.paths.targetFile.problems
 }

@@ -7,7 +7,9 @@
 #   trace or patch (codemods included) names one as its target, and a
 #   scratch write lands inside the work's own scratch folder, nowhere else
 #   of them. Canonical paths are compared in lower case, so another case
-#   of the same name on a case-insensitive filesystem is the same file.
+#   of the same name on a case-insensitive filesystem is the same file. A
+#   read of a file already in the pack is not judged again (packs leave
+#   these files out); a patch always is.
 # custom:
 #   code: PROTECTED_PATH
 #   remediation: >-
@@ -19,6 +21,13 @@ package mcpc.rules.scope["protected-path"]
 import data.mcpc.lib.protected
 import data.mcpc.result
 
+_read_verbs := {
+	"read_file_lines",
+	"lookup_symbol_definition",
+	"trace_symbol_graph",
+	"search_codebase_text",
+}
+
 _target_verbs := {
 	"read_file_lines",
 	"apply_code_patch",
@@ -27,10 +36,25 @@ _target_verbs := {
 	"search_codebase_text",
 }
 
+# A patch target is always judged. A read of a pack file is not: packs have
+# left mcpc's own files out since this rule exists, so a read turn (the hot
+# path) pays no glob match for the file it reads. A pack built before then
+# may still hold one: reading it stays possible until the next escalate
+# drops it, patching it never is.
 report contains violation if {
-	input.verb in _target_verbs
+	input.verb == "apply_code_patch"
 	canonical := input.paths.targetFile.canonical
-	canonical != ""
+	protected.is_protected(canonical)
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%s is mcpc's own: %s", [canonical, protected.reason(canonical)]),
+		"path": "args.targetFile",
+	})
+}
+
+report contains violation if {
+	input.verb in _read_verbs
+	canonical := input.paths.targetFile.canonical
+	not canonical in input.pack.files
 	protected.is_protected(canonical)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s is mcpc's own: %s", [canonical, protected.reason(canonical)]),

@@ -113,3 +113,31 @@ test_success_repository_file if {
 	})
 	count(r) == 0
 }
+
+# a pack built before protected paths existed may hold one: it may still be
+# read, never patched
+test_success_read_of_old_pack_file if {
+	r := rule.report with input as fixtures.with_input({
+		"args": {"targetFile": ".ai/graph/seed/contracts.jsonl"},
+		"pack": {"ref": "p", "hash": "h", "files": [".ai/graph/seed/contracts.jsonl"]},
+		"paths": _target(".ai/graph/seed/contracts.jsonl", ".ai/graph/seed/contracts.jsonl"),
+	})
+	count(r) == 0
+}
+
+test_fail_patch_of_old_pack_file if {
+	r := rule.report with input as fixtures.with_input({
+		"verb": "apply_code_patch",
+		"args": {"targetFile": ".ai/graph/seed/contracts.jsonl", "edits": []},
+		"pack": {"ref": "p", "hash": "h", "files": [".ai/graph/seed/contracts.jsonl"]},
+		"paths": _target(".ai/graph/seed/contracts.jsonl", ".ai/graph/seed/contracts.jsonl"),
+	})
+	r == {{
+		"code": "PROTECTED_PATH",
+		"message": ".ai/graph/seed/contracts.jsonl is mcpc's own: mcpc's seed knowledge (MigrationRules, contracts): people change it, agents see it as facts",
+		"path": "args.targetFile",
+		"remediation": _remediation,
+		"rule": "mcpc.rules.scope[\"protected-path\"]",
+		"severity": "error",
+	}}
+}
