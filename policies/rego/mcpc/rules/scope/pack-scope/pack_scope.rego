@@ -53,13 +53,13 @@ report contains violation if {
 }
 
 report contains violation if {
+	target := input.paths.targetFile
+	not target.canonical in input.pack.files
+	target.canonical != ""
 	input.verb in _target_verbs
-	every problem in input.paths.targetFile.problems {
+	every problem in target.problems {
 		problem in paths.filesystem_problems
 	}
-	target := input.paths.targetFile
-	target.canonical != ""
-	not target.canonical in input.pack.files
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s is not in the context pack", [target.canonical]),
 		"path": "args.targetFile",

@@ -52,9 +52,9 @@ report contains violation if {
 }
 
 report contains violation if {
-	input.verb in _read_verbs
 	canonical := input.paths.targetFile.canonical
 	not canonical in input.pack.files
+	input.verb in _read_verbs
 	protected.is_protected(canonical)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s is mcpc's own: %s", [canonical, protected.reason(canonical)]),
@@ -62,7 +62,9 @@ report contains violation if {
 	})
 }
 
+# args.files is tested first: a read turn has none and stops there
 report contains violation if {
+	input.args.files
 	input.verb in _target_verbs
 	some i, file in input.args.files
 	is_string(file)
