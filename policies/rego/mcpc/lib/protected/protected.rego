@@ -26,10 +26,21 @@ clean(path) := concat("/", [segment |
 # every protected glob as one alternation: one match per path
 _glob := sprintf("{%s}", [concat(",", [entry.glob | some entry in tables.protected_paths])])
 
+# an empty or "." segment: only then is clean more than lower
+_needs_clean(path) if regex.match(`(^|/)\.?(/|$)`, path)
+
 # METADATA
 # scope: document
 # description: the path is one of mcpc's own files or folders
-is_protected(path) if glob.match(_glob, ["/"], clean(path))
+is_protected(path) if {
+	not _needs_clean(path)
+	glob.match(_glob, ["/"], lower(path))
+}
+
+is_protected(path) if {
+	_needs_clean(path)
+	glob.match(_glob, ["/"], clean(path))
+}
 
 # METADATA
 # scope: document

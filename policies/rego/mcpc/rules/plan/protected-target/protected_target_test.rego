@@ -50,3 +50,14 @@ test_success_repository_targets if {
 	r := rule.report with input as _submission([_change("n1", "src/a.ts"), _change("n2", "src/.ai/config/x.json")])
 	count(r) == 0
 }
+
+# a target already in the pack is not judged again: only a pack built before
+# protected paths existed could hold one, and its patch is denied anyway
+test_success_target_in_old_pack_is_left_to_the_patch if {
+	r := rule.report with input as fixtures.with_input({
+		"verb": "submit_execution_plan",
+		"pack": {"ref": "p", "hash": "h", "files": ["src/a.ts", ".ai/graph/seed/contracts.jsonl"]},
+		"submission": {"nodes": [_change("n1", ".ai/graph/seed/contracts.jsonl")]},
+	})
+	count(r) == 0
+}
