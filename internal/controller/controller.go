@@ -74,8 +74,10 @@ type Controller struct {
 	configFacts configFacts
 
 	// cleanScans: pack file to the hash of content the secret detector
-	// found clean (markSecrets), so reads of it skip redaction.
+	// found clean (markSecrets, readable), so reads of it skip redaction;
+	// redactions: pack file to its last redaction (readable).
 	cleanScans sync.Map
+	redactions sync.Map
 
 	verbsMu      sync.Mutex
 	verbsVersion string

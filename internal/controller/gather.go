@@ -37,7 +37,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		if err != nil {
 			c.log.Warn().Err(err).Msg("ranking failed")
 		}
-		c.markSecrets(cands)
+		c.markSecrets(ctx, cands)
 		t.in.Candidates = orEmpty(cands)
 	case "escalate":
 		if t.req.WorkID == "" {
@@ -61,7 +61,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		if err != nil {
 			c.log.Warn().Err(err).Msg("escalation search failed")
 		}
-		c.markSecrets(cands)
+		c.markSecrets(ctx, cands)
 		t.in.Candidates = orEmpty(cands)
 	}
 }

@@ -26,7 +26,7 @@ func (c *Controller) readFileLines(ctx context.Context, tx *store.Tx, t *turn) e
 		return nil
 	}
 	hash := sha256Hex(data)
-	lines := splitLines(c.readable(pf.Canonical, data, hash))
+	lines := splitLines(c.readable(pf.Canonical, data, hash, time.Now().Add(readScanBudget)))
 	start, end := intArg(t.args, "startLine", 1), intArg(t.args, "endLine", len(lines))
 	if end > len(lines) {
 		end = len(lines)
@@ -119,7 +119,7 @@ search:
 		if err != nil {
 			continue
 		}
-		data = c.readable(f, data, sha256Hex(data))
+		data = c.readable(f, data, sha256Hex(data), deadline)
 		for i, line := range bytes.Split(data, []byte("\n")) {
 			if len(line)*insts > maxLineWork {
 				skipped++

@@ -1,9 +1,11 @@
 package controller
 
 import (
+	"context"
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/secrets"
 )
@@ -21,8 +23,13 @@ var secretDetector = sync.OnceValues(secrets.NewDetector)
 // know every name.
 //
 // It runs when a pack is built (initialize_work, escalate), before the
-// turn's transaction, on every core: about a millisecond per file.
-func (c *Controller) markSecrets(cands []Candidate) {
+// turn's transaction, on every core: about 0.1 ms per KiB, within
+// packScanBudget for the whole pack. Content built to make every rule run
+// costs 300 times that; a candidate whose scan the budget cut short is
+// reported with mcpc-scan-incomplete and left out.
+func (c *Controller) markSecrets(ctx context.Context, cands []Candidate) {
+	ctx, cancel := context.WithTimeout(ctx, packScanBudget)
+	defer cancel()
 	det, err := secretDetector()
 	if err != nil {
 		c.log.Error().Err(err).Msg("secret detector unavailable: no candidate enters the pack")
@@ -33,7 +40,7 @@ func (c *Controller) markSecrets(cands []Candidate) {
 	for range min(runtime.GOMAXPROCS(0), len(cands)) {
 		wg.Go(func() {
 			for i := range next {
-				cands[i].SecretFindings = c.scanFile(det, cands[i].File)
+				cands[i].SecretFindings = c.scanFile(ctx, det, cands[i].File)
 			}
 		})
 	}
@@ -47,13 +54,13 @@ func (c *Controller) markSecrets(cands []Candidate) {
 // scanFile returns the distinct rules that matched the file's content, or
 // nil when it could not be scanned. Content found clean is remembered by
 // hash, so reading it later costs no second scan.
-func (c *Controller) scanFile(det *secrets.Detector, file string) []string {
+func (c *Controller) scanFile(ctx context.Context, det *secrets.Detector, file string) []string {
 	data, err := c.paths.ReadFile(file, secrets.MaxScanBytes)
 	if err != nil {
 		return nil
 	}
 	ids := []string{}
-	for _, f := range det.Scan(data) {
+	for _, f := range det.ScanContext(ctx, data) {
 		if !slices.Contains(ids, f.RuleID) {
 			ids = append(ids, f.RuleID)
 		}
@@ -65,31 +72,61 @@ func (c *Controller) scanFile(det *secrets.Detector, file string) []string {
 	return ids
 }
 
+// Time budgets of the secret scan. A pack's scan runs before the turn's
+// transaction; a read's runs inside it, holding the store's write lock, so
+// it is short, and what it could not scan is withheld.
+const (
+	packScanBudget = 2 * time.Second
+	readScanBudget = 250 * time.Millisecond
+)
+
+// redaction is a read's redacted content, kept for the content hash it was
+// made from.
+type redaction struct {
+	hash    string
+	content []byte
+}
+
 // readable is what a read verb may return of a pack file's content: the
-// content itself when it is what the pack's scan found clean, else the
-// content with each secret redacted. A pack file can gain a secret after
-// the pack was built (a patch, a person's edit); the read then gets
-// [REDACTED:<rule>] where the secret was, line numbers unchanged, rather
-// than a denial: the rest of the file is what the agent works on.
+// content itself when it is what a scan found clean, else the content with
+// each secret redacted. A pack file can gain a secret after the pack was
+// built (a patch, a person's edit); the read then gets [REDACTED:<rule>]
+// where the secret was, line numbers unchanged, rather than a denial: the
+// rest of the file is what the agent works on.
 //
 // Redacting is chosen over a Rego rule on a content fact because the fact
 // would have to be gathered before the decision, on every read turn,
 // scanning the file each time; here an unchanged file costs one hash
-// comparison (the read hashes the content anyway) and only a changed one is
-// scanned. Should the detector be unavailable, nothing unscanned is
-// returned.
-func (c *Controller) readable(file string, data []byte, hash string) []byte {
+// comparison (the read hashes the content anyway), and a changed one is
+// scanned once per content: the result is kept by hash. The scan stops at
+// deadline (readScanBudget, or a search's own); lines it did not reach are
+// withheld. Should the detector be unavailable, nothing is returned.
+func (c *Controller) readable(file string, data []byte, hash string, deadline time.Time) []byte {
 	if clean, ok := c.cleanScans.Load(file); ok && clean == hash {
 		return data
+	}
+	if r, ok := c.redactions.Load(file); ok && r.(redaction).hash == hash {
+		return r.(redaction).content
 	}
 	det, err := secretDetector()
 	if err != nil {
 		c.log.Error().Err(err).Msg("secret detector unavailable: content withheld")
-		return []byte("[REDACTED:" + secrets.TooLargeRule + "]")
+		return []byte("[REDACTED:" + secrets.IncompleteRule + "]")
 	}
-	red := det.Redact(data)
-	if len(red) == len(data) && string(red) == string(data) {
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	red := det.RedactContext(ctx, data)
+	switch {
+	case len(red) == len(data) && string(red) == string(data):
 		c.cleanScans.Store(file, hash)
+		c.redactions.Delete(file)
+	case ctx.Err() == nil && len(data) <= maxKeptRedaction:
+		c.redactions.Store(file, redaction{hash: hash, content: red})
 	}
 	return red
 }
+
+// maxKeptRedaction bounds the redactions kept (one per pack file); a larger
+// file is redacted again on each read, within its budget. A redaction cut
+// short by its deadline is never kept.
+const maxKeptRedaction = 1 << 20

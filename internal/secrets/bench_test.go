@@ -2,11 +2,13 @@ package secrets
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpc/mcpc/examples"
 )
@@ -110,6 +112,31 @@ func BenchmarkRedactClean(b *testing.B) {
 		if r := d.Redact(f); len(r) != len(f) {
 			b.Fatal("ordinary code redacted")
 		}
+	}
+}
+
+// BenchmarkRedactStuffedBudget is the worst read: a changed file of 256 KiB
+// built to make every rule run, redacted within the controller's read
+// budget (250 ms). The figure is the budget plus at most one piece.
+func BenchmarkRedactStuffedBudget(b *testing.B) {
+	d := detector(b)
+	f := keywordStuffed(d, 256<<10)
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+		d.RedactContext(ctx, f)
+		cancel()
+	}
+}
+
+// BenchmarkScanStuffedPiece is one piece of such content: the most a scan
+// runs past its deadline.
+func BenchmarkScanStuffedPiece(b *testing.B) {
+	d := detector(b)
+	f := keywordStuffed(d, chunkBytes)
+	b.ReportAllocs()
+	for b.Loop() {
+		d.Scan(f)
 	}
 }
 

@@ -2,12 +2,14 @@ package secrets
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // loadForm reads a testdata form without its split markers (testdata/README.md).
@@ -141,6 +143,70 @@ func TestScanLineNumbers(t *testing.T) {
 	}
 	if red := d.Redact(content); !bytes.HasPrefix(red, filler) || len(d.Scan(red)) > 0 {
 		t.Fatal("redaction across pieces lost the filler or kept the secret")
+	}
+}
+
+// TestKeyAcrossPieces: a private key cut by a piece boundary is redacted
+// whole, head and tail.
+func TestKeyAcrossPieces(t *testing.T) {
+	d := detector(t)
+	key := loadForm(t, "server-key.txt")
+	for shift := 0; shift < 600; shift += 37 {
+		filler := bytes.Repeat([]byte("x = 1\n"), (chunkBytes-300+shift)/6)
+		content := append(append([]byte{}, filler...), key...)
+		red := d.Redact(content)
+		for _, line := range strings.Split(string(key), "\n")[2:] { // the key's body and END
+			if len(line) > 8 && bytes.Contains(red, []byte(line)) {
+				t.Fatalf("shift %d: a line of the key survived redaction: %s", shift, line)
+			}
+		}
+		if len(d.Scan(content)) == 0 {
+			t.Fatalf("shift %d: no finding", shift)
+		}
+	}
+}
+
+// TestScanContextIncomplete: a scan out of time reports what it did not
+// scan, and redaction withholds it line by line.
+func TestScanContextIncomplete(t *testing.T) {
+	d := detector(t)
+	content := bytes.Repeat([]byte("const filler = 1;\n"), 3*chunkBytes/18)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got := d.ScanContext(ctx, content)
+	lines := bytes.Count(content, []byte{'\n'})
+	if len(got) != 1 || got[0].RuleID != IncompleteRule || got[0].StartLine != 1 || got[0].EndLine != lines+1 {
+		t.Fatalf("findings %+v, want one %s over all %d lines", got, IncompleteRule, lines)
+	}
+	red := d.RedactContext(ctx, content)
+	if bytes.Count(red, []byte{'\n'}) != lines || bytes.Contains(red, []byte("filler")) {
+		t.Fatalf("unscanned content was returned, or lines were lost:\n%.200s", red)
+	}
+}
+
+// keywordStuffed is content built to make every rule run on every piece:
+// each line holds every rule's keyword. It is the most a scan can cost.
+func keywordStuffed(d *Detector, size int) []byte {
+	kws := make([]string, 0, len(d.gl.Config.Keywords))
+	for k := range d.gl.Config.Keywords {
+		kws = append(kws, k)
+	}
+	slices.Sort(kws)
+	line := strings.Join(kws, " = x ") + "\n"
+	return bytes.Repeat([]byte(line), size/len(line)+1)[:size]
+}
+
+// TestScanContextStopsOnStuffedContent: a deadline cuts a scan of content
+// that makes every rule run (about 35 s per MiB unbounded) and the rest is
+// reported, not trusted.
+func TestScanContextStopsOnStuffedContent(t *testing.T) {
+	d := detector(t)
+	content := keywordStuffed(d, 1<<20)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	got := d.ScanContext(ctx, content)
+	if len(got) == 0 || got[len(got)-1].RuleID != IncompleteRule {
+		t.Fatalf("findings %v, want the scan cut short with %s", ruleIDs(got), IncompleteRule)
 	}
 }
 
