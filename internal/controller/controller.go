@@ -21,6 +21,7 @@ import (
 	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/sandbox"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
 )
@@ -50,10 +51,15 @@ type Options struct {
 	Log *zerolog.Logger
 	// Now is the clock. Default: time.Now.
 	Now func() time.Time
+	// Redactor removes secrets from command output before it reaches an
+	// agent. Default: none.
+	Redactor outputRedactor
 	// Pause runs in each pause between turns (once the recorder has
 	// written what waited for it), for process upkeep that must not land
 	// on a turn, such as a garbage collection. Default: nothing.
 	Pause func()
+	// ProofChains walks proof chains at initialize_work. Default: none.
+	ProofChains ProofChains
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -72,6 +78,15 @@ type Controller struct {
 	records  *recorder
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
 	configFacts configFacts
+	// sandbox runs validation commands and side effects; sandboxFacts is
+	// what policy knows of it.
+	sandbox      *sandbox.Sandbox
+	sandboxFacts sandboxFacts
+	redactor     outputRedactor
+	// budget is the process's session and the answers not charged yet.
+	budget budgetBook
+
+	chains ProofChains // nil: no proof chains
 
 	// cleanScans: pack file to the hash of content the secret detector
 	// found clean (markSecrets, readable), so reads of it skip redaction;
@@ -109,7 +124,7 @@ func New(opts Options) (*Controller, error) {
 	}
 	c := &Controller{
 		root: res.Root(), paths: res, store: opts.Store, engine: opts.Engine, index: opts.Index,
-		cfg: cfg, now: opts.Now, requests: requests, log: zerolog.Nop(),
+		cfg: cfg, now: opts.Now, requests: requests, log: zerolog.Nop(), chains: opts.ProofChains,
 	}
 	if opts.Log != nil {
 		c.log = *opts.Log
@@ -118,6 +133,12 @@ func New(opts Options) (*Controller, error) {
 		c.now = time.Now
 	}
 	c.configFacts = configFactsOf(cfg)
+	c.redactor = opts.Redactor
+	if c.redactor == nil {
+		c.redactor = noRedaction{}
+	}
+	c.sandbox = c.newSandbox()
+	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
 	return c, nil

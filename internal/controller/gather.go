@@ -37,6 +37,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		if err != nil {
 			c.log.Warn().Err(err).Msg("ranking failed")
 		}
+		cands = c.withProofChains(ctx, t, cands)
 		c.markSecrets(ctx, cands)
 		t.in.Candidates = orEmpty(cands)
 	case "escalate":
@@ -165,6 +166,7 @@ func configFactsOf(cfg *config.Config) configFacts {
 func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	in := &t.in
 	in.Config = c.configFacts
+	in.Sandbox = c.sandboxFacts
 	switch t.req.Verb {
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"regexp"
 	"runtime"
 	"slices"
 	"sync"
@@ -9,6 +10,11 @@ import (
 
 	"github.com/mcpc/mcpc/internal/secrets"
 )
+
+// keyMaterial is what the sandbox masks by content (internal/sandbox takes
+// a regexp, run on every sandboxed command): private keys and AWS secret
+// keys. Packs and reads use the full detector below.
+var keyMaterial = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?i:aws_secret_access_key)\s*[=:]`)
 
 // secretDetector is built once per process, on the first pack: compiling
 // gitleaks' rule set takes tens of milliseconds no read turn should pay.
