@@ -65,6 +65,7 @@ func TestOwnFilesOutOfReach(t *testing.T) {
 		must(t, os.WriteFile(filepath.Join(ws, file), content, 0o644))
 		original[file] = content
 	}
+	roomyBudget(t, ws)
 	a := startServer(t, ws)
 	init := a.initialize(demo.Prompt, append(lexemes, "adp-alert", "config", "repo")...)
 	esc := a.turn("escalate", map[string]any{"need": strings.Join(lexemes, " ") + " migration rules memory policies inbox mcp settings"})

@@ -83,6 +83,7 @@ func secretWorkspace(t *testing.T) (ws string, secrets, lexemes []string, contro
 	raw, err = json.Marshal(cfg)
 	must(t, err)
 	write(".ai/config/repo.json", raw)
+	roomyBudget(t, ws)
 	return ws, secrets, lexemes, control
 }
 
