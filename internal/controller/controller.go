@@ -31,6 +31,8 @@ import (
 // record.
 type decider interface {
 	Evaluate(ctx context.Context, doc any, out any) (input, result []byte, err error)
+	// EvaluateQuery evaluates another prepared query (engine.ProgressQuery).
+	EvaluateQuery(ctx context.Context, query string, doc any, out any) error
 	Version() string
 	Data(path ...string) any
 }
@@ -49,7 +51,8 @@ type Options struct {
 	Config *config.Config
 	// Log receives diagnostics. Default: a disabled logger.
 	Log *zerolog.Logger
-	// Now is the clock. Default: time.Now.
+	// Now is the clock. Default: MCPC_NOW when set (a fixed time), else
+	// time.Now.
 	Now func() time.Time
 	// Redactor removes secrets from command output before it reaches an
 	// agent. Default: none.
@@ -130,7 +133,9 @@ func New(opts Options) (*Controller, error) {
 		c.log = *opts.Log
 	}
 	if c.now == nil {
-		c.now = time.Now
+		if c.now, err = envClock(); err != nil {
+			return nil, err
+		}
 	}
 	c.configFacts = configFactsOf(cfg)
 	c.redactor = opts.Redactor

@@ -1,11 +1,11 @@
 # METADATA
 # title: Stale context
 # description: |
-#   A write is based on what the agent read: this work must have read the
-#   target file, and the sha256 it read must equal the file's current sha256
-#   (seed 004). A patch of a file never read is an edit made blind. Judged
-#   for pack files only: for another file, whether it could have been read
-#   would tell that it exists.
+#   A write (a patch, or the replace_lexeme_in_file recipe) is based on what
+#   the agent read: this work must have read the target file, and the sha256
+#   it read must equal the file's current sha256 (seed 004). A patch of a
+#   file never read is an edit made blind. Judged for pack files only: for
+#   another file, whether it could have been read would tell that it exists.
 # custom:
 #   code: STALE_CONTEXT
 #   remediation: "Read the file again (read_file_lines) and rebuild the edits against its current content."
@@ -16,7 +16,7 @@ package mcpc.rules.exec["stale-context"]
 import data.mcpc.result
 
 report contains violation if {
-	input.verb == "apply_code_patch"
+	_writes
 	target := input.paths.targetFile
 	read := input.reads[target.canonical]
 	read != target.hash
@@ -27,7 +27,7 @@ report contains violation if {
 }
 
 report contains violation if {
-	input.verb == "apply_code_patch"
+	_writes
 	target := input.paths.targetFile
 	target.valid
 	target.canonical in input.pack.files # outside it, pack-scope denies alike whether the file exists or not
@@ -36,4 +36,12 @@ report contains violation if {
 		"message": sprintf("%s has not been read in this work; a patch is built on what was read", [target.canonical]),
 		"path": "args.targetFile",
 	})
+}
+
+# a patch, or a recipe that writes the node's file
+_writes if input.verb == "apply_code_patch"
+
+_writes if {
+	input.verb == "run_automation_recipe"
+	input.args.recipeId == "replace_lexeme_in_file"
 }

@@ -4,7 +4,8 @@
 #   mcpc's own files (policies/data/protected.json: .ai/config, .ai/graph/seed,
 #   .ai/memory, .ai/policies, .ai/inbox, .ai/tmp, .orchestration and the MCP
 #   client wiring) are out of an agent's reach: no read, search, lookup,
-#   trace or patch (codemods included) names one as its target, and a
+#   trace, patch (codemods included) or replace_lexeme_in_file recipe names
+#   one as its target, and a
 #   scratch write lands inside the work's own scratch folder, nowhere else
 #   of them. Canonical paths are compared in lower case, so another case
 #   of the same name on a case-insensitive filesystem is the same file. A
@@ -42,7 +43,7 @@ _target_verbs := {
 # may still hold one: reading it stays possible until the next escalate
 # drops it, patching it never is.
 report contains violation if {
-	input.verb == "apply_code_patch"
+	_writes
 	canonical := input.paths.targetFile.canonical
 	protected.is_protected(canonical)
 	violation := result.fail(rego.metadata.chain(), {
@@ -84,6 +85,15 @@ report contains violation if {
 		"message": sprintf("%s is mcpc's own and outside the work's scratch folder", [destination]),
 		"path": "args.relativePath",
 	})
+}
+
+# the verbs that write their targetFile: a patch (codemods included) and the
+# replace_lexeme_in_file recipe
+_writes if input.verb == "apply_code_patch"
+
+_writes if {
+	input.verb == "run_automation_recipe"
+	input.args.recipeId == "replace_lexeme_in_file"
 }
 
 _in_scratch(destination, root) if {

@@ -141,3 +141,20 @@ test_fail_patch_of_old_pack_file if {
 		"severity": "error",
 	}}
 }
+
+test_fail_lexeme_recipe_on_old_pack_file if {
+	r := rule.report with input as fixtures.with_input({
+		"verb": "run_automation_recipe",
+		"args": {"recipeId": "replace_lexeme_in_file", "planNodeId": "n1", "params": {"lexeme": "unknown", "replacement": "approved"}},
+		"pack": {"ref": "p", "hash": "h", "files": [".ai/graph/seed/policies/migration_rules.jsonl"]},
+		"paths": _target(".ai/graph/seed/policies/migration_rules.jsonl", ".ai/graph/seed/policies/migration_rules.jsonl"),
+	})
+	r == {{
+		"code": "PROTECTED_PATH",
+		"message": ".ai/graph/seed/policies/migration_rules.jsonl is mcpc's own: mcpc's seed knowledge (MigrationRules, contracts): people change it, agents see it as facts",
+		"path": "args.targetFile",
+		"remediation": _remediation,
+		"rule": "mcpc.rules.scope[\"protected-path\"]",
+		"severity": "error",
+	}}
+}
