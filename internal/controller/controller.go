@@ -94,6 +94,12 @@ type Controller struct {
 
 	chains ProofChains // nil: no proof chains
 
+	// cleanScans: pack file to the hash of content the secret detector
+	// found clean (markSecrets, readable), so reads of it skip redaction;
+	// redactions: pack file to its last redaction (readable).
+	cleanScans sync.Map
+	redactions sync.Map
+
 	verbsMu      sync.Mutex
 	verbsVersion string
 	verbs        map[string]protocol.VerbDescription
