@@ -8,7 +8,8 @@
 package mcpc.hook
 
 _violations contains violation if {
-	some violation in data.mcpc.rules.hook[_].report
+	some rule in data.mcpc.rules.hook
+	some violation in rule.report
 }
 
 _ordered := sort([[v.code, v.path, v.message, v.rule, v] | some v in _violations])

@@ -52,6 +52,7 @@ listed(list, argv) if {
 }
 
 # METADATA
+# scope: document
 # description: the message name of a target (its canonical path, else what the host sent)
 name(target) := target.path.canonical if target.path.canonical != ""
 

@@ -15,8 +15,9 @@ import data.mcpc.result
 report contains violation if {
 	input.binding.requested == ""
 	count(input.binding.active) > 1
+	active := input.binding.active
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("%d works are active (%s) and MCPC_WORK_ID is not set", [count(input.binding.active), concat(", ", input.binding.active)]),
+		"message": sprintf("%d works are active (%s) and MCPC_WORK_ID is not set", [count(active), concat(", ", active)]),
 		"path": "env.MCPC_WORK_ID",
 	})
 }
