@@ -92,6 +92,9 @@ func TestHookClaudeCode(t *testing.T) {
 	init := a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard")
 	must(t, os.WriteFile(filepath.Join(ws, outside), []byte("export const x = 1;\n"), 0o644))
 	files := packFiles(init)
+	if b, err := os.ReadFile(filepath.Join(ws, ".ai", "tmp", ".gitignore")); err != nil || string(b) != "*\n" {
+		t.Errorf(".ai/tmp does not ignore itself: %q %v", b, err)
+	}
 	if slices.Contains(files, outside) {
 		t.Fatalf("%s is in the pack; pick another file outside it", outside)
 	}
