@@ -46,12 +46,24 @@ type Sandbox struct {
 // Config is the merged configuration. Zero fields take the defaults below.
 type Config struct {
 	Budget struct {
-		MaxTokens        int     `json:"maxTokens"`        // per agent; default 100000
-		ThresholdPercent float64 `json:"thresholdPercent"` // default 0.6
-		// WorkMaxTokens caps a work's agents together (seed 003's per-session
-		// cap): a new agentId starts its own budget, not a new work's.
-		// Default 5 × maxTokens.
+		// MaxTokens is one agent's budget slice; default 100000.
+		MaxTokens int `json:"maxTokens"`
+		// ThresholdPercent is the share of a slice (and of the session's
+		// ceiling) past which the agent is BLOCKED_BUDGET; default 0.6.
+		ThresholdPercent float64 `json:"thresholdPercent"`
+		// WorkMaxTokens is a work's pool: each agent of the work is granted
+		// a slice of maxTokens from it at its first turn, and an agentId
+		// arriving when the pool has no slice left gets none (seed 002's
+		// budget slices). Default 5 × maxTokens.
 		WorkMaxTokens int `json:"workMaxTokens"`
+		// SessionMaxTokens is the ceiling of one MCP session across all its
+		// works (seed 003's per-session cap); a new work does not reset it.
+		// Default 5 × maxTokens.
+		SessionMaxTokens int `json:"sessionMaxTokens"`
+		// RequestMaxPercent is the share of an agent's threshold one
+		// request may cost; a larger request is denied and charged that
+		// much. Default 0.2.
+		RequestMaxPercent float64 `json:"requestMaxPercent"`
 	} `json:"budget"`
 	Pack struct {
 		MaxFiles         int   `json:"maxFiles"`         // default 40
@@ -73,6 +85,30 @@ type Config struct {
 	Validation     struct {
 		Commands map[string]Command `json:"commands"`
 	} `json:"validation"`
+	HTTP struct {
+		// AllowedHosts are Host header names serve --http accepts besides
+		// loopback names and the bound host.
+		AllowedHosts []string `json:"allowedHosts"`
+		// AllowedOrigins are Origin values accepted besides the server's own.
+		AllowedOrigins []string `json:"allowedOrigins"`
+	} `json:"http"`
+	Bundles Bundles `json:"bundles"`
+}
+
+// Bundles configures where serve --bundle may load policy from.
+type Bundles struct {
+	// AllowInsecureHTTP lets a bundle URL use plain http (development only).
+	AllowInsecureHTTP bool `json:"allowInsecureHttp"`
+	// Verification is the key a bundle's signature must verify against.
+	Verification struct {
+		// KeyFile is a PEM public key (or an HMAC secret) file; relative to
+		// the workspace.
+		KeyFile   string   `json:"keyFile"`
+		KeyID     string   `json:"keyId"`     // default "default"
+		Algorithm string   `json:"algorithm"` // default RS256
+		Scope     string   `json:"scope"`
+		Exclude   []string `json:"exclude"`
+	} `json:"verification"`
 }
 
 // maxLayerBytes bounds one configuration file.
@@ -127,8 +163,12 @@ func Load(workspace string) (*Config, error) {
 func (c *Config) defaults() {
 	setInt(&c.Budget.MaxTokens, 100000)
 	setInt(&c.Budget.WorkMaxTokens, 5*c.Budget.MaxTokens)
+	setInt(&c.Budget.SessionMaxTokens, 5*c.Budget.MaxTokens)
 	if c.Budget.ThresholdPercent == 0 {
 		c.Budget.ThresholdPercent = 0.6
+	}
+	if c.Budget.RequestMaxPercent == 0 {
+		c.Budget.RequestMaxPercent = 0.2
 	}
 	setInt(&c.Pack.MaxFiles, 40)
 	setInt64(&c.Pack.MaxBytes, 2<<20)
@@ -143,18 +183,6 @@ func (c *Config) defaults() {
 			c.Validation.Commands[id] = cmd
 		}
 	}
-}
-
-// ThresholdTokens is the per-agent token count past which the agent is
-// BLOCKED_BUDGET.
-func (c *Config) ThresholdTokens() int {
-	return int(float64(c.Budget.MaxTokens) * c.Budget.ThresholdPercent)
-}
-
-// WorkThresholdTokens is the token count of a work's agents together past
-// which every one of them is BLOCKED_BUDGET.
-func (c *Config) WorkThresholdTokens() int {
-	return int(float64(c.Budget.WorkMaxTokens) * c.Budget.ThresholdPercent)
 }
 
 func setInt(p *int, d int) {
@@ -184,13 +212,15 @@ func merge(dst, src map[string]any) {
 
 // envVars maps the supported MCPC_* variables to config paths.
 var envVars = map[string][]string{
-	"MCPC_BUDGET_MAX_TOKENS":        {"budget", "maxTokens"},
-	"MCPC_BUDGET_THRESHOLD_PERCENT": {"budget", "thresholdPercent"},
-	"MCPC_BUDGET_WORK_MAX_TOKENS":   {"budget", "workMaxTokens"},
-	"MCPC_PACK_MAX_FILES":           {"pack", "maxFiles"},
-	"MCPC_PACK_MAX_BYTES":           {"pack", "maxBytes"},
-	"MCPC_SCRATCH_MAX_BYTES":        {"scratch", "maxBytes"},
-	"MCPC_REQUEST_MAX_BYTES":        {"request", "maxBytes"},
+	"MCPC_BUDGET_MAX_TOKENS":          {"budget", "maxTokens"},
+	"MCPC_BUDGET_THRESHOLD_PERCENT":   {"budget", "thresholdPercent"},
+	"MCPC_BUDGET_WORK_MAX_TOKENS":     {"budget", "workMaxTokens"},
+	"MCPC_BUDGET_SESSION_MAX_TOKENS":  {"budget", "sessionMaxTokens"},
+	"MCPC_BUDGET_REQUEST_MAX_PERCENT": {"budget", "requestMaxPercent"},
+	"MCPC_PACK_MAX_FILES":             {"pack", "maxFiles"},
+	"MCPC_PACK_MAX_BYTES":             {"pack", "maxBytes"},
+	"MCPC_SCRATCH_MAX_BYTES":          {"scratch", "maxBytes"},
+	"MCPC_REQUEST_MAX_BYTES":          {"request", "maxBytes"},
 }
 
 // envBools maps the supported boolean MCPC_* variables to config paths.

@@ -24,7 +24,7 @@ func TestLoadLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Budget.MaxTokens != 100000 || c.ThresholdTokens() != 60000 || c.Pack.MaxFiles != 40 {
+	if c.Budget.MaxTokens != 100000 || c.Budget.ThresholdPercent != 0.6 || c.Budget.SessionMaxTokens != 500000 || c.Budget.RequestMaxPercent != 0.2 || c.Pack.MaxFiles != 40 {
 		t.Fatalf("defaults: %+v", c)
 	}
 	write(t, ws, "base.json", `{"budget": {"maxTokens": 1000}, "pack": {"maxFiles": 10},
@@ -36,7 +36,7 @@ func TestLoadLayers(t *testing.T) {
 	if c, err = Load(ws); err != nil {
 		t.Fatal(err)
 	}
-	if c.Budget.MaxTokens != 1000 || c.ThresholdTokens() != 500 {
+	if c.Budget.MaxTokens != 1000 || c.Budget.WorkMaxTokens != 5000 || c.Budget.ThresholdPercent != 0.5 {
 		t.Errorf("budget layers: %+v", c.Budget)
 	}
 	if c.Pack.MaxFiles != 25 {

@@ -81,6 +81,8 @@ type Controller struct {
 	sandbox      *sandbox.Sandbox
 	sandboxFacts sandboxFacts
 	redactor     outputRedactor
+	// budget is the process's session and the answers not charged yet.
+	budget budgetBook
 
 	verbsMu      sync.Mutex
 	verbsVersion string

@@ -15,6 +15,7 @@ type input struct {
 	Work             workFacts            `json:"work"`
 	Agent            agentFacts           `json:"agent"`
 	Budget           budgetFacts          `json:"budget"`
+	Session          sessionFacts         `json:"session"`
 	Prompt           string               `json:"prompt"`
 	Lexemes          []string             `json:"lexemes"`
 	Args             map[string]any       `json:"args"`
@@ -50,19 +51,17 @@ type workFacts struct {
 	Found bool   `json:"found"`
 	// UsedTokens is what the work's agents have used together.
 	UsedTokens int `json:"usedTokens"`
+	// GrantedTokens is the budget slices granted from the work's pool.
+	GrantedTokens int `json:"grantedTokens"`
 }
 
 type agentFacts struct {
 	ID         string `json:"id"`
 	UsedTokens int    `json:"usedTokens"`
 	Turns      int    `json:"turns"`
-}
-
-type budgetFacts struct {
-	MaxTokens           int `json:"maxTokens"`
-	ThresholdTokens     int `json:"thresholdTokens"`
-	WorkMaxTokens       int `json:"workMaxTokens"`
-	WorkThresholdTokens int `json:"workThresholdTokens"`
+	// SliceTokens is the slice granted to the agent; 0 before its first
+	// turn (or when the pool had none left).
+	SliceTokens int `json:"sliceTokens"`
 }
 
 // pathFacts are pathscope's facts plus the content hash write verbs need.
@@ -134,6 +133,7 @@ type decision struct {
 	Outcome           string            `json:"outcome"`
 	PackInsufficiency map[string]any    `json:"packInsufficiency"`
 	Obligations       decidedObligation `json:"obligations"`
+	Budget            *decidedBudget    `json:"budget"`
 }
 
 type decidedPack struct {

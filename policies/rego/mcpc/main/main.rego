@@ -107,7 +107,7 @@ else := input.state
 
 # METADATA
 # description: the verbs offered in nextState
-capabilities := object.get(tables.states, next_state, [])
+capabilities := turn.verbs_in(next_state)
 
 _default_verb := input.verb if {
 	turn.known_verb
@@ -174,6 +174,7 @@ _base := {
 	"denials": denials,
 	"advisories": advisories,
 	"obligations": obligations,
+	"budget": turn.budget,
 }
 
 # A quiet turn (nothing to report, no state to move to, no pack to return) is
@@ -200,6 +201,7 @@ decision := {
 	"denials": [],
 	"advisories": [],
 	"obligations": obligations,
+	"budget": turn.budget,
 } if {
 	_quiet
 } else := _base if {
