@@ -113,6 +113,9 @@ type VerbDescription struct {
 	WhenToUse    string   `json:"whenToUse"`
 	RequiredArgs []string `json:"requiredArgs"`
 	OptionalArgs []string `json:"optionalArgs"`
+	// Args is the JSON Schema of the verb's args, from
+	// schemas/turn-request.schema.json (what the server checks).
+	Args json.RawMessage `json:"args,omitempty"`
 }
 
 // TurnResponse is every controller_turn result.
