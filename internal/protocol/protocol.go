@@ -116,6 +116,8 @@ type VerbDescription struct {
 	// Args is the JSON Schema of the verb's args, from
 	// schemas/turn-request.schema.json (what the server checks).
 	Args json.RawMessage `json:"args,omitempty"`
+	// Example is a valid args object for the verb (policies/data/verbs.json).
+	Example json.RawMessage `json:"example,omitempty"`
 }
 
 // TurnResponse is every controller_turn result.

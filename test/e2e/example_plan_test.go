@@ -56,6 +56,20 @@ func TestPlanFromExample(t *testing.T) {
 	if !ok || !json.Valid(desc.Args) || !strings.Contains(string(desc.Args), `"edits"`) || !strings.Contains(string(desc.Args), `"replace_text"`) {
 		t.Errorf("apply_code_patch's description lacks the edits shape: %s", desc.Args)
 	}
+	// A malformed edit is refused with the field, the shape expected there
+	// and a valid example.
+	bad := a.turn("apply_code_patch", map[string]any{"planNodeId": "change-1", "targetFile": demo.Target,
+		"edits": []any{map[string]any{"op": "replace_text", "find": 7}}})
+	mustDeny(t, bad, "INVALID_ARGS")
+	found := false
+	for _, d := range bad.Denials {
+		if strings.HasPrefix(d.Path, "args.edits[0]") && strings.Contains(d.Message, "expected {") && strings.Contains(d.Message, `example args: {"edits":`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("INVALID_ARGS does not name the field, its shape and an example: %v", bad.DenyReasons)
+	}
 	// A quiet turn repeats none of it.
 	read := a.turn("read_file_lines", map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 2})
 	mustAllow(t, read)
