@@ -21,6 +21,10 @@ import (
 // Query is the hook decision every event evaluates.
 const Query = "data.mcpc.hook.decision"
 
+// policyPackages are the parts of the policy the hook decision uses; a
+// hook is a process per event, so it compiles only these.
+var policyPackages = []string{"data.mcpc.hook", "data.mcpc.rules.hook", "data.mcpc.lib.hook", "data.mcpc.lib.tables", "data.mcpc.result"}
+
 // StorePath is mcpc's database, relative to the workspace (app.StorePath;
 // repeated here so a hook does not link the server).
 const StorePath = ".ai/tmp/mcpc.db"
@@ -125,7 +129,7 @@ func run(ctx context.Context, opts Options, ev *event) (*Decision, error) {
 	if err != nil {
 		return nil, err
 	}
-	eng, err := engine.New(ctx, engine.Options{BundlePath: opts.Bundle, Query: Query})
+	eng, err := engine.New(ctx, engine.Options{BundlePath: opts.Bundle, Query: Query, Packages: policyPackages})
 	if err != nil {
 		return nil, err
 	}
