@@ -35,9 +35,9 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 		r.SuggestedAction = suggestedAction(d.SuggestedAction)
 	}
 	r.VerbDescriptions = map[string]protocol.VerbDescription{}
-	if describeVerbs(t, r.State) {
+	if described := c.describedVerbs(t, r.State, r.Capabilities); len(described) > 0 {
 		verbs, shapes := c.verbCatalogue(), verbArgSchemas()
-		for _, v := range r.Capabilities {
+		for _, v := range described {
 			if desc, ok := verbs[v]; ok {
 				desc.Args = shapes[v]
 				r.VerbDescriptions[v] = desc

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
 )
@@ -167,19 +168,22 @@ func globRegexp(g string) *regexp.Regexp {
 	return re
 }
 
-// describeVerbs says whether an answer carries verb descriptions: on
-// initialize_work, when the verb itself was refused (not offered, unknown:
-// the agent needs to know what it may call instead) and when the state,
-// hence the capabilities, changed. Every other answer would repeat what the
-// agent was last told.
-func describeVerbs(t *turn, state string) bool {
-	if t.req.Verb == "initialize_work" || state != t.dec.State {
-		return true
+// describedVerbs are the capabilities an answer describes: all of them on
+// initialize_work and when the verb itself was refused (not offered,
+// unknown: the agent needs to know what it may call instead); when the
+// state changed, the verbs the previous state did not offer; otherwise
+// none, since the agent was told already.
+func (c *Controller) describedVerbs(t *turn, state string, capabilities []string) []string {
+	refused := slices.ContainsFunc(t.dec.Denials, func(d protocol.Denial) bool {
+		return d.Code == "VERB_NOT_AVAILABLE" || d.Code == "UNKNOWN_VERB"
+	})
+	if t.req.Verb == "initialize_work" || refused {
+		return capabilities
 	}
-	for _, d := range t.dec.Denials {
-		if d.Code == "VERB_NOT_AVAILABLE" || d.Code == "UNKNOWN_VERB" {
-			return true
-		}
+	if state == t.dec.State {
+		return nil
 	}
-	return false
+	states, _ := c.engine.Data("data", "mcpc", "states").(map[string]any)
+	before := stringList(states[t.dec.State])
+	return slices.DeleteFunc(slices.Clone(capabilities), func(v string) bool { return slices.Contains(before, v) })
 }
