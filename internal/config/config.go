@@ -80,6 +80,15 @@ type Config struct {
 	Request struct {
 		MaxBytes int `json:"maxBytes"` // default 4 MiB
 	} `json:"request"`
+	// Reservations are the collision guard's holds on the files of a change
+	// node an agent patched.
+	Reservations struct {
+		TTLSec int `json:"ttlSec"` // how long a hold lasts without the node finishing; default 1800
+	} `json:"reservations"`
+	// SideEffects bound gated side effects (git_commit and its hooks).
+	SideEffects struct {
+		TimeoutSec int `json:"timeoutSec"` // default 600
+	} `json:"sideEffects"`
 	EvidencePolicy map[string]any `json:"evidencePolicy,omitempty"`
 	Sandbox        Sandbox        `json:"sandbox"`
 	Validation     struct {
@@ -93,6 +102,25 @@ type Config struct {
 		AllowedOrigins []string `json:"allowedOrigins"`
 	} `json:"http"`
 	Bundles Bundles `json:"bundles"`
+	Graph   Graph   `json:"graph"`
+}
+
+// Graph configures the knowledge graph (mcpc graph, proof chains).
+type Graph struct {
+	// Backend is "embedded" (default: the runtime store) or "neo4j".
+	Backend string `json:"backend"`
+	Neo4j   struct {
+		URI          string `json:"uri"`
+		User         string `json:"user"`
+		PasswordFile string `json:"passwordFile"` // workspace-relative or absolute
+		Database     string `json:"database"`
+	} `json:"neo4j"`
+	Anchors struct {
+		MaxDepth int      `json:"maxDepth"` // default 3
+		Exclude  []string `json:"exclude"`  // default node_modules, .git, .ai, dist, build, ...
+	} `json:"anchors"`
+	Contracts []string `json:"contracts"` // extra contract files (globs) besides every components.d.ts
+	Prose     []string `json:"prose"`     // markdown policy globs; default docs/*.md, skills.md
 }
 
 // Bundles configures where serve --bundle may load policy from.
@@ -176,7 +204,13 @@ func (c *Config) defaults() {
 	setInt64(&c.Index.MaxFileBytes, 1<<20)
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
+	setInt(&c.Reservations.TTLSec, 1800)
+	setInt(&c.SideEffects.TimeoutSec, 600)
 	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
+	if c.Graph.Backend == "" {
+		c.Graph.Backend = "embedded"
+	}
+	setInt(&c.Graph.Anchors.MaxDepth, 3)
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120
@@ -221,6 +255,8 @@ var envVars = map[string][]string{
 	"MCPC_PACK_MAX_BYTES":             {"pack", "maxBytes"},
 	"MCPC_SCRATCH_MAX_BYTES":          {"scratch", "maxBytes"},
 	"MCPC_REQUEST_MAX_BYTES":          {"request", "maxBytes"},
+	"MCPC_RESERVATIONS_TTL_SEC":       {"reservations", "ttlSec"},
+	"MCPC_SIDE_EFFECTS_TIMEOUT_SEC":   {"sideEffects", "timeoutSec"},
 }
 
 // envBools maps the supported boolean MCPC_* variables to config paths.

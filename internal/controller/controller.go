@@ -31,6 +31,8 @@ import (
 // record.
 type decider interface {
 	Evaluate(ctx context.Context, doc any, out any) (input, result []byte, err error)
+	// EvaluateQuery evaluates another prepared query (engine.ProgressQuery).
+	EvaluateQuery(ctx context.Context, query string, doc any, out any) error
 	Version() string
 	Data(path ...string) any
 }
@@ -49,7 +51,8 @@ type Options struct {
 	Config *config.Config
 	// Log receives diagnostics. Default: a disabled logger.
 	Log *zerolog.Logger
-	// Now is the clock. Default: time.Now.
+	// Now is the clock. Default: MCPC_NOW when set (a fixed time), else
+	// time.Now.
 	Now func() time.Time
 	// Redactor removes secrets from command output before it reaches an
 	// agent. Default: none.
@@ -58,6 +61,8 @@ type Options struct {
 	// written what waited for it), for process upkeep that must not land
 	// on a turn, such as a garbage collection. Default: nothing.
 	Pause func()
+	// ProofChains walks proof chains at initialize_work. Default: none.
+	ProofChains ProofChains
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -83,6 +88,8 @@ type Controller struct {
 	redactor     outputRedactor
 	// budget is the process's session and the answers not charged yet.
 	budget budgetBook
+
+	chains ProofChains // nil: no proof chains
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -114,13 +121,15 @@ func New(opts Options) (*Controller, error) {
 	}
 	c := &Controller{
 		root: res.Root(), paths: res, store: opts.Store, engine: opts.Engine, index: opts.Index,
-		cfg: cfg, now: opts.Now, requests: requests, log: zerolog.Nop(),
+		cfg: cfg, now: opts.Now, requests: requests, log: zerolog.Nop(), chains: opts.ProofChains,
 	}
 	if opts.Log != nil {
 		c.log = *opts.Log
 	}
 	if c.now == nil {
-		c.now = time.Now
+		if c.now, err = envClock(); err != nil {
+			return nil, err
+		}
 	}
 	c.configFacts = configFactsOf(cfg)
 	c.redactor = opts.Redactor

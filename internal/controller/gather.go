@@ -25,7 +25,9 @@ const submissionMarker = "(see input.submission)"
 // other processes wait on.
 func (c *Controller) prefetch(ctx context.Context, t *turn) {
 	switch t.req.Verb {
-	case "apply_code_patch":
+	case "run_sandboxed_code":
+		c.prefetchSandboxedCode(ctx, t)
+	case "apply_code_patch", "run_automation_recipe":
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "initialize_work":
 		reportProgress(ctx, 0, 3, "refreshing the code index")
@@ -35,10 +37,12 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		cands, err := c.index.Rank(ctx, RankQuery{
 			Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
 			Attachments: attachmentText(t.args["attachments"]), Limit: c.cfg.Pack.MaxFiles * 2,
+			MemoryAnchors: c.memoryAnchors(ctx),
 		})
 		if err != nil {
 			c.log.Warn().Err(err).Msg("ranking failed")
 		}
+		cands = c.withProofChains(ctx, t, cands)
 		c.markKeyMaterial(cands)
 		t.in.Candidates = orEmpty(cands)
 		reportProgress(ctx, 2, 3, "deciding the context pack")
@@ -149,6 +153,8 @@ func configFactsOf(cfg *config.Config) configFacts {
 	f := configFacts{
 		EvidencePolicy: cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
 		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes,
+		Pack:                packLimits{MaxFiles: cfg.Pack.MaxFiles, MaxBytes: cfg.Pack.MaxBytes, EscalateMaxFiles: cfg.Pack.EscalateMaxFiles},
+		SideEffectExecutors: []string{gitCommit},
 	}
 	if f.EvidencePolicy == nil {
 		f.EvidencePolicy = map[string]any{}
@@ -219,7 +225,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 		}
 		c.dryRunPatch(t)
 	}
-	return nil
+	return c.gatherGuards(ctx, tx, t)
 }
 
 // resolveArg records pathscope's facts for a path argument; write verbs also

@@ -119,7 +119,10 @@ func (c *Controller) examplePlan(w *store.Work, envelope map[string]any, files [
 // that command (a command without covers covers every file); with none it
 // falls back to the first file and command, which the plan rules will name.
 func (c *Controller) coveredFile(files []string) (string, string) {
-	ids := c.validationCommandIDs()
+	ids := make([]string, 0, len(c.cfg.Validation.Commands))
+	for id := range c.cfg.Validation.Commands {
+		ids = append(ids, id)
+	}
 	slices.Sort(ids)
 	for _, f := range files {
 		for _, id := range ids {
