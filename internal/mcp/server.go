@@ -100,11 +100,13 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 		if err != nil {
 			return nil, err
 		}
+		// The turn ran to its end whatever happened to the request (see
+		// workerTurner); so do its last notifications.
 		if progress != nil {
-			progress.finish(ctx, resp)
+			progress.finish(context.WithoutCancel(ctx), resp)
 		}
 		if req.Session != nil {
-			logTurn(ctx, req.Session, verbOf(args), resp)
+			logTurn(context.WithoutCancel(ctx), req.Session, verbOf(args), resp)
 		}
 		text, err := json.Marshal(resp)
 		if err != nil {
