@@ -41,9 +41,17 @@ mcpc init wires it into the host.`,
 }
 
 func (p *hookParams) run(cmd *cobra.Command, host string) error {
+	// Without --workspace: Claude Code names the project in
+	// CLAUDE_PROJECT_DIR; Cursor runs hooks from .cursor/ and names the
+	// workspace in the event (workspace_roots), which "" selects.
 	ws := p.workspace
-	if !cmd.Flags().Changed("workspace") && os.Getenv("CLAUDE_PROJECT_DIR") != "" && host == string(hook.ClaudeCode) {
-		ws = os.Getenv("CLAUDE_PROJECT_DIR")
+	if !cmd.Flags().Changed("workspace") {
+		switch {
+		case host == string(hook.ClaudeCode) && os.Getenv("CLAUDE_PROJECT_DIR") != "":
+			ws = os.Getenv("CLAUDE_PROJECT_DIR")
+		case host == string(hook.Cursor):
+			ws = ""
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

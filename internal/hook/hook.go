@@ -35,7 +35,7 @@ const traceLedger = ".orchestration/agent_trace.jsonl"
 // Options configures Run.
 type Options struct {
 	Host      Host
-	Workspace string // the governed repository
+	Workspace string // the governed repository; "" for the event's first workspace root (Cursor), else "."
 	WorkID    string // MCPC_WORK_ID: the work this session belongs to, "" for the one active work
 	Bundle    string // a policy bundle; "" for the embedded policies
 	Now       func() time.Time
@@ -125,7 +125,13 @@ func parse(host Host, raw []byte) (*event, error) {
 }
 
 func run(ctx context.Context, opts Options, ev *event) (*Decision, error) {
-	res, err := pathscope.New(opts.Workspace)
+	ws := opts.Workspace
+	if ws == "" && len(ev.Roots) > 0 {
+		ws = ev.Roots[0]
+	} else if ws == "" {
+		ws = "."
+	}
+	res, err := pathscope.New(ws)
 	if err != nil {
 		return nil, err
 	}

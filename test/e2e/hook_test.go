@@ -170,6 +170,16 @@ func TestHookCursor(t *testing.T) {
 	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "git status")), "allow", "")
 	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "wget http://example.com")), "deny", "HOOK_SHELL_NETWORK")
 	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "node build.js")), "ask", "HOOK_SHELL_UNLISTED")
+	// Cursor runs hooks from .cursor/; without --workspace the event's
+	// workspace_roots name the workspace.
+	cmd := exec.Command(binary, "hook", "cursor")
+	cmd.Dir = t.TempDir()
+	cmd.Stdin = bytes.NewReader(hookEvent(t, "cursor-read", root, "src/app/unrelated.ts", ""))
+	out, err := cmd.Output()
+	must(t, err)
+	if !bytes.Contains(out, []byte(`"permission":"deny"`)) {
+		t.Errorf("beforeReadFile without --workspace: %s", out)
+	}
 	if got := runHook(t, ws, "cursor", hookEvent(t, "cursor-edit-post", root, demo.Target, "")); len(got) != 0 {
 		t.Errorf("afterFileEdit answered %v, want {}", got)
 	}
