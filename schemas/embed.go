@@ -67,6 +67,10 @@ type Problem struct {
 	// Expected is the schema the value at Path had to match (compact
 	// JSON, summarised when long), so a denial can show the shape.
 	Expected string `json:"expected,omitempty"`
+	// Kind is a stable name for the class of problem when the producer has
+	// one (internal/patch: "no_match", "deadline_exceeded", ...), so a rule
+	// can tell classes apart without parsing Message.
+	Kind string `json:"kind,omitempty"`
 }
 
 // Check validates v (decoded JSON) and flattens the errors to the leaves, with

@@ -96,6 +96,15 @@ strategies := table if {
 
 # METADATA
 # scope: document
+# description: built-in codemods of apply_code_patch and their params (policies/data/codemods.json)
+codemods := table if {
+	table := data.data.mcpc.codemods # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.codemods # regal ignore:unresolved-reference
+}
+
+# METADATA
+# scope: document
 # description: host hook tables of mcpc hook - own files, state, shell command lists
 hookpolicy := table if {
 	table := data.data.mcpc.hookpolicy # regal ignore:unresolved-reference
