@@ -55,6 +55,14 @@ func TestDemoAnswerSizes(t *testing.T) {
 	if _, err := demo.Run(ctx, rec, io.Discard); err != nil {
 		t.Fatalf("demo: %v", err)
 	}
+	demoBytes := 0
+	for _, list := range rec.sizes {
+		for _, n := range list {
+			demoBytes += n
+		}
+	}
+	t.Logf("demo work: %d answers, %d bytes (~%d tokens); its budget used %d tokens",
+		len(rec.descs), demoBytes, (demoBytes+3)/4, rec.last.BudgetStatus.WorkUsedTokens)
 	// An escalation in a second work: its answer is the grown file list.
 	init, err := rec.Turn(ctx, map[string]any{"verb": "initialize_work", "originalPrompt": "Fix the stock warning on the dashboard", "args": map[string]any{"lexemes": []string{"dashboard"}}})
 	must(t, err)
