@@ -23,7 +23,7 @@ const Query = "data.mcpc.hook.decision"
 
 // policyPackages are the parts of the policy the hook decision uses; a
 // hook is a process per event, so it compiles only these.
-var policyPackages = []string{"data.mcpc.hook", "data.mcpc.rules.hook", "data.mcpc.lib.hook", "data.mcpc.lib.tables", "data.mcpc.result"}
+var policyPackages = []string{"data.mcpc.hook", "data.mcpc.rules.hook", "data.mcpc.lib.hook", "data.mcpc.lib.protected", "data.mcpc.lib.tables", "data.mcpc.result"}
 
 // StorePath is mcpc's database, relative to the workspace (app.StorePath;
 // repeated here so a hook does not link the server).

@@ -122,3 +122,16 @@ test_fail_ambiguous_work if {
 	d := hook.decision with input as object.union(object.remove(input_doc, ["work"]), {"binding": {"requested": "", "found": false, "active": ["work-1", "work-2"]}})
 	[v.code | some v in d.denials] == ["HOOK_WORK_AMBIGUOUS"]
 }
+
+test_fail_protected_config_read_without_work if {
+	d := hook.decision with input as object.union(object.remove(input_doc, ["work"]), {"hook": {"targets": [_target("read", ".ai/config/repo.json")]}})
+	[v.code | some v in d.denials] == ["HOOK_PROTECTED_READ"]
+}
+
+test_fail_memory_write_is_own_file if {
+	d := hook.decision with input as object.union(
+		object.remove(input_doc, ["work"]),
+		{"hook": {"host": "cursor", "event": "afterFileEdit", "tool": "afterFileEdit", "kind": "edit", "targets": [_target("write", ".ai/memory/notes.jsonl")]}},
+	)
+	[v.code | some v in d.denials] == ["HOOK_OWN_FILE"]
+}

@@ -8,6 +8,7 @@
 #   event belongs to, absent when the workspace has no active work.
 package mcpc.lib.hook
 
+import data.mcpc.lib.protected
 import data.mcpc.lib.tables
 
 # METADATA
@@ -15,11 +16,11 @@ import data.mcpc.lib.tables
 bound if input.work.id != ""
 
 # METADATA
-# description: a file of mcpc's own (configuration, state, ledger, client wiring)
-own_file(file) if {
-	some rule in tables.hookpolicy.ownFiles
-	glob.match(rule.glob, ["/"], file)
-}
+# description: |
+#   a file of mcpc's own (configuration, seed, memory, policies, state, ledger,
+#   client wiring): the protected paths controller_turn refuses too
+#   (policies/data/protected.json)
+own_file(file) if protected.is_protected(file)
 
 # METADATA
 # description: mcpc's runtime state or git internals

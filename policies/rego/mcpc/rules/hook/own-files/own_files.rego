@@ -1,9 +1,10 @@
 # METADATA
 # title: mcpc's own files
 # description: |
-#   A host tool never writes mcpc's configuration, state, trace ledger or the
-#   client wiring (policies/data/hook.json ownFiles), whether or not a work is
-#   active: an agent must not change the rules it runs under.
+#   A host tool never writes mcpc's configuration, seed, memory, policies,
+#   state, trace ledger or the client wiring (policies/data/protected.json,
+#   the paths controller_turn protects), whether or not a work is active: an
+#   agent must not change the rules it runs under.
 # custom:
 #   code: HOOK_OWN_FILE
 #   remediation: >-

@@ -1,8 +1,9 @@
 # METADATA
 # title: Protected reads
 # description: |
-#   A host tool never reads a secret (the pack policy's secret globs) or
-#   mcpc's runtime state and git internals, whether or not a work is active.
+#   A host tool never reads a secret (the pack policy's secret globs), mcpc's
+#   own files (the protected paths controller_turn refuses too) or git
+#   internals, whether or not a work is active.
 # custom:
 #   code: HOOK_PROTECTED_READ
 #   remediation: >-
@@ -17,6 +18,8 @@ import data.mcpc.result
 _protected(file) if hook.secret_file(file)
 
 _protected(file) if hook.state_file(file)
+
+_protected(file) if hook.own_file(file)
 
 report contains violation if {
 	some target in input.hook.targets
