@@ -47,6 +47,7 @@ test_success_secrets_are_left_out_silently if {
 		"infra/terraform.tfstate", "infra/prod.tfvars", "config/secrets.yml", "store.JKS",
 		"config/prod.env", ".vault-token", "gcp-orders-service-account.json", "home/.gnupg/secring.gpg",
 		"keys/putty.ppk", "ops/.config/gcloud/application_default_credentials.json",
+		".ai/auth/jira.token", ".AI/Auth/neo4j", "services/api/.ai/auth/jira.token",
 	]
 	selection := pack.selection with input as fixtures.with_input({
 		"verb": "initialize_work",
