@@ -90,6 +90,7 @@ type Controller struct {
 	budget budgetBook
 
 	chains ProofChains // nil: no proof chains
+	reqs   requirementConnectors
 
 	verbsMu      sync.Mutex
 	verbsVersion string

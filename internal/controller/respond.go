@@ -73,6 +73,9 @@ func (c *Controller) packResponse(r *protocol.TurnResponse, t *turn, strategy ma
 		"symbols": p.Symbols, "usages": p.Usages, "policies": p.Policies, "memories": p.Memories,
 		"attachments": p.Attachments, "excluded": p.Excluded,
 	}
+	if p.Requirements != nil {
+		r.ContextPack["requirements"] = p.Requirements
+	}
 	r.Outcome = p.Outcome
 	if p.Outcome == "pack_insufficient" {
 		r.PackInsufficiency = t.dec.PackInsufficiency
