@@ -36,14 +36,15 @@ type turn struct {
 	budget   turnBudget
 	// proofChains are the chains initialize_work records in the pack.
 	proofChains json.RawMessage
-	// requirements are initialize_work's tickets and API operations,
-	// fetched before the transaction (requirements.go).
-	requirements *requirementFetch
-	intent       intentFacts   // the active intent of a write (seed 004), when there is one
-	codeRun      *jsrun.Result // run_sandboxed_code: the run, made before the transaction
+	intent      intentFacts   // the active intent of a write (seed 004), when there is one
+	codeRun     *jsrun.Result // run_sandboxed_code: the run, made before the transaction
 	// commitMessage is a git_commit side effect's message, read from the
 	// node's payload in the work's scratch folder.
 	commitMessage string
+
+	// requirements are initialize_work's tickets and API operations,
+	// fetched before the transaction (requirements.go).
+	requirements *requirementFetch
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
