@@ -247,7 +247,13 @@ func (s *Spec) Slice(op *Operation, maxBytes int) (Slice, []byte) {
 	return sl, raw
 }
 
+// maxSchemaNodes bounds one rendering: a spec whose schemas fan out (a
+// hundred properties, each an object of a hundred more) would otherwise
+// cost time exponential in the depth before the size bound could cut it.
+const maxSchemaNodes = 4000
+
 func (s *Spec) render(op *Operation, depth int) Slice {
+	rd := &renderer{left: maxSchemaNodes}
 	sl := Slice{Ref: op.Ref(), Spec: s.Name, Method: op.Method, Path: op.Path, OperationID: op.OperationID,
 		Summary: clip(op.Summary, 512), Description: clip(op.op.Description, 4096), Tags: op.Tags,
 		Parameters: []Parameter{}, Responses: map[string]Response{}, Depth: depth}
@@ -264,34 +270,40 @@ func (s *Spec) render(op *Operation, depth int) Slice {
 			}
 			seen[key] = true
 			sl.Parameters = append(sl.Parameters, Parameter{Name: p.Name, In: p.In, Required: p.Required,
-				Description: clip(p.Description, 512), Schema: schemaOf(p.Schema, depth, nil)})
+				Description: clip(p.Description, 512), Schema: rd.schemaOf(p.Schema, depth, nil)})
 		}
 	}
 	if rb := op.op.RequestBody; rb != nil && rb.Value != nil {
-		sl.RequestBody = &Body{Required: rb.Value.Required, Content: contentOf(rb.Value.Content, depth)}
+		sl.RequestBody = &Body{Required: rb.Value.Required, Content: rd.contentOf(rb.Value.Content, depth)}
 	}
 	if op.op.Responses != nil {
 		for code, rr := range op.op.Responses.Map() {
 			if rr == nil || rr.Value == nil {
 				continue
 			}
-			r := Response{Content: contentOf(rr.Value.Content, depth)}
+			r := Response{Content: rd.contentOf(rr.Value.Content, depth)}
 			if rr.Value.Description != nil {
 				r.Description = clip(*rr.Value.Description, 512)
 			}
 			sl.Responses[code] = r
 		}
 	}
+	if rd.left <= 0 {
+		sl.Truncated = true
+	}
 	return sl
 }
 
-func contentOf(c openapi3.Content, depth int) map[string]any {
+// renderer renders schemas within a node budget.
+type renderer struct{ left int }
+
+func (rd *renderer) contentOf(c openapi3.Content, depth int) map[string]any {
 	out := map[string]any{}
 	for mt, m := range c {
 		if m == nil {
 			continue
 		}
-		out[mt] = map[string]any{"schema": schemaOf(m.Schema, depth, nil)}
+		out[mt] = map[string]any{"schema": rd.schemaOf(m.Schema, depth, nil)}
 	}
 	return out
 }
@@ -299,11 +311,14 @@ func contentOf(c openapi3.Content, depth int) map[string]any {
 // schemaOf renders a schema with its refs resolved, depth levels deep.
 // path holds the refs being expanded: a ref met again inside itself is a
 // cycle and is shown by name.
-func schemaOf(sr *openapi3.SchemaRef, depth int, path []string) any {
+func (rd *renderer) schemaOf(sr *openapi3.SchemaRef, depth int, path []string) any {
 	if sr == nil || sr.Value == nil {
 		return nil
 	}
 	name := refName(sr.Ref)
+	if rd.left--; rd.left < 0 {
+		return map[string]any{"$ref": name, "truncated": true}
+	}
 	if name != "" && (slices.Contains(path, name) || depth <= 0) {
 		return map[string]any{"$ref": name}
 	}
@@ -348,15 +363,15 @@ func schemaOf(sr *openapi3.SchemaRef, depth int, path []string) any {
 	if len(s.Properties) > 0 {
 		props := map[string]any{}
 		for k, p := range s.Properties {
-			props[k] = schemaOf(p, depth-1, path)
+			props[k] = rd.schemaOf(p, depth-1, path)
 		}
 		out["properties"] = props
 	}
 	if s.Items != nil {
-		out["items"] = schemaOf(s.Items, depth-1, path)
+		out["items"] = rd.schemaOf(s.Items, depth-1, path)
 	}
 	if ap := s.AdditionalProperties.Schema; ap != nil {
-		out["additionalProperties"] = schemaOf(ap, depth-1, path)
+		out["additionalProperties"] = rd.schemaOf(ap, depth-1, path)
 	}
 	for k, list := range map[string]openapi3.SchemaRefs{"allOf": s.AllOf, "oneOf": s.OneOf, "anyOf": s.AnyOf} {
 		if len(list) == 0 {
@@ -364,7 +379,7 @@ func schemaOf(sr *openapi3.SchemaRef, depth int, path []string) any {
 		}
 		items := make([]any, 0, len(list))
 		for _, x := range list {
-			items = append(items, schemaOf(x, depth-1, path))
+			items = append(items, rd.schemaOf(x, depth-1, path))
 		}
 		out[k] = items
 	}

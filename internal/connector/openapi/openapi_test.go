@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -99,5 +100,38 @@ func TestMalformed(t *testing.T) {
 		if _, err := Parse("spec", []byte(doc)); err == nil {
 			t.Errorf("%q parsed", doc)
 		}
+	}
+}
+
+// TestFanOutIsBounded: schemas that fan out (each of 60 properties an
+// object of the next level's 60) render within the node budget.
+func TestFanOutIsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {"/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/L0"}}}}}}}}, "components": {"schemas": {`)
+	for l := 0; l < 8; l++ {
+		if l > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"L%d": {"type": "object", "properties": {`, l)
+		for p := 0; p < 60; p++ {
+			if p > 0 {
+				b.WriteString(",")
+			}
+			if l < 7 {
+				fmt.Fprintf(&b, `"p%d": {"$ref": "#/components/schemas/L%d"}`, p, l+1)
+			} else {
+				fmt.Fprintf(&b, `"p%d": {"type": "string"}`, p)
+			}
+		}
+		b.WriteString("}}")
+	}
+	b.WriteString("}}}")
+	s, err := Parse("fan.json", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sl, raw := s.Slice(s.Match("getA", nil, 1)[0], 32<<10)
+	if len(raw) > 32<<10 || sl.Depth == 8 {
+		t.Fatalf("%d bytes at depth %d", len(raw), sl.Depth)
 	}
 }
