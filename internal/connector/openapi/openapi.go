@@ -46,6 +46,9 @@ type Operation struct {
 	op          *openapi3.Operation
 	pathRE      *regexp.Regexp // the path named in prose
 	methodRE    *regexp.Regexp // the method and the path
+	// literal is the path's longest part without a parameter: text that
+	// lacks it cannot name the path, and the regexps are not run.
+	literal string
 }
 
 // Ref is how a plan cites the operation: "<METHOD> <path>".
@@ -116,7 +119,7 @@ func Parse(name string, data []byte) (*Spec, error) {
 			}
 			pathRE, methodRE := pathPattern(m, p)
 			s.Ops = append(s.Ops, &Operation{Method: m, Path: p, OperationID: op.OperationID, Tags: op.Tags,
-				Summary: op.Summary, item: item, op: op, pathRE: pathRE, methodRE: methodRE})
+				Summary: op.Summary, item: item, op: op, pathRE: pathRE, methodRE: methodRE, literal: longestLiteral(p)})
 		}
 	}
 	return s, nil
@@ -153,6 +156,21 @@ func pathPattern(method, p string) (pathRE, methodRE *regexp.Regexp) {
 
 var templateParam = regexp.MustCompile(`\{[^}/]*\}`)
 
+func longestLiteral(p string) string {
+	best := ""
+	for _, part := range templateParam.Split(p, -1) {
+		if len(part) > len(best) {
+			best = part
+		}
+	}
+	return best
+}
+
+// mayName is the cheap test before the path's regexps.
+func (o *Operation) mayName(text string) bool {
+	return o.pathRE != nil && strings.Contains(text, o.literal)
+}
+
 // Match returns the operations prompt and lexemes reference, at most max:
 // those whose path (narrowed to the methods named right before it, when
 // any is) or operationId they name first, then those of a tag a lexeme
@@ -169,7 +187,7 @@ func (s *Spec) Match(prompt string, lexemes []string, max int) []*Operation {
 	}
 	narrowed := map[string]bool{} // paths a method was named for
 	for _, op := range s.Ops {
-		if op.methodRE != nil && op.methodRE.MatchString(text) {
+		if op.mayName(text) && op.methodRE.MatchString(text) {
 			narrowed[op.Path] = true
 		}
 	}
@@ -178,7 +196,7 @@ func (s *Spec) Match(prompt string, lexemes []string, max int) []*Operation {
 		switch {
 		case op.OperationID != "" && words[strings.ToLower(op.OperationID)]:
 			direct = append(direct, op)
-		case op.pathRE != nil && op.pathRE.MatchString(text):
+		case op.mayName(text) && op.pathRE.MatchString(text):
 			if !narrowed[op.Path] || op.methodRE.MatchString(text) {
 				direct = append(direct, op)
 			}
