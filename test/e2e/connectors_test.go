@@ -54,6 +54,16 @@ func newJiraServer(t *testing.T) *jiraServer {
 			w.Header().Set("Retry-After", "60")
 			w.WriteHeader(http.StatusTooManyRequests)
 			return
+		case "hanging":
+			<-r.Context().Done() // never answers; the client gives up
+			return
+		case "missing":
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"errorMessages":["Issue does not exist or you do not have permission to see it."],"errors":{}}`))
+			return
+		case "garbled":
+			w.Write([]byte(`<html><body>Log in to Jira</body></html>`))
+			return
 		}
 		if r.Header.Get("Authorization") != "Bearer "+jiraToken {
 			w.WriteHeader(http.StatusUnauthorized)
@@ -86,7 +96,7 @@ func connectorWorkspace(t *testing.T, srv *jiraServer) string {
 	must(t, os.MkdirAll(filepath.Join(ws, ".ai", "auth"), 0o700))
 	must(t, os.WriteFile(filepath.Join(ws, ".ai", "auth", "jira.token"), []byte(jiraToken+"\n"), 0o600))
 	cfg := map[string]any{"connectors": map[string]any{
-		"timeoutMs": 4000,
+		"timeoutMs": 4000, "requestTimeoutMs": 500, "maxRetries": 1,
 		"jira":      map[string]any{"baseUrl": srv.URL, "acceptanceCriteriaFields": []string{"customfield_10034"}},
 		"openapi":   map[string]any{"specs": []string{"api/orders.openapi.yaml"}},
 	}}
@@ -228,15 +238,19 @@ func TestConnectors(t *testing.T) {
 	noTokenAnywhere(t, ws, log.String())
 }
 
-// TestConnectorFailures: a revoked token and a rate-limited server leave
-// the turn allowed, with an insufficiency saying why and what to do, and
-// no token anywhere.
+// TestConnectorFailures: a revoked token, a rate-limited server, one that
+// never answers, an unknown ticket and a body that is not an issue leave
+// the turn allowed, with an insufficiency saying why and what to do, and no
+// token anywhere.
 func TestConnectorFailures(t *testing.T) {
 	for _, tc := range []struct {
 		note, mode, code, remediation string
 	}{
 		{"revoked token", "revoked", "unauthorized", "Set a valid token in .ai/auth/jira.token"},
 		{"rate limited", "limited", "rate_limited", "Retry-After"},
+		{"a server that never answers", "hanging", "timeout", "connectors.timeoutMs"},
+		{"an unknown ticket", "missing", "not_found", "Check that SHOP-42 exists"},
+		{"a body that is not an issue", "garbled", "malformed", "connectors.jira.baseUrl"},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
 			srv := newJiraServer(t)
