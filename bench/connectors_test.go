@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/app"
 	"github.com/mcpc/mcpc/internal/protocol"
@@ -147,11 +148,58 @@ func BenchmarkInitializeWorkConnectors(b *testing.B) {
 			b.Fatalf("a warm run asked the server %d times", after-before)
 		}
 	})
+	// fresh-*: each initialize_work is the first of a new process (a new
+	// App on the same workspace), as with every stdio client; fresh-warm
+	// finds the answers and the spec's operation index under
+	// .ai/tmp/connectors, so it parses nothing.
+	for _, configured := range []bool{false, true} {
+		name := "fresh-none"
+		if configured {
+			name = "fresh-warm"
+		}
+		b.Run(name, func(b *testing.B) {
+			cb, a := newConnectorBench(b, configured, 300)
+			mustTurn(b, a, connectorInit)
+			a.Close()
+			if configured {
+				waitForIndex(b, cb.ws)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				fresh, err := app.Open(context.Background(), app.Options{Workspace: cb.ws})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				r := mustTurn(b, fresh, connectorInit)
+				b.StopTimer()
+				if configured {
+					checkFetched(b, r)
+				}
+				fresh.Close()
+				b.StartTimer()
+			}
+		})
+	}
 	b.Run("revalidated", func(b *testing.B) {
 		_, a := newConnectorBench(b, true, 0)
 		checkFetched(b, mustTurn(b, a, connectorInit))
 		loopTurns(b, a, connectorInit)
 	})
+}
+
+// waitForIndex waits for the spec's operation index the first parse
+// writes in the background.
+func waitForIndex(b *testing.B, ws string) {
+	b.Helper()
+	for range 200 {
+		if m, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "connectors", "openapi-*.index.json")); len(m) > 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	b.Fatal("no spec index was written")
 }
 
 // checkFetched fails the run unless the ticket and the operation reached

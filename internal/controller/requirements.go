@@ -270,9 +270,23 @@ func (c *Controller) loadSpec(ctx context.Context, r *requirementConnectors, nam
 		data = got
 	}
 	sum := sha256.Sum256(data)
-	if s, ok := r.specs.Load(sum); ok {
+	maxBytes := c.cfg.Connectors.MaxAttachmentBytes
+	key := fmt.Sprintf("%x-%d", sum[:16], maxBytes)
+	if s, ok := r.specs.Load(key); ok {
 		res.spec = s.(*openapi.Spec)
 		return res
+	}
+	// A spec another process parsed is read back from its index: parsing
+	// 500 operations costs kin-openapi a few hundred milliseconds, and
+	// every stdio client is a new process.
+	indexFile := ".ai/tmp/connectors/openapi-" + key + ".index.json"
+	if raw, err := c.paths.ReadFile(indexFile, maxSpecIndexBytes); err == nil {
+		var ix specIndex
+		if json.Unmarshal(raw, &ix) == nil && ix.Name == name && len(ix.Entries) > 0 {
+			res.spec = openapi.FromEntries(ix.Name, ix.Version, ix.Entries)
+			r.specs.Store(key, res.spec)
+			return res
+		}
 	}
 	parsed := make(chan specResult, 1)
 	go func() {
@@ -281,15 +295,41 @@ func (c *Controller) loadSpec(ctx context.Context, r *requirementConnectors, nam
 	}()
 	select {
 	case p := <-parsed:
-		if p.err == nil {
-			r.specs.Store(sum, p.spec)
-		}
 		res.spec, res.err = p.spec, p.err
 	case <-ctx.Done():
 		res.err = connector.Errorf(connector.CodeTimeout, "%s was not parsed within the connectors' time budget", name)
+		return res
 	}
+	if res.err != nil {
+		return res
+	}
+	r.specs.Store(key, res.spec)
+	spec := res.spec
+	// The index is written off the turn's path: rendering every operation
+	// is for the next process.
+	go func() {
+		raw, err := json.Marshal(specIndex{Name: spec.Name, Version: spec.Version, Entries: spec.Entries(maxBytes)})
+		if err == nil && len(raw) <= maxSpecIndexBytes {
+			err = c.paths.WriteFileAtomic(indexFile, raw, true)
+		}
+		if err != nil {
+			c.log.Debug().Err(err).Str("spec", name).Msg("the spec's index was not written; the next process parses it")
+		}
+	}()
 	return res
 }
+
+// specIndex is a parsed spec's operations as later processes read them
+// back, under .ai/tmp/connectors (keyed by the spec's hash and the slice
+// bound).
+type specIndex struct {
+	Name    string          `json:"name"`
+	Version string          `json:"version"`
+	Entries []openapi.Entry `json:"entries"`
+}
+
+// maxSpecIndexBytes bounds an index read back.
+const maxSpecIndexBytes = 64 << 20
 
 // jiraToken reads the token from the environment, then the token file; it
 // is kept nowhere else.

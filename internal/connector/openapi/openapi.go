@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
@@ -44,11 +45,16 @@ type Operation struct {
 	Summary     string
 	item        *openapi3.PathItem
 	op          *openapi3.Operation
-	pathRE      *regexp.Regexp // the path named in prose
-	methodRE    *regexp.Regexp // the method and the path
 	// literal is the path's longest part without a parameter: text that
-	// lacks it cannot name the path, and the regexps are not run.
+	// lacks it cannot name the path, and the regexps are not compiled or run.
 	literal string
+	once    sync.Once
+	pathRE  *regexp.Regexp // the path named in prose
+	// methodRE also wants the method right before the path.
+	methodRE *regexp.Regexp
+	// slice is the rendered slice of an operation read back from an index
+	// (FromEntries); item and op are nil then.
+	slice json.RawMessage
 }
 
 // Ref is how a plan cites the operation: "<METHOD> <path>".
@@ -117,9 +123,8 @@ func Parse(name string, data []byte) (*Spec, error) {
 			if op == nil {
 				continue
 			}
-			pathRE, methodRE := pathPattern(m, p)
 			s.Ops = append(s.Ops, &Operation{Method: m, Path: p, OperationID: op.OperationID, Tags: op.Tags,
-				Summary: op.Summary, item: item, op: op, pathRE: pathRE, methodRE: methodRE, literal: longestLiteral(p)})
+				Summary: op.Summary, item: item, op: op, literal: longestLiteral(p)})
 		}
 	}
 	return s, nil
@@ -166,9 +171,14 @@ func longestLiteral(p string) string {
 	return best
 }
 
-// mayName is the cheap test before the path's regexps.
+// mayName is the cheap test before the path's regexps; it compiles them
+// the first time it passes.
 func (o *Operation) mayName(text string) bool {
-	return o.pathRE != nil && strings.Contains(text, o.literal)
+	if len(o.Path) < 2 || !strings.Contains(text, o.literal) {
+		return false
+	}
+	o.once.Do(func() { o.pathRE, o.methodRE = pathPattern(o.Method, o.Path) })
+	return o.pathRE != nil
 }
 
 // Match returns the operations prompt and lexemes reference, at most max:
@@ -255,6 +265,11 @@ type Response struct {
 // Slice renders op within maxBytes of JSON: schemas are expanded as deep as
 // fits (refs resolved, a cycle shown as its ref's name).
 func (s *Spec) Slice(op *Operation, maxBytes int) (Slice, []byte) {
+	if op.op == nil { // read back from an index: rendered at its bound
+		var sl Slice
+		_ = json.Unmarshal(op.slice, &sl)
+		return sl, op.slice
+	}
 	var sl Slice
 	var raw []byte
 	for _, depth := range []int{8, 5, 3, 2, 1, 0} {
@@ -427,6 +442,39 @@ func clip(s string, max int) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// Entry is an operation as an index keeps it: what Match reads, and its
+// slice rendered at one bound.
+type Entry struct {
+	Method      string          `json:"method"`
+	Path        string          `json:"path"`
+	OperationID string          `json:"operationId,omitempty"`
+	Tags        []string        `json:"tags,omitempty"`
+	Summary     string          `json:"summary,omitempty"`
+	Slice       json.RawMessage `json:"slice"`
+}
+
+// Entries renders every operation within maxBytes: an index a later
+// process reads back (FromEntries) instead of parsing the spec again.
+func (s *Spec) Entries(maxBytes int) []Entry {
+	out := make([]Entry, 0, len(s.Ops))
+	for _, op := range s.Ops {
+		_, raw := s.Slice(op, maxBytes)
+		out = append(out, Entry{Method: op.Method, Path: op.Path, OperationID: op.OperationID, Tags: op.Tags, Summary: op.Summary, Slice: raw})
+	}
+	return out
+}
+
+// FromEntries is a spec read back from its index: it matches as the parsed
+// spec did and slices with the bound the entries were rendered at.
+func FromEntries(name, version string, entries []Entry) *Spec {
+	s := &Spec{Name: name, Version: version}
+	for _, e := range entries {
+		s.Ops = append(s.Ops, &Operation{Method: e.Method, Path: e.Path, OperationID: e.OperationID, Tags: e.Tags,
+			Summary: e.Summary, literal: longestLiteral(e.Path), slice: e.Slice})
+	}
+	return s
 }
 
 // Text is what an operation tells retrieval.

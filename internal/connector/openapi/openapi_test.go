@@ -135,3 +135,31 @@ func TestFanOutIsBounded(t *testing.T) {
 		t.Fatalf("%d bytes at depth %d", len(raw), sl.Depth)
 	}
 }
+
+// TestIndexRoundTrip: a spec read back from its entries matches and slices
+// as the parsed one did.
+func TestIndexRoundTrip(t *testing.T) {
+	s := load(t, "orders-openapi-3.1.yaml")
+	raw, err := json.Marshal(s.Entries(8 << 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []Entry
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		t.Fatal(err)
+	}
+	back := FromEntries(s.Name, s.Version, entries)
+	for _, prompt := range []string{"call GET /orders/{orderId}", "see /orders/77 and createOrder"} {
+		a, b := s.Match(prompt, []string{"stock"}, 10), back.Match(prompt, []string{"stock"}, 10)
+		if !slices.Equal(refs(a), refs(b)) {
+			t.Fatalf("%q: parsed %v, read back %v", prompt, refs(a), refs(b))
+		}
+		for i := range a {
+			_, want := s.Slice(a[i], 8<<10)
+			_, got := back.Slice(b[i], 8<<10)
+			if string(want) != string(got) {
+				t.Errorf("%s: the slice read back differs", a[i].Ref())
+			}
+		}
+	}
+}
