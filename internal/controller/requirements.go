@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -161,7 +161,8 @@ func (c *Controller) fetchRequirements(ctx context.Context, prompt string, lexem
 		res := specs[i]
 		out.facts.Trace = append(out.facts.Trace, res.trace...)
 		if res.err != nil {
-			out.fail(openapi.Source, name, res.err, specRemediation(name, cfg.TimeoutMs), token)
+			shown := specName(name)
+			out.fail(openapi.Source, shown, res.err, specRemediation(shown, cfg.TimeoutMs), token, name)
 			continue
 		}
 		for _, op := range res.spec.Match(prompt, lexemes, cfg.OpenAPI.MaxOperations) {
@@ -249,8 +250,10 @@ func (c *Controller) loadSpec(ctx context.Context, r *requirementConnectors, nam
 		data []byte
 		res  specResult
 	)
-	if u, err := url.Parse(name); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
-		got, err := r.kernel.Get(ctx, connector.Request{Source: "openapi", URL: name, Accept: "application/json, application/yaml, text/yaml, */*"})
+	url := name
+	name = specName(name) // what messages, slices and the index show of it
+	if u, err := neturl.Parse(url); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		got, err := r.kernel.Get(ctx, connector.Request{Source: "openapi", URL: url, Accept: "application/json, application/yaml, text/yaml, */*"})
 		res.trace = got.Trace
 		if err != nil {
 			res.err = err
@@ -258,7 +261,7 @@ func (c *Controller) loadSpec(ctx context.Context, r *requirementConnectors, nam
 		}
 		data = got.Body
 	} else {
-		got, err := c.paths.ReadFile(name, maxSpecBytes)
+		got, err := c.paths.ReadFile(url, maxSpecBytes)
 		if err != nil {
 			code := connector.CodeNotFound
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -330,6 +333,17 @@ type specIndex struct {
 
 // maxSpecIndexBytes bounds an index read back.
 const maxSpecIndexBytes = 64 << 20
+
+// specName is a spec as messages and the pack show it: a URL loses its
+// user info and query, where credentials are sometimes put.
+func specName(name string) string {
+	u, err := neturl.Parse(name)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return name
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}
 
 // jiraToken reads the token from the environment, then the token file; it
 // is kept nowhere else.
