@@ -56,7 +56,7 @@ type Options struct {
 	// time.Now.
 	Now func() time.Time
 	// Redactor removes secrets from command output before it reaches an
-	// agent. Default: none.
+	// agent. Default: the secret detector of internal/secrets.
 	Redactor outputRedactor
 	// Pause runs in each pause between turns (once the recorder has
 	// written what waited for it), for process upkeep that must not land
@@ -148,7 +148,7 @@ func New(opts Options) (*Controller, error) {
 	c.configFacts.Codemods = c.codemods.Custom()
 	c.redactor = opts.Redactor
 	if c.redactor == nil {
-		c.redactor = noRedaction{}
+		c.redactor = detectorRedaction{}
 	}
 	c.sandbox = c.newSandbox()
 	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}
