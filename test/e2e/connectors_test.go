@@ -97,8 +97,8 @@ func connectorWorkspace(t *testing.T, srv *jiraServer) string {
 	must(t, os.WriteFile(filepath.Join(ws, ".ai", "auth", "jira.token"), []byte(jiraToken+"\n"), 0o600))
 	cfg := map[string]any{"connectors": map[string]any{
 		"timeoutMs": 4000, "requestTimeoutMs": 500, "maxRetries": 1,
-		"jira":      map[string]any{"baseUrl": srv.URL, "acceptanceCriteriaFields": []string{"customfield_10034"}},
-		"openapi":   map[string]any{"specs": []string{"api/orders.openapi.yaml"}},
+		"jira":    map[string]any{"baseUrl": srv.URL, "acceptanceCriteriaFields": []string{"customfield_10034"}},
+		"openapi": map[string]any{"specs": []string{"api/orders.openapi.yaml"}},
 	}}
 	raw, _ := json.Marshal(cfg)
 	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), raw, 0o644))
@@ -108,10 +108,10 @@ func connectorWorkspace(t *testing.T, srv *jiraServer) string {
 const connectorPrompt = "Implement SHOP-42: the orders grid shows each order's fulfilment status from getOrder"
 
 type packAttachment struct {
-	ArtifactID string          `json:"artifactId"`
-	Type       string          `json:"type"`
-	Ref        string          `json:"ref"`
-	Caption    string          `json:"caption"`
+	ArtifactID string `json:"artifactId"`
+	Type       string `json:"type"`
+	Ref        string `json:"ref"`
+	Caption    string `json:"caption"`
 	Citation   *struct{ Source, Ref string }
 	Content    json.RawMessage `json:"content"`
 }
