@@ -93,6 +93,7 @@ type Controller struct {
 	budget budgetBook
 
 	chains ProofChains // nil: no proof chains
+	reqs   requirementConnectors
 
 	// cleanScans: pack file to the hash of content the secret detector
 	// found clean (markSecrets, readable), so reads of it skip redaction;
