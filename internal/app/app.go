@@ -18,6 +18,7 @@ import (
 	"github.com/mcpc/mcpc/internal/controller"
 	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/indexer"
+	"github.com/mcpc/mcpc/internal/observe"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/retrieval"
 	"github.com/mcpc/mcpc/internal/store"
@@ -45,6 +46,8 @@ type Options struct {
 	// AllowInsecureBundleHTTP lets a bundle URL use plain http, as
 	// bundles.allowInsecureHttp does. Default false.
 	AllowInsecureBundleHTTP bool
+	// Version is mcpc's version, as the decision log labels it.
+	Version string
 }
 
 // App is an opened workspace.
@@ -55,6 +58,8 @@ type App struct {
 	Engine     *engine.Loader
 	Index      *indexer.Index
 	Controller *controller.Controller
+	// Observer records events and decision logs; nil when observe.disabled.
+	Observer *observe.Pipeline
 }
 
 // StorePath is the runtime database, relative to the workspace.
@@ -83,15 +88,27 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctl, err := controller.New(controller.Options{
+	var obs *observe.Pipeline
+	ctlOpts := controller.Options{
 		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
 		Config: cfg, Log: opts.Log, Pause: opts.Pause,
-	})
+	}
+	if !cfg.Observe.Disabled {
+		if obs, err = observe.New(observe.Options{Store: st, Workspace: ws, Config: cfg.Observe, Version: opts.Version, Log: opts.Log}); err != nil {
+			st.Close()
+			return nil, err
+		}
+		ctlOpts.Observer = obs
+	}
+	ctl, err := controller.New(ctlOpts)
 	if err != nil {
+		if obs != nil {
+			obs.Close()
+		}
 		st.Close()
 		return nil, err
 	}
-	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl}, nil
+	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl, Observer: obs}, nil
 }
 
 // bundleVerification reads the bundle signing key the flags or the config
@@ -187,6 +204,9 @@ func OpenIndex(dir string) (*store.Store, *indexer.Index, error) {
 // Close flushes decision records and releases the store.
 func (a *App) Close() error {
 	a.Controller.Close()
+	if a.Observer != nil {
+		a.Observer.Close() // after the controller: its last turns are queued
+	}
 	return a.Store.Close()
 }
 

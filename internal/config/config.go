@@ -93,6 +93,7 @@ type Config struct {
 		AllowedOrigins []string `json:"allowedOrigins"`
 	} `json:"http"`
 	Bundles Bundles `json:"bundles"`
+	Observe Observe `json:"observe"`
 }
 
 // Bundles configures where serve --bundle may load policy from.
@@ -177,6 +178,7 @@ func (c *Config) defaults() {
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
 	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
+	c.Observe.defaults()
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120
@@ -228,6 +230,7 @@ var envVars = map[string][]string{
 // neither.
 var envBools = map[string][]string{
 	"MCPC_SANDBOX_ALLOW_UNSANDBOXED": {"sandbox", "allowUnsandboxed"},
+	"MCPC_OBSERVE_DISABLED":          {"observe", "disabled"},
 }
 
 func applyEnv(m map[string]any) error {

@@ -58,6 +58,9 @@ type Options struct {
 	// written what waited for it), for process upkeep that must not land
 	// on a turn, such as a garbage collection. Default: nothing.
 	Pause func()
+	// Observer receives every finished turn (events, decision logs).
+	// Default: none.
+	Observer Observer
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -81,6 +84,7 @@ type Controller struct {
 	sandbox      *sandbox.Sandbox
 	sandboxFacts sandboxFacts
 	redactor     outputRedactor
+	observer     Observer
 	// budget is the process's session and the answers not charged yet.
 	budget budgetBook
 
@@ -124,6 +128,7 @@ func New(opts Options) (*Controller, error) {
 	}
 	c.configFacts = configFactsOf(cfg)
 	c.redactor = opts.Redactor
+	c.observer = opts.Observer
 	if c.redactor == nil {
 		c.redactor = noRedaction{}
 	}
