@@ -122,6 +122,7 @@ type EventFilter struct {
 	WorkID     string // "" any
 	Kind       string // "" any
 	DeniedOnly bool
+	Seq        int // 0 any
 	Limit      int // default 200
 	Newest     bool
 }
@@ -139,6 +140,9 @@ func (s *Store) ListEvents(ctx context.Context, f EventFilter) ([]ObservedEvent,
 	}
 	if f.Kind != "" {
 		where, args = append(where, "kind = ?"), append(args, f.Kind)
+	}
+	if f.Seq > 0 {
+		where, args = append(where, "seq = ?"), append(args, f.Seq)
 	}
 	if f.DeniedOnly {
 		where = append(where, "denied = 1")
@@ -316,4 +320,14 @@ WHERE n.kind = 'side_effect' AND w.state NOT IN ('COMPLETED','FAILED')`)
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// TurnEvent returns the turn event of a work's decision seq (nil when it
+// was not recorded or has been pruned).
+func (s *Store) TurnEvent(ctx context.Context, workID string, seq int) (*ObservedEvent, error) {
+	evs, err := s.ListEvents(ctx, EventFilter{WorkID: workID, Kind: "turn", Seq: seq, Limit: 1})
+	if err != nil || len(evs) == 0 {
+		return nil, err
+	}
+	return &evs[0], nil
 }
