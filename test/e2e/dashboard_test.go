@@ -166,7 +166,7 @@ func TestDashboardFollowsAWork(t *testing.T) {
 
 	var runs struct {
 		Runs []struct {
-			WorkID, State         string
+			WorkID, State          string
 			Agents, Turns, Denials int
 			UsedTokens             int `json:"usedTokens"`
 		} `json:"runs"`
