@@ -19,14 +19,19 @@ var (
 	descTurns      = prometheus.NewDesc("mcpc_turns_total", "Turns recorded for works, by outcome (from the works' agents; never pruned).", []string{"outcome"}, nil)
 	descTokens     = prometheus.NewDesc("mcpc_tokens_charged_total", "Tokens charged to works' agents.", nil, nil)
 	descWorks      = prometheus.NewDesc("mcpc_works", "Works by state.", []string{"state"}, nil)
-	descDenials    = prometheus.NewDesc("mcpc_recent_denials", "Denials by code among the retained events (observe.maxEvents).", []string{"code"}, nil)
-	descLatency    = prometheus.NewDesc("mcpc_turn_duration_seconds", "Turn latency by verb among the retained events.", []string{"verb"}, nil)
-	descValidation = prometheus.NewDesc("mcpc_recent_validations", "Validation recipe runs among the retained events, by outcome.", []string{"outcome"}, nil)
+	descDenials    = prometheus.NewDesc("mcpc_recent_denials", "Denials by code among the newest 20,000 events.", []string{"code"}, nil)
+	descLatency    = prometheus.NewDesc("mcpc_turn_duration_seconds", "Turn latency by verb among the newest 20,000 events.", []string{"verb"}, nil)
+	descValidation = prometheus.NewDesc("mcpc_recent_validations", "Validation recipe runs among the newest 20,000 events, by outcome.", []string{"outcome"}, nil)
 	descEvents     = prometheus.NewDesc("mcpc_events_stored", "Rows of the events table.", nil, nil)
 	descIndex      = prometheus.NewDesc("mcpc_index_files", "Files in the code index.", nil, nil)
 	descSymbols    = prometheus.NewDesc("mcpc_index_symbols", "Symbols in the code index.", nil, nil)
 	descUp         = prometheus.NewDesc("mcpc_dashboard_store_up", "1 when the last scrape read the store.", nil, nil)
 )
+
+// recent bounds the event-derived metrics to the newest 20,000 rows
+// (a primary-key range), so a scrape costs the same at any
+// observe.maxEvents.
+const recent = `id > (SELECT COALESCE(MAX(id), 0) FROM events) - 20000`
 
 // collector reads the shared store at each scrape: the dashboard holds no
 // counters of its own, every serve process feeds the store.
@@ -63,7 +68,7 @@ func (c collector) collect(ctx context.Context, ch chan<- prometheus.Metric) err
 		return err
 	}
 	codes := map[string]float64{}
-	if err := grouped(ctx, db, `SELECT codes, COUNT(*) FROM events WHERE kind = 'turn' AND denied = 1 GROUP BY codes`, func(k string, n float64) {
+	if err := grouped(ctx, db, `SELECT codes, COUNT(*) FROM events WHERE `+recent+` AND kind = 'turn' AND denied = 1 GROUP BY codes`, func(k string, n float64) {
 		for _, code := range strings.Fields(k) {
 			codes[code] += n
 		}
@@ -73,7 +78,7 @@ func (c collector) collect(ctx context.Context, ch chan<- prometheus.Metric) err
 	for code, n := range codes {
 		ch <- prometheus.MustNewConstMetric(descDenials, prometheus.GaugeValue, n, code)
 	}
-	if err := grouped(ctx, db, `SELECT CASE WHEN denied = 1 THEN 'denied' ELSE 'ran' END, COUNT(*) FROM events WHERE kind = 'turn' AND verb = 'run_automation_recipe' GROUP BY 1`, func(k string, n float64) {
+	if err := grouped(ctx, db, `SELECT CASE WHEN denied = 1 THEN 'denied' ELSE 'ran' END, COUNT(*) FROM events WHERE `+recent+` AND kind = 'turn' AND verb = 'run_automation_recipe' GROUP BY 1`, func(k string, n float64) {
 		ch <- prometheus.MustNewConstMetric(descValidation, prometheus.GaugeValue, n, k)
 	}); err != nil {
 		return err
@@ -103,7 +108,7 @@ func (c collector) latency(ctx context.Context, ch chan<- prometheus.Metric) err
 	for _, b := range latencyBuckets {
 		fmt.Fprintf(&sel, `, SUM(duration_us <= %d)`, int64(b*1e6))
 	}
-	sel.WriteString(` FROM events WHERE kind = 'turn' GROUP BY verb`)
+	sel.WriteString(` FROM events WHERE ` + recent + ` AND kind = 'turn' GROUP BY verb`)
 	rows, err := c.st.DB().QueryContext(ctx, sel.String())
 	if err != nil {
 		return err
