@@ -133,7 +133,23 @@ func (d *decisionLog) write(ev DecisionEvent) {
 // the masked fields removed and the removed pointers listed in erased.
 func (d *decisionLog) encode(ev DecisionEvent) ([]byte, error) {
 	if len(d.mask) == 0 {
-		return json.Marshal(ev)
+		// The input and result are compact JSON from the engine already:
+		// spliced in rather than marshaled, which would scan them again.
+		in, res := ev.Input, ev.Result
+		ev.Input, ev.Result = nil, nil
+		head, err := json.Marshal(ev)
+		if err != nil {
+			return nil, err
+		}
+		line := make([]byte, 0, len(head)+len(in)+len(res)+24)
+		line = append(line, head[:len(head)-1]...)
+		if len(in) > 0 {
+			line = append(append(line, `,"input":`...), in...)
+		}
+		if len(res) > 0 {
+			line = append(append(line, `,"result":`...), res...)
+		}
+		return append(line, '}'), nil
 	}
 	doc := map[string]any{}
 	var in, res any

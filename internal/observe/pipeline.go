@@ -129,31 +129,45 @@ func (p *Pipeline) Close() {
 
 func (p *Pipeline) drain() {
 	defer p.done.Done()
-	batch := make([]*controller.TurnObservation, 0, 256)
 	for {
+		// Parked on the queue only when idle: the first turn of a burst
+		// wakes this goroutine, the rest of the burst finds it asleep on
+		// its timer, and a send to a channel nobody waits on wakes no
+		// thread (a wake would land on the turn).
+		var first *controller.TurnObservation
 		select {
-		case o := <-p.queue:
-			batch = append(batch[:0], o)
+		case first = <-p.queue:
 		case <-p.stop:
 			p.flushRest()
 			return
 		}
-		// Gather what arrives shortly after: one transaction per burst.
-		timer := time.NewTimer(p.opts.batchWait)
-	gather:
-		for len(batch) < cap(batch) {
+		batch := []*controller.TurnObservation{first}
+		for {
 			select {
-			case o := <-p.queue:
-				batch = append(batch, o)
-			case <-timer.C:
-				break gather
+			case <-time.After(p.opts.batchWait):
 			case <-p.stop:
-				break gather
 			}
+			batch = takeQueued(p.queue, batch, 1024)
+			if len(batch) == 0 { // nothing arrived meanwhile: park
+				break
+			}
+			p.write(batch)
+			batch = batch[:0]
 		}
-		timer.Stop()
-		p.write(batch)
 	}
+}
+
+// takeQueued appends what is queued, up to max in all, without waiting.
+func takeQueued(q chan *controller.TurnObservation, batch []*controller.TurnObservation, max int) []*controller.TurnObservation {
+	for len(batch) < max {
+		select {
+		case o := <-q:
+			batch = append(batch, o)
+		default:
+			return batch
+		}
+	}
+	return batch
 }
 
 func (p *Pipeline) flushRest() {
