@@ -88,6 +88,7 @@ type decisionLog struct {
 	size int64
 	mask []maskPointer
 	sink *httpSink
+	buf  []byte // the batch's lines, written by flush
 }
 
 func newDecisionLog(workspace string, cfg config.DecisionLog, log zerolog.Logger) (*decisionLog, error) {
@@ -124,9 +125,8 @@ func (d *decisionLog) write(ev DecisionEvent) {
 	if d.sink != nil {
 		d.sink.add(line)
 	}
-	if err := d.append(append(line, '\n')); err != nil {
-		d.log.Warn().Err(err).Str("file", d.path).Msg("decision log not written")
-	}
+	// Lines wait for the batch's end (flush): one write per batch.
+	d.buf = append(append(d.buf, line...), '\n')
 }
 
 // encode marshals the event; with a mask the input and result are decoded,
@@ -206,12 +206,19 @@ func (d *decisionLog) append(line []byte) error {
 }
 
 func (d *decisionLog) flush() {
+	if len(d.buf) > 0 {
+		if err := d.append(d.buf); err != nil {
+			d.log.Warn().Err(err).Str("file", d.path).Msg("decision log not written")
+		}
+		d.buf = d.buf[:0]
+	}
 	if d.sink != nil {
 		d.sink.kick()
 	}
 }
 
 func (d *decisionLog) close() {
+	d.flush()
 	if d.f != nil {
 		d.f.Close()
 	}

@@ -166,6 +166,7 @@ func TestDecisionLogRotates(t *testing.T) {
 	p := &Pipeline{opts: Options{Version: "t"}, id: "x"}
 	for i := 0; i < 20; i++ {
 		d.write(p.decisionEvent(observation("w", i+1, false)))
+		d.flush() // one batch per event
 	}
 	d.close()
 	cur, _ := os.Stat(filepath.Join(ws, ".ai/tmp/decision-log.jsonl"))

@@ -102,10 +102,11 @@ VALUES (?,?,?,?,?,?,1,?,?,?,?,?,?,?,?)`)
 		}
 		pruned = 0
 		if keep > 0 {
-			// The id of the keep-th newest observed row bounds what stays:
-			// one indexed lookup, then a range delete on the primary key.
-			res, err := tx.ExecContext(ctx, `DELETE FROM events WHERE observed = 1 AND id < (
-  SELECT id FROM events WHERE observed = 1 ORDER BY id DESC LIMIT 1 OFFSET ?)`, keep-1)
+			// Rows above the newest id minus keep stay: MAX(id) is one
+			// lookup and the delete a primary-key range holding only what
+			// goes, so pruning costs the same at any size. Unobserved rows
+			// (recipe_usage) in that range count against keep but stay.
+			res, err := tx.ExecContext(ctx, `DELETE FROM events WHERE observed = 1 AND id <= (SELECT MAX(id) FROM events) - ?`, keep)
 			if err != nil {
 				return err
 			}
