@@ -23,6 +23,8 @@ var (
 	PlanGraph []byte
 	//go:embed config.schema.json
 	Config []byte
+	//go:embed graph-seed.schema.json
+	GraphSeed []byte
 )
 
 const base = "https://mcpc.dev/schemas/"
@@ -47,6 +49,7 @@ func newCompiler(extra map[string][]byte) (*jsonschema.Compiler, error) {
 		"turn-response.schema.json": TurnResponse,
 		"plan-graph.schema.json":    PlanGraph,
 		"config.schema.json":        Config,
+		"graph-seed.schema.json":    GraphSeed,
 	}
 	maps.Copy(files, extra)
 	for file, raw := range files {
@@ -61,6 +64,10 @@ func newCompiler(extra map[string][]byte) (*jsonschema.Compiler, error) {
 type Problem struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	// Kind is a stable name for the class of problem when the producer has
+	// one (internal/patch: "no_match", "deadline_exceeded", ...), so a rule
+	// can tell classes apart without parsing Message.
+	Kind string `json:"kind,omitempty"`
 }
 
 // Check validates v (decoded JSON) and flattens the errors to the leaves, with

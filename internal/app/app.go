@@ -60,6 +60,7 @@ type App struct {
 	Controller *controller.Controller
 	// Observer records events and decision logs; nil when observe.disabled.
 	Observer *observe.Pipeline
+	closeGraph func() error // the knowledge graph's backend
 }
 
 // StorePath is the runtime database, relative to the workspace.
@@ -88,13 +89,15 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	chains, closeGraph := newProofChains(ctx, ws, cfg, st, ix, opts.Log)
 	var obs *observe.Pipeline
 	ctlOpts := controller.Options{
 		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
-		Config: cfg, Log: opts.Log, Pause: opts.Pause,
+		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains,
 	}
 	if !cfg.Observe.Disabled {
 		if obs, err = observe.New(observe.Options{Store: st, Workspace: ws, Config: cfg.Observe, Version: opts.Version, Log: opts.Log}); err != nil {
+			closeGraph()
 			st.Close()
 			return nil, err
 		}
@@ -105,10 +108,11 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		if obs != nil {
 			obs.Close()
 		}
+		closeGraph()
 		st.Close()
 		return nil, err
 	}
-	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl, Observer: obs}, nil
+	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl, Observer: obs, closeGraph: closeGraph}, nil
 }
 
 // bundleVerification reads the bundle signing key the flags or the config
@@ -207,6 +211,12 @@ func (a *App) Close() error {
 	if a.Observer != nil {
 		a.Observer.Close() // after the controller: its last turns are queued
 	}
+	if a.closeGraph != nil {
+		if err := a.closeGraph(); err != nil {
+			a.Store.Close()
+			return err
+		}
+	}
 	return a.Store.Close()
 }
 
@@ -247,7 +257,7 @@ func (c *codeIndex) candidates(ranked []retrieval.Ranked) []controller.Candidate
 func (c *codeIndex) Rank(_ context.Context, q controller.RankQuery) ([]controller.Candidate, error) {
 	boost := retrieval.SideLanes(c.ix, retrieval.SideInputs{
 		Prompt: q.Prompt, Lexemes: q.Lexemes, Attachments: q.Attachments,
-		MemoryAnchors: retrieval.MemoryAnchors(c.root),
+		MemoryAnchors: q.MemoryAnchors,
 	})
 	return c.candidates(retrieval.Rank(c.ix, retrieval.Query{
 		Prompt: q.Prompt, Lexemes: q.Lexemes, Limit: q.Limit, MaxBytes: c.maxBytes * 2, Boost: boost,

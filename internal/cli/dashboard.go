@@ -92,7 +92,7 @@ func (p *dashboardParams) run(ctx context.Context) error {
 		return err
 	}
 	srv := dashboard.New(dashboard.Options{
-		Store: st, Version: Version, Log: log,
+		Store: st, Workspace: ws, Version: Version, Log: log,
 		Explain: func(work string, rec []byte) (any, error) { return explainRecord(docs, work, rec) },
 	})
 	h := mcp.Guard(mcp.HTTPOptions{

@@ -29,6 +29,8 @@ var indexHTML []byte
 // Options configures a Server.
 type Options struct {
 	Store *store.Store
+	// Workspace is where memory records are read from (.ai/memory).
+	Workspace string
 	// Explain explains a stored decision record (the explain-deny code):
 	// its outcome and each denial with its rule's documentation.
 	Explain func(workID string, record []byte) (any, error)
@@ -295,8 +297,12 @@ func (s *Server) pending(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusInternalServerError, err)
 		return
 	}
-	// mcpc has no memory system yet: there are no memory candidates to list.
-	s.writeJSON(w, map[string]any{"gates": gates, "memoryCandidates": []any{}, "pendingCorrections": a.PendingCorrections})
+	mem, err := memoryCandidates(s.opts.Workspace)
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	s.writeJSON(w, map[string]any{"gates": gates, "memoryCandidates": mem, "pendingCorrections": a.PendingCorrections})
 }
 
 func contains(list []string, s string) bool {

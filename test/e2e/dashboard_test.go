@@ -136,6 +136,10 @@ func TestDashboardFollowsAWork(t *testing.T) {
 	ws := newWorkspace(t)
 	a := startServer(t, ws)
 	a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard")
+	must(t, os.MkdirAll(filepath.Join(ws, ".ai/memory"), 0o755))
+	must(t, os.WriteFile(filepath.Join(ws, ".ai/memory/records.json"), []byte(`[
+  {"id": "mem-1", "state": "pending", "enforcementType": "plan_rule", "domainAnchorIds": ["src/app"], "rejectionCodes": ["PACK_SCOPE_VIOLATION"]},
+  {"id": "mem-2", "state": "approved", "enforcementType": "few_shot", "domainAnchorIds": ["src/app"]}]`), 0o644))
 	d := startDashboard(t, ws)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -234,15 +238,18 @@ func TestDashboardFollowsAWork(t *testing.T) {
 	}
 
 	var pending struct {
-		Gates              []any `json:"gates"`
-		MemoryCandidates   []any `json:"memoryCandidates"`
+		Gates            []any `json:"gates"`
+		MemoryCandidates []struct {
+			ID, State string
+		} `json:"memoryCandidates"`
 		PendingCorrections []struct {
 			WorkID, Verb string
 		} `json:"pendingCorrections"`
 	}
 	d.get("/policies/pending", &pending)
-	if pending.Gates == nil || pending.MemoryCandidates == nil {
-		t.Errorf("/policies/pending lacks its lists: %+v", pending)
+	if pending.Gates == nil || len(pending.MemoryCandidates) != 1 || pending.MemoryCandidates[0].ID != "mem-1" ||
+		len(pending.PendingCorrections) != 1 || pending.PendingCorrections[0].WorkID != a.work {
+		t.Errorf("/policies/pending = %+v, want the pending memory mem-1 and the work's uncorrected denial", pending)
 	}
 
 	var an struct {

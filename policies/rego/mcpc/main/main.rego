@@ -8,6 +8,8 @@
 package mcpc.main
 
 import data.mcpc.lib.pack
+import data.mcpc.lib.plan
+import data.mcpc.lib.progress
 import data.mcpc.lib.strategy
 import data.mcpc.lib.tables
 import data.mcpc.lib.turn
@@ -153,6 +155,7 @@ _pack_part := part if {
 		"strategy": strategy.selected,
 		"pack": pack.selection,
 		"outcome": pack.outcome,
+		"planGraphSchema": plan.guidance,
 	}
 }
 
@@ -175,6 +178,7 @@ _base := {
 	"advisories": advisories,
 	"obligations": obligations,
 	"budget": turn.budget,
+	"progress": progress.summary,
 }
 
 # A quiet turn (nothing to report, no state to move to, no pack to return) is
@@ -202,6 +206,7 @@ decision := {
 	"advisories": [],
 	"obligations": obligations,
 	"budget": turn.budget,
+	"progress": progress.summary,
 } if {
 	_quiet
 } else := _base if {
