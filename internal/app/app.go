@@ -59,7 +59,7 @@ type App struct {
 	Index      *indexer.Index
 	Controller *controller.Controller
 	// Observer records events and decision logs; nil when observe.disabled.
-	Observer *observe.Pipeline
+	Observer   *observe.Pipeline
 	closeGraph func() error // the knowledge graph's backend
 }
 

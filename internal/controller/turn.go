@@ -42,7 +42,7 @@ type turn struct {
 	// commitMessage is a git_commit side effect's message, read from the
 	// node's payload in the work's scratch folder.
 	commitMessage string
-	evalTime time.Duration // the policy evaluation's own time (observability)
+	evalTime      time.Duration // the policy evaluation's own time (observability)
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
