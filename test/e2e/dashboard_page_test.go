@@ -107,3 +107,45 @@ func TestDashboardPageInChromium(t *testing.T) {
 		t.Logf("screenshot: %s", abs)
 	}
 }
+
+// TestDashboardPageUpdatesLive opens the page in headless Chromium (driven
+// over the DevTools protocol), then runs turns: the page shows the new
+// denial and its explanation from the event stream, without a reload.
+func TestDashboardPageUpdatesLive(t *testing.T) {
+	bin := chromiumBinary()
+	if bin == "" {
+		t.Skip("chromium is not installed (Debian package chromium): the page is not tested")
+	}
+	ws := newWorkspace(t)
+	a := startServer(t, ws)
+	a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard")
+	d := startDashboard(t, ws)
+	c := startCDP(t, bin)
+	c.navigate(d.base + "/#work=" + a.work)
+	c.waitFor(`document.querySelectorAll("#timeline .decision").length === 1 && document.getElementById("live").textContent.startsWith("live")`, 20*time.Second)
+	// A mark a reload would lose.
+	c.eval(`window.mcpcMark = "loaded-once"; true`)
+
+	denied := a.turn("read_file_lines", map[string]any{"targetFile": "../outside/" + demo.Target})
+	if len(denied.Denials) == 0 {
+		t.Fatal("the read outside the workspace was allowed")
+	}
+	code := denied.Denials[0].Code
+	start := time.Now()
+	c.waitFor(`document.querySelectorAll("#timeline .decision.denied").length === 1 && document.querySelector("#timeline .decision.denied .explanation").textContent.includes("`+code+`")`, 10*time.Second)
+	t.Logf("the page showed the denial %v after its turn answered", time.Since(start))
+	c.waitFor(`document.querySelectorAll("#heatmap rect.cell").length > 0 && document.querySelectorAll("#latency circle.denied-dot").length === 1`, 10*time.Second)
+	if mark, _ := c.eval(`window.mcpcMark`).(string); mark != "loaded-once" {
+		t.Errorf("the page reloaded (mark %q)", mark)
+	}
+	if rows, _ := c.eval(`document.querySelector("#works tbody tr.sel td:nth-child(5)").textContent`).(string); rows != "1" {
+		t.Errorf("the works table shows %q denials for the work, want 1", rows)
+	}
+	png := c.screenshot()
+	shot := filepath.Join(artefactDir(t), "dashboard-live.png")
+	must(t, os.WriteFile(shot, png, 0o644))
+	if len(png) < 1000 {
+		t.Errorf("screenshot of %d bytes", len(png))
+	}
+	t.Logf("screenshot: %s", shot)
+}
