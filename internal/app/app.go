@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -78,9 +79,16 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The observer starts after the engine: updates reach it once it runs.
+	var observer atomic.Pointer[observe.Pipeline]
 	eng := engine.Load(ctx, engine.LoaderOptions{
 		Bundle: opts.BundlePath, PollInterval: opts.BundlePoll, Log: opts.Log,
 		Verify: verify, AllowInsecureHTTP: opts.AllowInsecureBundleHTTP || cfg.Bundles.AllowInsecureHTTP,
+		OnUpdate: func(version, source string) {
+			if o := observer.Load(); o != nil {
+				o.BundleLoaded(version, source)
+			}
+		},
 	})
 	if opts.BundlePath == "" && eng.Current() == nil {
 		return nil, eng.LoadErr() // the embedded policies must always compile
@@ -102,6 +110,10 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 			return nil, err
 		}
 		ctlOpts.Observer = obs
+		observer.Store(obs)
+		if cur := eng.Current(); cur != nil {
+			obs.BundleLoaded(cur.Version(), cur.Source())
+		}
 	}
 	ctl, err := controller.New(ctlOpts)
 	if err != nil {

@@ -107,7 +107,7 @@ func TestPipelineStoresPrunesAndLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 8 turns + 4 denials + 1 bundle load = 13, pruned to the newest 10.
+	// 8 turns + 4 denials = 12, pruned to the newest 10.
 	if len(evs) != 10 {
 		t.Fatalf("kept %d events, want 10", len(evs))
 	}

@@ -65,7 +65,6 @@ type Pipeline struct {
 	pruned  atomic.Int64
 	dlog    *decisionLog
 	id      string // this process's labels.id
-	version atomic.Value
 	stop    chan struct{}
 	done    sync.WaitGroup
 	closed  atomic.Bool
@@ -257,9 +256,6 @@ func (p *Pipeline) eventsOf(o *controller.TurnObservation) []store.ObservedEvent
 		body.TraceRef = TraceRef(o.WorkID, o.Seq)
 	}
 	out := []store.ObservedEvent{with(base, KindTurn, body)}
-	if prev, _ := p.version.Swap(o.PolicyVersion).(string); prev != o.PolicyVersion {
-		out = append(out, with(store.ObservedEvent{At: at}, KindBundleLoad, map[string]string{"revision": o.PolicyVersion, "previous": prev}))
-	}
 	if !o.Allowed {
 		return append(out, with(base, KindDenial, map[string]any{"violations": viol}))
 	}
@@ -346,4 +342,17 @@ func RecordGateApproval(ctx context.Context, st *store.Store, workID, gateID, by
 	e.Anchors = []string{}
 	_, err := st.AppendEvents(ctx, []store.ObservedEvent{e}, 0)
 	return err
+}
+
+// BundleLoaded stores a bundle_load event: the policy revision a process
+// decides with from now on, and where it came from. It runs at start-up
+// and on the bundle poller's goroutine, never on a turn's.
+func (p *Pipeline) BundleLoaded(revision, source string) {
+	e := with(store.ObservedEvent{At: time.Now().UTC().Format(time.RFC3339Nano), Anchors: []string{}},
+		KindBundleLoad, map[string]string{"revision": revision, "source": source, "process": p.id})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := p.opts.Store.AppendEvents(ctx, []store.ObservedEvent{e}, 0); err != nil {
+		p.log.Warn().Err(err).Msg("bundle_load event not stored")
+	}
 }

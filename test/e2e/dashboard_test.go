@@ -263,6 +263,19 @@ func TestDashboardFollowsAWork(t *testing.T) {
 		t.Errorf("/analytics heatmap = %+v, want %s", an.Heatmap, code)
 	}
 
+	var loads struct {
+		Events []struct {
+			Kind string `json:"kind"`
+			Body struct {
+				Revision, Source string
+			} `json:"body"`
+		} `json:"events"`
+	}
+	d.get("/events?kind=bundle_load", &loads)
+	if len(loads.Events) != 1 || !strings.HasPrefix(loads.Events[0].Body.Revision, "sha256:") || loads.Events[0].Body.Source != "embedded" {
+		t.Errorf("bundle_load events = %+v, want the serve process's embedded policy", loads.Events)
+	}
+
 	checkMetrics(t, d)
 	checkDecisionLog(t, ws, a.work, 3)
 
