@@ -22,7 +22,8 @@ type Observe struct {
 type DecisionLog struct {
 	// Disabled turns the decision log off. Default false.
 	Disabled bool `json:"disabled"`
-	// Path is the JSONL file, relative to the workspace. Default
+	// Path is the JSONL file, a path inside the workspace (written
+	// through pathscope, never through a symlink). Default
 	// .ai/tmp/decision-log.jsonl.
 	Path string `json:"path"`
 	// MaxBytes is the size past which the file is rotated to Path.1.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/controller"
+	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
 // DecisionPath is the decision's path as OPA's decision logs name it (the
@@ -81,24 +82,29 @@ func newDecisionID() string {
 // decisionLog writes decision events to a rotating JSONL file and, when
 // configured, to an HTTP sink. It runs on the pipeline's goroutine only.
 type decisionLog struct {
-	cfg  config.DecisionLog
-	log  zerolog.Logger
-	path string
-	f    *os.File
-	size int64
-	mask []maskPointer
-	sink *httpSink
-	buf  []byte // the batch's lines, written by flush
+	cfg       config.DecisionLog
+	log       zerolog.Logger
+	res       *pathscope.Resolver
+	canonical string // workspace-relative
+	path      string // absolute
+	mask      []maskPointer
+	sink      *httpSink
+	buf       []byte // the batch's lines, written by flush
 }
 
 func newDecisionLog(workspace string, cfg config.DecisionLog, log zerolog.Logger) (*decisionLog, error) {
-	d := &decisionLog{cfg: cfg, log: log, path: cfg.Path}
-	if d.path == "" {
-		d.path = ".ai/tmp/decision-log.jsonl"
+	d := &decisionLog{cfg: cfg, log: log, canonical: filepath.ToSlash(filepath.Clean(cfg.Path))}
+	if cfg.Path == "" {
+		d.canonical = ".ai/tmp/decision-log.jsonl"
 	}
-	if !filepath.IsAbs(d.path) {
-		d.path = filepath.Join(workspace, d.path)
+	if filepath.IsAbs(d.canonical) || d.canonical == ".." || strings.HasPrefix(d.canonical, "../") {
+		return nil, fmt.Errorf("observe.decisionLog.path %q must be a path inside the workspace", cfg.Path)
 	}
+	res, err := pathscope.New(workspace)
+	if err != nil {
+		return nil, err
+	}
+	d.res, d.path = res, filepath.Join(res.Root(), filepath.FromSlash(d.canonical))
 	if d.cfg.MaxBytes <= 0 {
 		d.cfg.MaxBytes = 64 << 20
 	}
@@ -174,35 +180,24 @@ func (d *decisionLog) encode(ev DecisionEvent) ([]byte, error) {
 	return json.Marshal(ev)
 }
 
-func (d *decisionLog) append(line []byte) error {
-	if d.f == nil {
-		if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
-			return err
-		}
-		f, err := os.OpenFile(d.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-		if err != nil {
-			return err
-		}
-		st, err := f.Stat()
-		if err != nil {
-			f.Close()
-			return err
-		}
-		d.f, d.size = f, st.Size()
-	}
-	if d.size > 0 && d.size+int64(len(line)) > d.cfg.MaxBytes {
-		// Several processes append to one file; each rotates when it sees
-		// it full, and a rename of a file another just rotated is harmless.
-		d.f.Close()
-		d.f = nil
+// append writes a batch of lines. The file is in the repository, where
+// anything may have been planted: it is appended through pathscope, never
+// through a symlink, and rotated (renamed to .1) when the batch would take
+// it past maxBytes. Several processes append to one file; each rotates
+// when it finds it full.
+func (d *decisionLog) append(lines []byte) error {
+	st, err := os.Lstat(d.path)
+	switch {
+	case err == nil && st.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("%s is a symlink; the decision log is not written through it", d.canonical)
+	case err == nil && st.Size() > 0 && st.Size()+int64(len(lines)) > d.cfg.MaxBytes:
 		if err := os.Rename(d.path, d.path+".1"); err != nil && !os.IsNotExist(err) {
 			return err
 		}
-		return d.append(line)
+	case err != nil && !os.IsNotExist(err):
+		return err
 	}
-	n, err := d.f.Write(line)
-	d.size += int64(n)
-	return err
+	return d.res.AppendFile(d.canonical, lines, true)
 }
 
 func (d *decisionLog) flush() {
@@ -219,9 +214,6 @@ func (d *decisionLog) flush() {
 
 func (d *decisionLog) close() {
 	d.flush()
-	if d.f != nil {
-		d.f.Close()
-	}
 	if d.sink != nil {
 		d.sink.close()
 	}

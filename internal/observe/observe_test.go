@@ -256,3 +256,32 @@ func TestAnalyze(t *testing.T) {
 }
 
 var nopLog = zerolog.Nop()
+
+// TestDecisionLogRefusesSymlink: a symlink planted where the log goes is
+// never written through.
+func TestDecisionLogRefusesSymlink(t *testing.T) {
+	ws := t.TempDir()
+	target := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(target, []byte("keep\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, ".ai/tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(ws, ".ai/tmp/decision-log.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	d, err := newDecisionLog(ws, config.DecisionLog{}, nopLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Pipeline{opts: Options{Version: "t"}, id: "x"}
+	d.write(p.decisionEvent(observation("w", 1, false)))
+	d.close()
+	if got, _ := os.ReadFile(target); string(got) != "keep\n" {
+		t.Errorf("the symlink's target was written: %q", got)
+	}
+	if _, err := newDecisionLog(ws, config.DecisionLog{Path: "../elsewhere.jsonl"}, nopLog); err == nil {
+		t.Error("a path outside the workspace was accepted")
+	}
+}
