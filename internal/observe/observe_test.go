@@ -155,6 +155,16 @@ func TestQueueOverflowDropsAndCounts(t *testing.T) {
 	if p.Dropped() != 3 || len(p.queue) != 2 {
 		t.Errorf("dropped %d, queued %d; want 3 and 2", p.Dropped(), len(p.queue))
 	}
+	// Bytes bound the queue too: one decision input past the limit is
+	// dropped even with room for turns.
+	p2 := &Pipeline{opts: Options{Store: st}, queue: make(chan *controller.TurnObservation, 10), stop: make(chan struct{})}
+	big := observation("w", 1, false)
+	big.Input = make([]byte, maxQueuedBytes)
+	p2.ObserveTurn(observation("w", 1, false))
+	p2.ObserveTurn(big)
+	if p2.Dropped() != 1 || len(p2.queue) != 1 {
+		t.Errorf("dropped %d, queued %d; want 1 and 1", p2.Dropped(), len(p2.queue))
+	}
 }
 
 func TestDecisionLogRotates(t *testing.T) {

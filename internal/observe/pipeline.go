@@ -61,13 +61,15 @@ type Pipeline struct {
 	log     zerolog.Logger
 	queue   chan *controller.TurnObservation
 	dropped atomic.Int64
-	written atomic.Int64
-	pruned  atomic.Int64
-	dlog    *decisionLog
-	id      string // this process's labels.id
-	stop    chan struct{}
-	done    sync.WaitGroup
-	closed  atomic.Bool
+	// queuedBytes are the input and result bytes of queued turns.
+	queuedBytes atomic.Int64
+	written     atomic.Int64
+	pruned      atomic.Int64
+	dlog        *decisionLog
+	id          string // this process's labels.id
+	stop        chan struct{}
+	done        sync.WaitGroup
+	closed      atomic.Bool
 }
 
 // New starts a Pipeline; Close stops it after writing what is queued.
@@ -101,12 +103,24 @@ func (p *Pipeline) ObserveTurn(o *controller.TurnObservation) {
 	if p.closed.Load() {
 		return
 	}
+	// Queued turns hold their decision's input (up to the request limit
+	// each): the queue is bounded in bytes as well as in turns.
+	size := int64(len(o.Input) + len(o.Result))
+	if p.queuedBytes.Add(size) > maxQueuedBytes {
+		p.queuedBytes.Add(-size)
+		p.dropped.Add(1)
+		return
+	}
 	select {
 	case p.queue <- o:
 	default:
+		p.queuedBytes.Add(-size)
 		p.dropped.Add(1)
 	}
 }
+
+// maxQueuedBytes bounds the decision documents waiting in the queue.
+const maxQueuedBytes = 64 << 20
 
 // Dropped is how many turns were not recorded because the queue was full.
 func (p *Pipeline) Dropped() int64 { return p.dropped.Load() }
@@ -209,6 +223,9 @@ func (p *Pipeline) write(batch []*controller.TurnObservation) {
 			p.dlog.write(p.decisionEvent(o))
 		}
 		p.dlog.flush()
+	}
+	for _, o := range batch {
+		p.queuedBytes.Add(-int64(len(o.Input) + len(o.Result)))
 	}
 }
 
