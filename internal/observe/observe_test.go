@@ -295,3 +295,48 @@ func TestDecisionLogRefusesSymlink(t *testing.T) {
 		t.Error("a path outside the workspace was accepted")
 	}
 }
+
+// TestMemoryChange: an edit of the memory records between turns is a
+// memory_change event, recorded once however many processes see it.
+func TestMemoryChange(t *testing.T) {
+	st := openStore(t)
+	ws := t.TempDir()
+	records := filepath.Join(ws, ".ai/memory/records.json")
+	if err := os.MkdirAll(filepath.Dir(records), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(records, []byte(`[{"id":"m1","state":"approved"}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Store: st, Workspace: ws, Config: config.Observe{QueueSize: 10, DecisionLog: config.DecisionLog{Disabled: true}}}
+	p1, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := New(opts) // a second serve process on the same workspace
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1.ObserveTurn(observation("w", 1, false))
+	time.Sleep(100 * time.Millisecond)
+	if err := os.WriteFile(records, []byte(`[{"id":"m1","state":"approved"},{"id":"m2","state":"pending"}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p1.ObserveTurn(observation("w", 2, false))
+	p1.Close()
+	p2.ObserveTurn(observation("w", 3, false))
+	p2.Close()
+	evs, err := st.ListEvents(context.Background(), store.EventFilter{Kind: KindMemoryChange})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 1 {
+		t.Fatalf("%d memory_change events, want 1", len(evs))
+	}
+	var body struct {
+		States map[string]int `json:"states"`
+	}
+	if err := json.Unmarshal(evs[0].Body, &body); err != nil || body.States["pending"] != 1 || body.States["approved"] != 1 {
+		t.Errorf("memory_change body = %s", evs[0].Body)
+	}
+}

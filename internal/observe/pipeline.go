@@ -66,7 +66,8 @@ type Pipeline struct {
 	written     atomic.Int64
 	pruned      atomic.Int64
 	dlog        *decisionLog
-	id          string // this process's labels.id
+	memory      *memoryWatch // nil without a workspace
+	id          string       // this process's labels.id
 	stop        chan struct{}
 	done        sync.WaitGroup
 	closed      atomic.Bool
@@ -86,6 +87,11 @@ func New(opts Options) (*Pipeline, error) {
 		qs = 4096
 	}
 	p.queue = make(chan *controller.TurnObservation, qs)
+	if opts.Workspace != "" {
+		if p.memory = newMemoryWatch(opts.Workspace); p.memory != nil {
+			p.memory.check() // the baseline: what was there before this process
+		}
+	}
 	if !opts.Config.DecisionLog.Disabled {
 		dl, err := newDecisionLog(opts.Workspace, opts.Config.DecisionLog, p.log)
 		if err != nil {
@@ -210,6 +216,7 @@ func (p *Pipeline) write(batch []*controller.TurnObservation) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	events = append(events, p.memoryChanged(ctx)...)
 	pruned, err := p.opts.Store.AppendEvents(ctx, events, p.opts.Config.MaxEvents)
 	if err != nil {
 		p.dropped.Add(int64(len(batch)))
