@@ -118,21 +118,7 @@ func (p *explainParams) run(ctx context.Context, w io.Writer) error {
 			out.Replay = "replayed offline: the current policies decide differently now (allow=" + fmt.Sprint(replayed.Allow) + ", " + fmt.Sprint(len(replayed.Denials)) + " denials)"
 		}
 	}
-	out.Allow, out.State, out.Suggest = recorded.Allow, recorded.State, recorded.SuggestedAction
-	var input map[string]any
-	_ = json.Unmarshal(rec.Input, &input)
-	if out.Verb == "" {
-		out.Verb, _ = input["verb"].(string)
-	}
-	docs := eng.RuleDocs()
-	for _, d := range recorded.Denials {
-		ed := explainedDeny{Denial: d}
-		if doc, ok := docs[ed.Rule]; ok {
-			ed.Title, ed.Description = doc.Title, doc.Description
-		}
-		ed.Value = lookupPath(input, ed.Path)
-		out.Denials = append(out.Denials, ed)
-	}
+	explainDenials(&out, eng.RuleDocs(), rec, recorded)
 	switch p.format {
 	case "json":
 		return writeJSON(w, out)
@@ -142,6 +128,43 @@ func (p *explainParams) run(ctx context.Context, w io.Writer) error {
 		return renderExplanation(w, out, false)
 	}
 	return fmt.Errorf("--format must be text, json or markdown")
+}
+
+// explainDenials fills out's outcome and its denials, each with its rule's
+// documentation and the input value its path points at. The dashboard
+// explains recorded decisions with it too (explainRecord).
+func explainDenials(out *explained, docs map[string]engine.RuleDoc, rec *record, recorded recordedDecision) {
+	out.Allow, out.State, out.Suggest = recorded.Allow, recorded.State, recorded.SuggestedAction
+	var input map[string]any
+	_ = json.Unmarshal(rec.Input, &input)
+	if out.Verb == "" {
+		out.Verb, _ = input["verb"].(string)
+	}
+	for _, d := range recorded.Denials {
+		ed := explainedDeny{Denial: d}
+		if doc, ok := docs[ed.Rule]; ok {
+			ed.Title, ed.Description = doc.Title, doc.Description
+		}
+		ed.Value = lookupPath(input, ed.Path)
+		out.Denials = append(out.Denials, ed)
+	}
+}
+
+// explainRecord explains a stored decision record as recorded (no replay).
+func explainRecord(docs map[string]engine.RuleDoc, workID string, raw []byte) (any, error) {
+	rec := &record{}
+	if err := json.Unmarshal(raw, rec); err != nil {
+		return nil, err
+	}
+	var recorded recordedDecision
+	if len(rec.Result) > 0 && string(rec.Result) != "null" {
+		if err := json.Unmarshal(rec.Result, &recorded); err != nil {
+			return nil, err
+		}
+	}
+	out := explained{Work: workID, Decision: rec.Seq, Verb: rec.Verb, Agent: rec.AgentID, Replay: "as recorded", Denials: []explainedDeny{}}
+	explainDenials(&out, docs, rec, recorded)
+	return out, nil
 }
 
 // load finds the record to explain.

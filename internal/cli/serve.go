@@ -97,7 +97,7 @@ func (p *serveParams) run(ctx context.Context) error {
 	pacer := gcpace.Configure(gcpace.Options{})
 	a, err := app.Open(ctx, app.Options{
 		Workspace: p.workspace, BundlePath: p.bundle, BundlePoll: p.poll, Log: log, Pause: pacer.Pause,
-		BundleKeyFile: p.bundleKey, BundleKeyID: p.bundleKeyID, AllowInsecureBundleHTTP: p.insecureBundle,
+		BundleKeyFile: p.bundleKey, BundleKeyID: p.bundleKeyID, AllowInsecureBundleHTTP: p.insecureBundle, Version: Version,
 	})
 	if err != nil {
 		return err

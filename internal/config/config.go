@@ -110,6 +110,7 @@ type Config struct {
 	Bundles    Bundles    `json:"bundles"`
 	Graph      Graph      `json:"graph"`
 	Connectors Connectors `json:"connectors"`
+	Observe    Observe    `json:"observe"`
 }
 
 // Connectors configures the requirement connectors initialize_work fetches
@@ -302,6 +303,7 @@ func (c *Config) defaults() {
 	setInt(&c.Reservations.TTLSec, 1800)
 	setInt(&c.SideEffects.TimeoutSec, 600)
 	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
+	c.Observe.defaults()
 	if c.Graph.Backend == "" {
 		c.Graph.Backend = "embedded"
 	}
@@ -360,6 +362,7 @@ var envVars = map[string][]string{
 // neither.
 var envBools = map[string][]string{
 	"MCPC_SANDBOX_ALLOW_UNSANDBOXED": {"sandbox", "allowUnsandboxed"},
+	"MCPC_OBSERVE_DISABLED":          {"observe", "disabled"},
 }
 
 func applyEnv(m map[string]any) error {

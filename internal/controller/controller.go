@@ -64,6 +64,9 @@ type Options struct {
 	Pause func()
 	// ProofChains walks proof chains at initialize_work. Default: none.
 	ProofChains ProofChains
+	// Observer receives every finished turn (events, decision logs).
+	// Default: none.
+	Observer Observer
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -89,6 +92,7 @@ type Controller struct {
 	sandbox      *sandbox.Sandbox
 	sandboxFacts sandboxFacts
 	redactor     outputRedactor
+	observer     Observer
 	// budget is the process's session and the answers not charged yet.
 	budget budgetBook
 
@@ -147,6 +151,7 @@ func New(opts Options) (*Controller, error) {
 	c.configFacts = configFactsOf(cfg)
 	c.configFacts.Codemods = c.codemods.Custom()
 	c.redactor = opts.Redactor
+	c.observer = opts.Observer
 	if c.redactor == nil {
 		c.redactor = detectorRedaction{}
 	}

@@ -46,12 +46,14 @@ type turn struct {
 	// requirements are initialize_work's tickets and API operations,
 	// fetched before the transaction (requirements.go).
 	requirements *requirementFetch
+	evalTime     time.Duration // the policy evaluation's own time (observability)
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
 // received. It always returns a TurnResponse; a returned error means the
 // store itself failed (a protocol-level fault).
 func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.TurnResponse, error) {
+	start := time.Now()
 	t := &turn{result: map[string]any{}}
 	c.decode(t, raw)
 	c.prefetch(ctx, t)
@@ -79,6 +81,7 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 	if t.afterTx != nil {
 		t.afterTx(ctx)
 	}
+	c.observe(t, start)
 	return c.respond(ctx, t)
 }
 
@@ -220,7 +223,9 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 // closed), never an allow.
 func (c *Controller) decide(ctx context.Context, t *turn) {
 	t.dec = decision{}
+	began := time.Now()
 	in, res, err := c.engine.Evaluate(ctx, t.in, &t.dec)
+	t.evalTime = time.Since(began)
 	t.inputRaw, t.decRaw = in, res
 	if err == nil && t.dec.Allow == nil {
 		err = errors.New("the decision has no boolean allow")

@@ -30,6 +30,10 @@ type LoaderOptions struct {
 	// AllowInsecureHTTP lets a bundle URL use plain http (development
 	// only); otherwise an http:// URL is refused.
 	AllowInsecureHTTP bool
+	// OnUpdate is called, on the poller's goroutine, after a new version
+	// of the bundle replaced the one in force (not for the first load).
+	// Default: nothing.
+	OnUpdate func(version, source string)
 }
 
 // Loader holds the engine in force and replaces it when the bundle changes,
@@ -113,6 +117,9 @@ func (l *Loader) refresh(ctx context.Context) {
 	l.lastErr.Store(nil)
 	if prev := l.current.Swap(e); prev != nil && prev.Version() != e.Version() {
 		l.log.Info().Str("version", e.Version()).Msg("policy bundle updated")
+		if l.opts.OnUpdate != nil {
+			l.opts.OnUpdate(e.Version(), e.Source())
+		}
 	}
 }
 
