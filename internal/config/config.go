@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/schemas"
@@ -54,6 +55,12 @@ type Config struct {
 	Request struct {
 		MaxBytes int `json:"maxBytes"` // default 4 MiB
 	} `json:"request"`
+	Store struct {
+		// LockTimeoutMs bounds how long one turn holds the store's write
+		// lock, and how long a turn's expensive facts (patch dry run,
+		// ranking, escalation search) may take to gather. Default 2000.
+		LockTimeoutMs int `json:"lockTimeoutMs"`
+	} `json:"store"`
 	EvidencePolicy map[string]any `json:"evidencePolicy,omitempty"`
 	Validation     struct {
 		Commands map[string]Command `json:"commands"`
@@ -121,12 +128,18 @@ func (c *Config) defaults() {
 	setInt64(&c.Index.MaxFileBytes, 1<<20)
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
+	setInt(&c.Store.LockTimeoutMs, 2000)
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120
 			c.Validation.Commands[id] = cmd
 		}
 	}
+}
+
+// LockTimeout is Store.LockTimeoutMs as a duration.
+func (c *Config) LockTimeout() time.Duration {
+	return time.Duration(c.Store.LockTimeoutMs) * time.Millisecond
 }
 
 // ThresholdTokens is the per-agent token count past which the agent is
@@ -171,6 +184,7 @@ var envVars = map[string][]string{
 	"MCPC_BUDGET_MAX_TOKENS":        {"budget", "maxTokens"},
 	"MCPC_BUDGET_THRESHOLD_PERCENT": {"budget", "thresholdPercent"},
 	"MCPC_BUDGET_WORK_MAX_TOKENS":   {"budget", "workMaxTokens"},
+	"MCPC_STORE_LOCK_TIMEOUT_MS":    {"store", "lockTimeoutMs"},
 	"MCPC_PACK_MAX_FILES":           {"pack", "maxFiles"},
 	"MCPC_PACK_MAX_BYTES":           {"pack", "maxBytes"},
 	"MCPC_SCRATCH_MAX_BYTES":        {"scratch", "maxBytes"},

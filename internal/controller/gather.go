@@ -3,14 +3,13 @@ package controller
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/config"
-	"github.com/mcpc/mcpc/internal/patch"
+	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
 )
@@ -18,53 +17,6 @@ import (
 // submissionMarker stands in input.args for the plan carried as
 // input.submission (docs/policy-input.md).
 const submissionMarker = "(see input.submission)"
-
-// prefetch runs retrieval and git before the turn's transaction: indexing
-// writes to the same database, ranking can take tens of milliseconds and git
-// (status on a large repository) seconds, none of which should hold the lock
-// other processes wait on.
-func (c *Controller) prefetch(ctx context.Context, t *turn) {
-	switch t.req.Verb {
-	case "apply_code_patch":
-		t.gitRev = gitHead(c.root) // the revision the trace ledger records
-	case "initialize_work":
-		c.refreshIndex(ctx)
-		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
-		cands, err := c.index.Rank(ctx, RankQuery{
-			Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
-			Attachments: attachmentText(t.args["attachments"]), Limit: c.cfg.Pack.MaxFiles * 2,
-		})
-		if err != nil {
-			c.log.Warn().Err(err).Msg("ranking failed")
-		}
-		c.markKeyMaterial(cands)
-		t.in.Candidates = orEmpty(cands)
-	case "escalate":
-		if t.req.WorkID == "" {
-			return
-		}
-		exclude := map[string]bool{}
-		_ = c.store.View(ctx, func(tx *store.Tx) error {
-			w, err := tx.Work(ctx, t.req.WorkID)
-			if err != nil {
-				return err
-			}
-			var p packSummary
-			_ = json.Unmarshal(w.Pack, &p)
-			for _, f := range p.Files {
-				exclude[f] = true
-			}
-			return nil
-		})
-		c.refreshIndex(ctx)
-		cands, err := c.index.Search(ctx, escalationNeed(t.args), exclude, c.cfg.Pack.EscalateMaxFiles*2)
-		if err != nil {
-			c.log.Warn().Err(err).Msg("escalation search failed")
-		}
-		c.markKeyMaterial(cands)
-		t.in.Candidates = orEmpty(cands)
-	}
-}
 
 // orEmpty keeps a list that is absent (nil) an empty list in JSON: policy
 // and clients read [] rather than null.
@@ -161,8 +113,9 @@ func configFactsOf(cfg *config.Config) configFacts {
 	return f
 }
 
-// gather adds the facts the verb's decision needs.
-func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
+// gatherFirst adds the first stage's facts: cheap ones, about the request
+// and the paths it names, never about the content of a file.
+func (c *Controller) gatherFirst(t *turn) error {
 	in := &t.in
 	in.Config = c.configFacts
 	switch t.req.Verb {
@@ -170,27 +123,60 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 		in.Prompt = t.req.OriginalPrompt
 		in.Lexemes = stringList(t.args["lexemes"])
 		in.Request.Errors = append(in.Request.Errors, attachmentProblems(t.args["attachments"])...)
-	case "read_file_lines", "lookup_symbol_definition", "trace_symbol_graph":
-		c.resolveArg(t, "targetFile", false)
+	case "read_file_lines", "lookup_symbol_definition", "trace_symbol_graph", "apply_code_patch":
+		c.resolveArg(t, "targetFile")
+	case "search_codebase_text":
+		c.searchFacts(t)
 	case "write_scratch_file":
-		if t.work != nil {
-			if s, ok := t.args["relativePath"].(string); ok {
-				scratch, err := c.paths.Sub(workDir(t.work.ID) + "/scratch")
-				if err != nil {
-					return err
-				}
-				t.scratch = scratch // the writer uses the resolver the facts came from
-				in.Paths["relativePath"] = pathFacts{Facts: scratch.Resolve(s)}
-			}
+		s, ok := t.args["relativePath"].(string)
+		if t.work == nil || !ok {
+			break
+		}
+		scratch, err := c.paths.Sub(workDir(t.work.ID) + "/scratch")
+		if err != nil {
+			// The work's scratch folder cannot be opened without following a
+			// link (or at all): a fact, which scratch-scope refuses.
+			in.Paths["relativePath"] = pathFacts{Facts: pathscope.Facts{Raw: s, Problems: []string{problemScratchUnavailable}}}
+			c.log.Warn().Err(err).Msg("the scratch folder cannot be opened")
+			break
+		}
+		t.scratch = scratch // the writer uses the resolver the facts came from
+		in.Paths["relativePath"] = pathFacts{Facts: scratch.Resolve(s)}
+	case "submit_execution_plan":
+		if _, ok := t.args["planGraph"].(map[string]any); ok {
+			// The plan travels once, as input.submission, and only to the
+			// verb stage: converting a large plan to policy values was most
+			// of a plan turn's cost.
+			in.Args = maps.Clone(t.args)
+			in.Args["planGraph"] = submissionMarker
+		}
+	}
+	return nil
+}
+
+// problemScratchUnavailable is the path problem of a scratch path whose
+// work folder is reached through a link (policies/rego/mcpc/lib/paths).
+const problemScratchUnavailable = "scratch_unavailable"
+
+// gatherVerb adds the verb stage's facts, inside the transaction. What costs
+// time was prefetched outside the lock (gatherOutsideLock); ctx carries the
+// lock's deadline for what must be gathered again.
+func (c *Controller) gatherVerb(ctx context.Context, tx *store.Tx, t *turn) error {
+	in := &t.in
+	switch t.req.Verb {
+	case "initialize_work":
+		if !t.prefetched { // the preview refused what the transaction allows: rank now, bounded
+			t.gitRev = repoSnapshotID(c.root, c.index)
+			c.rank(ctx, t)
+		}
+	case "escalate":
+		if !t.prefetched {
+			c.searchEscalation(ctx, t, in.Pack.Files)
 		}
 	case "submit_execution_plan":
 		if m, ok := t.args["planGraph"].(map[string]any); ok {
 			in.Submission = m
 			in.SubmissionFacts.CycleNodes = cycleNodes(m)
-			// The plan travels once, as input.submission: converting a large
-			// plan to policy values twice was most of a plan turn's cost.
-			in.Args = maps.Clone(t.args)
-			in.Args["planGraph"] = submissionMarker
 		}
 	case "execute_gated_side_effect":
 		if t.work != nil {
@@ -201,7 +187,9 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 			in.Gates.Approved = approved
 		}
 	case "apply_code_patch":
-		c.resolveArg(t, "targetFile", true)
+		if !t.prefetched {
+			t.gitRev = gitHead(c.root)
+		}
 		pf, ok := in.Paths["targetFile"]
 		if t.work != nil && ok && pf.Canonical != "" {
 			reads, err := tx.Reads(ctx, t.work.ID, pf.Canonical)
@@ -210,48 +198,22 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 			}
 			in.Reads = reads
 		}
-		c.dryRunPatch(t)
+		c.gatherPatch(ctx, t)
 	}
 	return nil
 }
 
-// resolveArg records pathscope's facts for a path argument; write verbs also
-// get the current content hash for the stale-read check.
-func (c *Controller) resolveArg(t *turn, name string, withHash bool) {
+// resolveArg records pathscope's facts for a path argument. A path outside
+// the pack gets only the facts its string determines: nothing an agent
+// learns may depend on whether a file it cannot read exists, or what it is.
+func (c *Controller) resolveArg(t *turn, name string) {
 	s, ok := t.args[name].(string)
 	if !ok {
 		return
 	}
-	pf := pathFacts{Facts: c.paths.Resolve(s)}
-	if withHash && pf.Valid && pf.Regular {
-		if h, err := c.paths.HashFile(pf.Canonical); err == nil {
-			pf.Hash = h
-		}
+	f := c.paths.Lexical(s)
+	if f.Valid && slices.Contains(t.in.Pack.Files, f.Canonical) {
+		f = c.paths.Resolve(s)
 	}
-	t.in.Paths[name] = pf
-}
-
-// dryRunPatch tries the edits on the file's current content so policy can
-// refuse a patch that would not apply, before anything is written.
-func (c *Controller) dryRunPatch(t *turn) {
-	pf, ok := t.in.Paths["targetFile"]
-	edits, err := patch.ParseEdits(t.args["edits"])
-	t.in.Patch = patchFacts{Problems: []schemas.Problem{}, Edits: len(edits)}
-	if err != nil {
-		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
-		return
-	}
-	if !ok || !pf.Valid || !pf.Regular {
-		return // the scope rules explain why; there is nothing to try
-	}
-	content, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
-	if err != nil {
-		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.targetFile", Message: err.Error()})
-		return
-	}
-	if _, probs := patch.Apply(string(content), edits); len(probs) > 0 {
-		t.in.Patch.Problems = append(t.in.Patch.Problems, probs...)
-		return
-	}
-	t.in.Patch.Applicable = true
+	t.in.Paths[name] = pathFacts{Facts: f}
 }

@@ -32,6 +32,38 @@ type input struct {
 	Progress         progressCounts       `json:"progress"`
 	Config           configFacts          `json:"config"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
+	Search           searchFacts          `json:"search"`
+	Deadlines        []deadlineFact       `json:"deadlines"`
+	Execution        executionFacts       `json:"execution"`
+}
+
+// searchFacts is what search_codebase_text's pattern costs: the instructions
+// its compiled program has and the limit, compared by policy.
+type searchFacts struct {
+	Regex           bool `json:"regex"`
+	Instructions    int  `json:"instructions"`
+	MaxInstructions int  `json:"maxInstructions"`
+}
+
+// deadlineFact names a fact that could not be gathered within its deadline
+// (config store.lockTimeoutMs); policy decides what a turn without it means.
+type deadlineFact struct {
+	Fact    string `json:"fact"`
+	LimitMs int    `json:"limitMs"`
+}
+
+// executionFacts are what went wrong while Go executed an allowed decision,
+// before anything was written: the decision is evaluated again with them
+// (docs/policy-input.md, "Execution facts").
+type executionFacts struct {
+	Failures []executionFailure `json:"failures"`
+}
+
+type executionFailure struct {
+	// Reason is a stable code: io_error, file_changed.
+	Reason  string `json:"reason"`
+	Path    string `json:"path"`
+	Message string `json:"message"`
 }
 
 type requestFacts struct {
@@ -133,6 +165,9 @@ type decision struct {
 	Outcome           string            `json:"outcome"`
 	PackInsufficiency map[string]any    `json:"packInsufficiency"`
 	Obligations       decidedObligation `json:"obligations"`
+	// VerbStage is set by the first stage (data.mcpc.main.stage1): it
+	// allows and the verb has a second stage to gather facts for.
+	VerbStage bool `json:"verbStage"`
 }
 
 type decidedPack struct {

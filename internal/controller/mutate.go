@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/store"
 )
 
@@ -41,29 +40,34 @@ func safeNodeID(id string) string {
 func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) error {
 	pf := t.in.Paths["targetFile"]
 	nodeID, _ := t.args["planNodeId"].(string)
-	edits, _ := patch.ParseEdits(t.args["edits"])
+	// The edits were applied by the dry run policy judged (outside the lock,
+	// under a deadline); what is written is its result, on the content it
+	// was tried on.
 	before, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
 	if err != nil {
-		t.result["error"] = err.Error()
+		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("patch target not readable")
+		t.fail("io_error", "args.targetFile", "the file could not be read")
 		return nil
 	}
-	after, probs := patch.Apply(string(before), edits)
-	if len(probs) > 0 || sha256Hex(before) != pf.Hash {
-		// The file changed between the decision's dry run and now.
-		t.result["error"] = "the file changed while the patch was being applied; read it again"
+	if t.dry == nil || sha256Hex(before) != pf.Hash || t.dry.baseHash != pf.Hash {
+		t.fail("file_changed", "args.targetFile", "the file changed between the decision and the write")
 		return nil
 	}
+	after := t.dry.after
+	edits := t.in.Patch.Edits
 	node, _ := findNode(t.nodes, nodeID)
 	in := patchIntent{Token: newID("patch"), WorkID: t.work.ID, NodeID: nodeID, File: pf.Canonical,
 		Before: pf.Hash, After: sha256Hex([]byte(after)), Node: sha256Hex(node.Body), AgentID: t.agent.ID, GitRev: t.gitRev,
-		Summary: diffSummary(pf.Canonical, string(before), after, len(edits))}
+		Summary: diffSummary(pf.Canonical, string(before), after, edits)}
 	if err := c.writeIntent(in); err != nil {
-		t.result["error"] = err.Error()
+		c.log.Warn().Err(err).Msg("patch intent not written")
+		t.fail("io_error", "args.targetFile", "the patch could not be prepared")
 		return nil
 	}
 	if err := c.paths.WriteFileAtomic(pf.Canonical, []byte(after), false); err != nil {
 		c.dropIntent(in)
-		t.result["error"] = err.Error()
+		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("patch not written")
+		t.fail("io_error", "args.targetFile", "the file could not be written")
 		return nil
 	}
 	failpoint("patch-written")
@@ -148,7 +152,7 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 	cmdID, _ := params["commandId"].(string)
 	cmd, ok := c.cfg.Validation.Commands[cmdID]
 	if !ok {
-		t.result["error"] = "validation command " + cmdID + " is not configured"
+		t.fail("not_executable", "args.params.commandId", "validation command "+cmdID+" is not configured")
 		return nil
 	}
 	// Runs of one node may overlap (two agents, two processes): each has a

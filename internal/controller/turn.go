@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/pathscope"
@@ -25,8 +26,15 @@ type turn struct {
 	result   map[string]any
 	afterTx  func(context.Context) // work that must not hold the store lock (validation commands)
 	seq      int
-	inputRaw []byte
+	inputRaw []byte // the last stage's input and result, the record's own
 	decRaw   []byte
+	stages   []stageRecord // every evaluation, in order; the last is inputRaw/decRaw
+	// prefetched: the verb's expensive facts were gathered outside the lock.
+	prefetched bool
+	dry        *dryRun        // apply_code_patch's dry run
+	search     *regexp.Regexp // search_codebase_text's compiled pattern
+	searchCost int            // its instructions per byte (1 for a substring)
+	lockHeld   time.Duration  // how long the write transaction ran
 	gitRev   string              // repoSnapshotId (initialize_work) or HEAD (apply_code_patch), read before the transaction
 	pack     *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
 	record   []byte              // the decision record, once committed
@@ -39,17 +47,29 @@ type turn struct {
 func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.TurnResponse, error) {
 	t := &turn{result: map[string]any{}}
 	c.decode(t, raw)
-	c.prefetch(ctx, t)
+	if err := c.gatherOutsideLock(ctx, t); err != nil {
+		return nil, err
+	}
 	err := c.store.Update(ctx, func(tx *store.Tx) error {
+		began := time.Now()
+		defer func() { t.lockHeld = time.Since(began) }()
+		lockCtx, cancel := c.lockDeadline(ctx, began)
+		defer cancel()
 		if err := c.load(ctx, tx, t); err != nil {
 			return err
 		}
-		if err := c.gather(ctx, tx, t); err != nil {
+		if err := c.gatherFirst(t); err != nil {
 			return err
 		}
-		c.decide(ctx, t)
+		c.decide(ctx, t, stageRequest, queryStage1)
+		if t.dec.allowed() && t.dec.VerbStage {
+			if err := c.gatherVerb(lockCtx, tx, t); err != nil {
+				return err
+			}
+			c.decide(ctx, t, stageVerb, queryDecision)
+		}
 		if t.dec.allowed() {
-			if err := c.execute(ctx, tx, t); err != nil {
+			if err := c.execute(lockCtx, tx, t); err != nil {
 				return err
 			}
 		}
@@ -57,6 +77,11 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 	})
 	if err != nil {
 		return nil, err
+	}
+	if t.lockHeld > c.cfg.LockTimeout() {
+		c.log.Warn().Dur("held", t.lockHeld).Str("verb", t.req.Verb).Msg("a turn held the store lock past store.lockTimeoutMs")
+	} else {
+		c.log.Debug().Dur("lockHeld", t.lockHeld).Str("verb", t.req.Verb).Msg("turn")
 	}
 	if t.record != nil {
 		c.records.write(c.recordPath(t.work.ID, t.seq), t.record)
@@ -76,7 +101,8 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 		Lexemes: []string{}, Candidates: []Candidate{}, Pack: packFacts{Files: []string{}},
 		Patch: patchFacts{Problems: []schemas.Problem{}}, Gates: gateFacts{Approved: []string{}},
 		StrategySignals: []map[string]any{}, Request: requestFacts{Errors: []schemas.Problem{}},
-		SubmissionFacts: submissionFacts{CycleNodes: []string{}},
+		SubmissionFacts: submissionFacts{CycleNodes: []string{}}, Deadlines: []deadlineFact{},
+		Execution: executionFacts{Failures: []executionFailure{}},
 	}
 	t.in.Request.Bytes = len(raw)
 	t.in.Request.Tokens = (len(raw) + 3) / 4
@@ -177,18 +203,27 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	return nil
 }
 
-// decide evaluates the policy; any failure is a POLICY_ERROR denial (fail
-// closed), never an allow.
-func (c *Controller) decide(ctx context.Context, t *turn) {
+// decide evaluates one stage of the policy (stages.go); any failure is a
+// POLICY_ERROR denial (fail closed), never an allow.
+func (c *Controller) decide(ctx context.Context, t *turn, stage, query string) {
 	t.dec = decision{}
-	in, res, err := c.engine.Evaluate(ctx, t.in, &t.dec)
+	eval := c.engine.Evaluate
+	if query == queryStage1 {
+		eval = c.engine.EvaluateStage1
+	}
+	in, res, err := eval(ctx, t.in, &t.dec)
 	t.inputRaw, t.decRaw = in, res
 	if err == nil && t.dec.Allow == nil {
 		err = errors.New("the decision has no boolean allow")
 	}
-	if err == nil {
-		return
+	if err != nil {
+		c.policyError(t, err)
 	}
+	t.stages = append(t.stages, stageRecord{Name: stage, Query: query, Input: t.inputRaw, Result: t.decRaw})
+}
+
+// policyError replaces the decision with the POLICY_ERROR denial.
+func (c *Controller) policyError(t *turn, err error) {
 	c.log.Error().Err(err).Str("verb", t.req.Verb).Msg("policy evaluation failed; denying")
 	deny := false
 	t.dec = decision{
@@ -224,7 +259,7 @@ func (c *Controller) account(ctx context.Context, tx *store.Tx, t *turn) error {
 		return err
 	}
 	t.seq = seq
-	t.record = decisionRecord(seq, t.req.Verb, t.agent.ID, c.now(), t.inputRaw, t.decRaw)
+	t.record = decisionRecord(seq, t.req.Verb, t.agent.ID, c.now(), t.inputRaw, t.decRaw, t.stages)
 	return tx.PutDecision(ctx, t.work.ID, seq, !t.dec.allowed(), t.record)
 }
 
@@ -234,20 +269,49 @@ func (c *Controller) recordPath(workID string, seq int) string {
 	return fmt.Sprintf("%s/decisions/%06d.json", workDir(workID), seq)
 }
 
-// decisionRecord is {seq, verb, agentId, at, input, result}. It is written
-// out by hand because input and result are already compact JSON from the
-// engine, and marshaling them as RawMessage would re-scan both on every turn.
-func decisionRecord(seq int, verb, agentID string, at time.Time, input, result []byte) []byte {
+// decisionRecord is {seq, verb, agentId, at, stage, query, input, result,
+// stages}: input and result are the last stage's (the decision the turn
+// answered), so tools that read {input, result} keep working; stages holds
+// the earlier evaluations, each with its own input and result. It is written
+// out by hand because inputs and results are already compact JSON from the
+// engine, and marshaling them as RawMessage would re-scan them on every turn.
+func decisionRecord(seq int, verb, agentID string, at time.Time, input, result []byte, stages []stageRecord) []byte {
+	last := stageRecord{Name: stageVerb, Query: queryDecision}
+	if len(stages) > 0 {
+		last, stages = stages[len(stages)-1], stages[:len(stages)-1]
+	}
 	head, _ := json.Marshal(struct {
 		Seq     int       `json:"seq"`
 		Verb    string    `json:"verb"`
 		AgentID string    `json:"agentId"`
 		At      time.Time `json:"at"`
-	}{seq, verb, agentID, at.UTC()})
-	rec := make([]byte, 0, len(head)+len(input)+len(result)+32)
+		Stage   string    `json:"stage"`
+		Query   string    `json:"query"`
+	}{seq, verb, agentID, at.UTC(), last.Name, last.Query})
+	size := len(head) + len(input) + len(result) + 48
+	for _, s := range stages {
+		size += len(s.Input) + len(s.Result) + 96
+	}
+	rec := make([]byte, 0, size)
 	rec = append(rec, head[:len(head)-1]...)
 	rec = append(append(rec, `,"input":`...), orNull(input)...)
 	rec = append(append(rec, `,"result":`...), orNull(result)...)
+	if len(stages) > 0 {
+		rec = append(rec, `,"stages":[`...)
+		for i, s := range stages {
+			if i > 0 {
+				rec = append(rec, ',')
+			}
+			name, _ := json.Marshal(s.Name)
+			query, _ := json.Marshal(s.Query)
+			rec = append(append(rec, `{"name":`...), name...)
+			rec = append(append(rec, `,"query":`...), query...)
+			rec = append(append(rec, `,"input":`...), orNull(s.Input)...)
+			rec = append(append(rec, `,"result":`...), orNull(s.Result)...)
+			rec = append(rec, '}')
+		}
+		rec = append(rec, ']')
+	}
 	return append(rec, '}')
 }
 

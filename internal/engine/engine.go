@@ -30,8 +30,13 @@ import (
 	"github.com/mcpc/mcpc/policies"
 )
 
-// DecisionQuery is the single entrypoint every turn evaluates.
+// DecisionQuery is the entrypoint that decides a turn: every rule category
+// that applies to its verb.
 const DecisionQuery = "data.mcpc.main.decision"
+
+// Stage1Query is the first stage's entrypoint: request, gate and scope rules
+// on cheap facts, and whether the verb stage (DecisionQuery) must follow.
+const Stage1Query = "data.mcpc.main.stage1"
 
 // Options configures New.
 type Options struct {
@@ -51,6 +56,7 @@ type Options struct {
 // concurrent use.
 type Engine struct {
 	query   rego.PreparedEvalQuery
+	stage1  rego.PreparedEvalQuery
 	version string
 	source  string
 	data    map[string]any
@@ -99,6 +105,14 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		return nil, compileError(source, err)
 	}
 	e.query = pq
+	// The first stage shares the compiled modules; a custom Query has no
+	// first stage (Stage1 then fails closed).
+	if opts.Query == "" {
+		opts1 := append(regoOpts[:len(regoOpts):len(regoOpts)], rego.Query(Stage1Query))
+		if e.stage1, err = rego.New(opts1...).PrepareForEval(ctx); err != nil {
+			return nil, compileError(source, err)
+		}
+	}
 	return e, nil
 }
 
@@ -247,13 +261,17 @@ var astResult = rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (an
 // Eval evaluates the decision query and decodes the result into out (a
 // pointer to a struct or map). Undefined or non-object results are errors.
 func (e *Engine) Eval(ctx context.Context, in *Input, out any) (json.RawMessage, error) {
+	return e.eval(ctx, e.query, in, out)
+}
+
+func (e *Engine) eval(ctx context.Context, query rego.PreparedEvalQuery, in *Input, out any) (json.RawMessage, error) {
 	// OPA would start a goroutine per evaluation to watch ctx; a callback
 	// registered on ctx cancels the same way without one (and without
 	// waking another thread to end it on every turn).
 	cancel := topdown.NewCancel()
 	stop := context.AfterFunc(ctx, cancel.Cancel)
 	defer stop()
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(in.value), astResult, rego.EvalExternalCancel(cancel))
+	rs, err := query.Eval(ctx, rego.EvalParsedInput(in.value), astResult, rego.EvalExternalCancel(cancel))
 	if err != nil {
 		return nil, &Error{Code: "eval", Message: err.Error()}
 	}
@@ -304,6 +322,16 @@ func (e *Engine) Evaluate(ctx context.Context, doc any, out any) (input, result 
 		return nil, nil, err
 	}
 	raw, err := e.Eval(ctx, in, out)
+	return in.JSON, raw, err
+}
+
+// EvaluateStage1 is Evaluate for the first stage (Stage1Query).
+func (e *Engine) EvaluateStage1(ctx context.Context, doc any, out any) (input, result []byte, err error) {
+	in, err := ParseInput(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, err := e.eval(ctx, e.stage1, in, out)
 	return in.JSON, raw, err
 }
 

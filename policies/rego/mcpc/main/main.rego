@@ -1,10 +1,13 @@
 # METADATA
 # title: mcpc decision
 # description: |
-#   The one query Go evaluates per turn (docs/policy-input.md). Rules run in two
-#   stages: request and gate for every turn; the categories the verb names in
-#   policies/data/states.json (verbPolicy) only when the first stage found no
-#   error, so a read turn never evaluates plan rules.
+#   The queries Go evaluates per turn (docs/policy-input.md). Rules run in two
+#   stages. stage1 judges request, gate and scope rules on cheap facts (state,
+#   budget, canonical paths, pack membership); when it allows and says
+#   verbStage, Go gathers the verb's facts (patch dry run, ranking, hashes) and
+#   evaluates decision, which adds the other categories the verb names in
+#   policies/data/states.json (verbPolicy). A read turn never evaluates plan
+#   rules, and nothing is gathered about a file the first stage refuses.
 package mcpc.main
 
 import data.mcpc.lib.pack
@@ -16,8 +19,8 @@ import data.mcpc.lib.turn
 # categories that apply to this verb are evaluated (a read turn never touches
 # plan rules); Regal's mixed-iteration rule cannot express that, hence the
 # ignore directives below.
-_first_stage contains violation if {
-	some category in ["request", "gate"]
+_gate_stage contains violation if {
+	some category in ["request", "gate", "execution"]
 
 	# regal ignore:mixed-iteration
 	some violation in data.mcpc.rules[category][_].report
@@ -28,11 +31,34 @@ _has_error(violations) if {
 	violation.severity == "error"
 }
 
+# scope rules judge canonical paths and pack membership, cheap facts Go has
+# before it gathers anything about a file's content: they belong to the first
+# stage, so a file outside the pack is never dry-run, hashed or searched
+_scope_stage contains violation if {
+	not _has_error(_gate_stage)
+	"scope" in tables.verb_policy[input.verb].categories
+
+	# regal ignore:mixed-iteration
+	some violation in data.mcpc.rules.scope[_].report
+}
+
+_first_stage := _gate_stage | _scope_stage
+
 _first_stage_blocks if _has_error(_first_stage)
 
-_second_stage contains violation if {
-	not _first_stage_blocks
+# the categories of the verb stage: the verb's own, less those of the first
+_verb_categories := [category |
 	some category in tables.verb_policy[input.verb].categories
+	category != "scope"
+]
+
+# stage1 evaluates the decision with this false (see stage1 below)
+default _verb_stage_on := true
+
+_second_stage contains violation if {
+	_verb_stage_on
+	not _first_stage_blocks
+	some category in _verb_categories
 
 	# regal ignore:mixed-iteration
 	some violation in data.mcpc.rules[category][_].report
@@ -45,7 +71,7 @@ _violations := _first_stage | _second_stage
 # codes that explain a denied turn best come first; then request and gate, then the verb's own rules
 _priority := {"UNKNOWN_VERB": 0, "WORK_NOT_FOUND": 1, "BUDGET_EXCEEDED": 2, "VERB_NOT_AVAILABLE": 3}
 
-_rank(v) := object.get(_priority, v.code, 4) if v in _first_stage
+_rank(v) := object.get(_priority, v.code, 4) if v in _gate_stage
 
 else := 5
 
@@ -207,3 +233,29 @@ decision := {
 	allow
 	not _pack_verb
 } else := object.union_n([_base, _suggestion_part, _pack_part, _insufficiency_part])
+
+# the verb stage has something to judge: categories beyond the first stage's,
+# or a pack to select from ranked candidates
+_needs_verb_stage if count(_verb_categories) > 0
+
+_needs_verb_stage if _pack_verb
+
+default _verb_stage_wanted := false
+
+_verb_stage_wanted if {
+	allow
+	_needs_verb_stage
+}
+
+# METADATA
+# title: stage1
+# description: |
+#   the first stage's decision: decision over the request, gate and scope rules
+#   alone, plus verbStage, true when it allows and the verb has a second stage;
+#   Go then gathers the verb's facts and evaluates decision. When verbStage is
+#   false this is the turn's decision.
+# entrypoint: true
+stage1 := object.union(first, {"verbStage": wanted}) if {
+	first := decision with _verb_stage_on as false
+	wanted := _verb_stage_wanted with _verb_stage_on as false
+}

@@ -1,0 +1,217 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/patch"
+	"github.com/mcpc/mcpc/internal/store"
+	"github.com/mcpc/mcpc/schemas"
+)
+
+// A turn is decided in stages (docs/policy-input.md, "Stages"):
+//
+//   - request: request, gate and scope rules on cheap facts (state, budget,
+//     canonical paths, pack membership), data.mcpc.main.stage1. It says
+//     whether the verb has a second stage (verbStage).
+//   - verb: only when the first stage allows and asks for it, the verb's
+//     facts are gathered (patch dry run, ranking, hashes, reads) and
+//     data.mcpc.main.decision judges every category the verb names.
+//   - execution: when executing an allowed decision fails before anything
+//     is written (an I/O error, a file that changed since the dry run), the
+//     last stage's query is evaluated again with input.execution, and a rule
+//     denies the turn with a recorded, structured denial.
+//
+// Facts that cost time (ranking, escalation search, the patch dry run, index
+// refresh, git) are gathered outside the store's write lock, under a
+// deadline, and only when a preview of the first stage on a read snapshot
+// allows the turn; the write transaction evaluates the first stage again on
+// what it holds, re-checks the prefetched facts and executes.
+const (
+	stageRequest   = "request"
+	stageVerb      = "verb"
+	stageExecution = "execution"
+
+	queryStage1   = "data.mcpc.main.stage1"
+	queryDecision = "data.mcpc.main.decision"
+)
+
+// stageRecord is one evaluation of a turn, as the decision record keeps it.
+type stageRecord struct {
+	Name   string          `json:"name"`
+	Query  string          `json:"query"`
+	Input  json.RawMessage `json:"input"`
+	Result json.RawMessage `json:"result"`
+}
+
+// prefetchedVerbs gather facts that cost time: they are gathered outside
+// the write lock once a preview of the first stage allows the turn.
+var prefetchedVerbs = map[string]bool{"initialize_work": true, "escalate": true, "apply_code_patch": true}
+
+// dryRun is a patch tried on a file's content outside the write lock; the
+// transaction uses it only if the file still has the content it was tried on.
+type dryRun struct {
+	file     string
+	baseHash string
+	after    string
+	facts    patchFacts
+	timedOut bool
+}
+
+// gatherOutsideLock previews the first stage on a read snapshot and, when it
+// allows the turn, gathers the verb's expensive facts with a deadline. A
+// turn the first stage refuses costs no ranking, no search and no dry run.
+func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
+	if !prefetchedVerbs[t.req.Verb] {
+		return nil
+	}
+	pv := &turn{req: t.req, args: t.args, in: t.in, result: map[string]any{}}
+	pv.in.Paths = map[string]pathFacts{}
+	pv.in.Request.Errors = slices.Clip(pv.in.Request.Errors)
+	err := c.store.View(ctx, func(tx *store.Tx) error {
+		if err := c.load(ctx, tx, pv); err != nil {
+			return err
+		}
+		return c.gatherFirst(pv)
+	})
+	if err != nil {
+		return err
+	}
+	var dec decision
+	if _, _, err := c.engine.EvaluateStage1(ctx, pv.in, &dec); err != nil || !dec.allowed() || !dec.VerbStage {
+		return nil // the transaction evaluates again and records why
+	}
+	deadline := c.cfg.LockTimeout()
+	gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deadline)
+	defer cancel()
+	switch t.req.Verb {
+	case "apply_code_patch":
+		t.gitRev = gitHead(c.root) // the revision the trace ledger records
+		if pf, ok := pv.in.Paths["targetFile"]; ok && pf.Valid && pf.Regular {
+			t.dry = c.tryPatch(gctx, pf.Canonical, t.args["edits"])
+		}
+	case "initialize_work":
+		c.refreshIndex(gctx)
+		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
+		c.rank(gctx, t)
+	case "escalate":
+		c.refreshIndex(gctx)
+		c.searchEscalation(gctx, t, pv.in.Pack.Files)
+	}
+	t.prefetched = true
+	return nil
+}
+
+// rank orders the index for initialize_work's prompt.
+func (c *Controller) rank(ctx context.Context, t *turn) {
+	cands, err := c.index.Rank(ctx, RankQuery{
+		Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
+		Attachments: attachmentText(t.args["attachments"]), Limit: c.cfg.Pack.MaxFiles * 2,
+	})
+	if err != nil {
+		c.log.Warn().Err(err).Msg("ranking failed; the pack is chosen from what was ranked")
+	}
+	c.markKeyMaterial(cands)
+	t.in.Candidates = orEmpty(cands)
+}
+
+// searchEscalation finds escalate's candidates outside the pack.
+func (c *Controller) searchEscalation(ctx context.Context, t *turn, packFiles []string) {
+	exclude := make(map[string]bool, len(packFiles))
+	for _, f := range packFiles {
+		exclude[f] = true
+	}
+	cands, err := c.index.Search(ctx, escalationNeed(t.args), exclude, c.cfg.Pack.EscalateMaxFiles*2)
+	if err != nil {
+		c.log.Warn().Err(err).Msg("escalation search failed")
+	}
+	c.markKeyMaterial(cands)
+	t.in.Candidates = orEmpty(cands)
+}
+
+// tryPatch applies edits to the file's current content, giving up at ctx's
+// deadline. patch.Apply takes no context: an edit that never ends (it must
+// not, but one did) is left running on its goroutine, holding no lock, and
+// the turn goes on with a deadline fact instead of its result.
+func (c *Controller) tryPatch(ctx context.Context, file string, rawEdits any) *dryRun {
+	d := &dryRun{file: file, facts: patchFacts{Problems: []schemas.Problem{}}}
+	edits, err := patch.ParseEdits(rawEdits)
+	d.facts.Edits = len(edits)
+	if err != nil {
+		d.facts.Problems = append(d.facts.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
+		return d
+	}
+	content, err := c.paths.ReadFile(file, c.cfg.Index.MaxFileBytes*8)
+	if err != nil {
+		d.facts.Problems = append(d.facts.Problems, schemas.Problem{Path: "args.targetFile", Message: "the file could not be read"})
+		return d
+	}
+	d.baseHash = sha256Hex(content)
+	type applied struct {
+		after string
+		probs []schemas.Problem
+	}
+	done := make(chan applied, 1)
+	go func() {
+		after, probs := patch.Apply(string(content), edits)
+		done <- applied{after, probs}
+	}()
+	select {
+	case a := <-done:
+		if len(a.probs) > 0 {
+			d.facts.Problems = append(d.facts.Problems, a.probs...)
+			return d
+		}
+		d.after = a.after
+		d.facts.Applicable = true
+	case <-ctx.Done():
+		d.timedOut = true
+		c.log.Warn().Str("file", file).Msg("the patch dry run passed its deadline")
+	}
+	return d
+}
+
+// lockDeadline is the context in-transaction gathering runs under: what is
+// left of store.lockTimeoutMs since the transaction began.
+func (c *Controller) lockDeadline(ctx context.Context, began time.Time) (context.Context, context.CancelFunc) {
+	return context.WithDeadline(context.WithoutCancel(ctx), began.Add(c.cfg.LockTimeout()))
+}
+
+// gatherPatch fills apply_code_patch's verb facts inside the transaction:
+// the target's hash now, and the dry run, reused when the file still has the
+// content it was tried on, tried again (within the lock's deadline) if not.
+func (c *Controller) gatherPatch(ctx context.Context, t *turn) {
+	pf, ok := t.in.Paths["targetFile"]
+	if !ok || !pf.Valid || !pf.Regular {
+		edits, err := patch.ParseEdits(t.args["edits"])
+		t.in.Patch = patchFacts{Problems: []schemas.Problem{}, Edits: len(edits)}
+		if err != nil {
+			t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
+		}
+		return
+	}
+	if h, err := c.paths.HashFile(pf.Canonical); err == nil {
+		pf.Hash = h
+		t.in.Paths["targetFile"] = pf
+	}
+	if t.dry == nil || t.dry.file != pf.Canonical || (!t.dry.timedOut && t.dry.baseHash != pf.Hash) {
+		t.dry = c.tryPatch(ctx, pf.Canonical, t.args["edits"])
+		if t.dry.baseHash != pf.Hash && t.dry.facts.Applicable {
+			// Changed again between the hash and the read: judge it stale.
+			t.dry.facts.Applicable = false
+			t.dry.facts.Problems = append(t.dry.facts.Problems, schemas.Problem{Path: "args.targetFile", Message: "the file changed while the patch was being tried; read it again"})
+		}
+	}
+	t.in.Patch = t.dry.facts
+	if t.dry.timedOut {
+		t.in.Deadlines = append(t.in.Deadlines, deadlineFact{Fact: "patch", LimitMs: c.cfg.Store.LockTimeoutMs})
+	}
+}
+
+// fail records an execution failure: nothing was written, and the decision
+// is evaluated again with it so a rule explains the turn (EXEC_FAILED).
+func (t *turn) fail(reason, path, message string) {
+	t.in.Execution.Failures = append(t.in.Execution.Failures, executionFailure{Reason: reason, Path: path, Message: message})
+}
