@@ -31,14 +31,14 @@ type turn struct {
 	stages   []stageRecord // every evaluation, in order; the last is inputRaw/decRaw
 	// prefetched: the verb's expensive facts were gathered outside the lock.
 	prefetched bool
-	dry        *dryRun        // apply_code_patch's dry run
-	search     *regexp.Regexp // search_codebase_text's compiled pattern
-	searchCost int            // its instructions per byte (1 for a substring)
-	lockHeld   time.Duration  // how long the write transaction ran
-	gitRev   string              // repoSnapshotId (initialize_work) or HEAD (apply_code_patch), read before the transaction
-	pack     *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
-	record   []byte              // the decision record, once committed
-	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
+	dry        *dryRun             // apply_code_patch's dry run
+	search     *regexp.Regexp      // search_codebase_text's compiled pattern
+	searchCost int                 // its instructions per byte (1 for a substring)
+	lockHeld   time.Duration       // how long the write transaction ran
+	gitRev     string              // repoSnapshotId (initialize_work) or HEAD (apply_code_patch), read before the transaction
+	pack       *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
+	record     []byte              // the decision record, once committed
+	scratch    *pathscope.Resolver // write_scratch_file: the work's scratch folder
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
