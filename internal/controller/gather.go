@@ -213,7 +213,7 @@ func (c *Controller) resolveArg(t *turn, name string) {
 	}
 	f := c.paths.Lexical(s)
 	if f.Valid && slices.Contains(t.in.Pack.Files, f.Canonical) {
-		f = c.paths.Resolve(s)
+		f = c.paths.OnDisk(f)
 	}
 	t.in.Paths[name] = pathFacts{Facts: f}
 }

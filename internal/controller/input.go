@@ -9,6 +9,9 @@ import (
 // input is the policy input document; docs/policy-input.md is its contract.
 // Every field is always present so rules need no existence checks.
 type input struct {
+	// Stage is the stage being evaluated: "request" (the first, on cheap
+	// facts) or "verb" (stages.go).
+	Stage            string               `json:"stage"`
 	Verb             string               `json:"verb"`
 	State            string               `json:"state"`
 	Request          requestFacts         `json:"request"`

@@ -53,8 +53,9 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 	err := c.store.Update(ctx, func(tx *store.Tx) error {
 		began := time.Now()
 		defer func() { t.lockHeld = time.Since(began) }()
-		lockCtx, cancel := c.lockDeadline(ctx, began)
-		defer cancel()
+		// What is gathered or executed under the lock stops at its deadline;
+		// made lazily, as most turns (reads) have nothing that could wait.
+		lockCtx := func() (context.Context, context.CancelFunc) { return c.lockDeadline(ctx, began) }
 		if err := c.load(ctx, tx, t); err != nil {
 			return err
 		}
@@ -63,13 +64,16 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 		}
 		c.decide(ctx, t, stageRequest, queryStage1)
 		if t.dec.allowed() && t.dec.VerbStage {
-			if err := c.gatherVerb(lockCtx, tx, t); err != nil {
+			gctx, cancel := lockCtx()
+			err := c.gatherVerb(gctx, tx, t)
+			cancel()
+			if err != nil {
 				return err
 			}
 			c.decide(ctx, t, stageVerb, queryDecision)
 		}
 		if t.dec.allowed() {
-			if err := c.execute(lockCtx, tx, t); err != nil {
+			if err := c.execute(ctx, tx, t); err != nil {
 				return err
 			}
 		}
@@ -207,6 +211,9 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 // POLICY_ERROR denial (fail closed), never an allow.
 func (c *Controller) decide(ctx context.Context, t *turn, stage, query string) {
 	t.dec = decision{}
+	if stage != stageExecution { // the execution facts are judged by the stage that allowed
+		t.in.Stage = stage
+	}
 	eval := c.engine.Evaluate
 	if query == queryStage1 {
 		eval = c.engine.EvaluateStage1

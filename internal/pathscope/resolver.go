@@ -66,7 +66,13 @@ type Facts struct {
 // form exists, and nothing about a target outside the worktree is reported
 // (a symlink to /etc/shadow yields escapes_worktree, not its size).
 func (r *Resolver) Resolve(raw string) Facts {
-	facts := r.Lexical(raw)
+	return r.OnDisk(r.Lexical(raw))
+}
+
+// OnDisk completes facts from Lexical with what the filesystem says of the
+// path: Resolve, for a caller that first judged the lexical facts (whether
+// the path is one the agent may learn anything about).
+func (r *Resolver) OnDisk(facts Facts) Facts {
 	if facts.Canonical != "" {
 		if disk := r.statFacts(facts.Canonical, &facts); len(disk) > 0 {
 			facts.Problems = sortedProblems(append(facts.Problems, disk...))

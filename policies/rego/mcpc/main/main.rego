@@ -20,10 +20,17 @@ import data.mcpc.lib.turn
 # plan rules); Regal's mixed-iteration rule cannot express that, hence the
 # ignore directives below.
 _gate_stage contains violation if {
-	some category in ["request", "gate", "execution"]
+	some category in ["request", "gate"]
 
 	# regal ignore:mixed-iteration
 	some violation in data.mcpc.rules[category][_].report
+}
+
+# execution rules judge what went wrong executing an allowed decision; most
+# turns have nothing to judge, and skip the walk
+_gate_stage contains violation if {
+	input.execution.failures != []
+	some violation in data.mcpc.rules.execution[_].report
 }
 
 _has_error(violations) if {
@@ -36,7 +43,7 @@ _has_error(violations) if {
 # stage, so a file outside the pack is never dry-run, hashed or searched
 _scope_stage contains violation if {
 	not _has_error(_gate_stage)
-	"scope" in tables.verb_policy[input.verb].categories
+	"scope" in _categories
 
 	# regal ignore:mixed-iteration
 	some violation in data.mcpc.rules.scope[_].report
@@ -44,16 +51,23 @@ _scope_stage contains violation if {
 
 _first_stage := _gate_stage | _scope_stage
 
+# the rule categories this verb names (policies/data/states.json verbPolicy),
+# looked up once per evaluation
+_categories := tables.verb_policy[input.verb].categories
+
 _first_stage_blocks if _has_error(_first_stage)
 
 # the categories of the verb stage: the verb's own, less those of the first
 _verb_categories := [category |
-	some category in tables.verb_policy[input.verb].categories
+	some category in _categories
 	category != "scope"
 ]
 
-# stage1 evaluates the decision with this false (see stage1 below)
+# input.stage is the stage Go evaluates: "request" (the first) or "verb";
+# an input without it (a record from before stages) is judged whole
 default _verb_stage_on := true
+
+_verb_stage_on := false if input.stage == "request"
 
 _second_stage contains violation if {
 	_verb_stage_on
@@ -200,6 +214,7 @@ _base := {
 	"denials": denials,
 	"advisories": advisories,
 	"obligations": obligations,
+	"verbStage": _verb_stage_wanted,
 }
 
 # A quiet turn (nothing to report, no state to move to, no pack to return) is
@@ -215,7 +230,9 @@ _quiet if {
 
 # METADATA
 # title: decision
-# description: the decision object of docs/policy-input.md
+# description: |
+#   the decision object of docs/policy-input.md; verbStage is true only in a
+#   first stage (input.stage "request") that asks for the verb stage
 # entrypoint: true
 decision := {
 	"allow": true,
@@ -226,6 +243,8 @@ decision := {
 	"denials": [],
 	"advisories": [],
 	"obligations": obligations,
+	# a quiet turn is allowed and not initialize_work or escalate
+	"verbStage": _verb_stage_asked,
 } if {
 	_quiet
 } else := _base if {
@@ -234,28 +253,38 @@ decision := {
 	not _pack_verb
 } else := object.union_n([_base, _suggestion_part, _pack_part, _insufficiency_part])
 
-# the verb stage has something to judge: categories beyond the first stage's,
-# or a pack to select from ranked candidates
-_needs_verb_stage if count(_verb_categories) > 0
+# a first stage asks for the verb stage when the verb has more to judge:
+# categories beyond the first stage's, or a pack to select from ranked
+# candidates; an allowing first stage then says verbStage. Every read turn
+# evaluates this, hence no negation or comprehension.
+default _verb_stage_asked := false
 
-_needs_verb_stage if _pack_verb
+_verb_stage_asked if {
+	input.stage == "request"
+	some category in _categories
+	category != "scope"
+}
 
 default _verb_stage_wanted := false
 
 _verb_stage_wanted if {
 	allow
-	_needs_verb_stage
+	_verb_stage_asked
+}
+
+_verb_stage_wanted if {
+	input.stage == "request"
+	allow
+	_pack_verb
 }
 
 # METADATA
 # title: stage1
 # description: |
-#   the first stage's decision: decision over the request, gate and scope rules
-#   alone, plus verbStage, true when it allows and the verb has a second stage;
-#   Go then gathers the verb's facts and evaluates decision. When verbStage is
-#   false this is the turn's decision.
+#   the first stage's decision, evaluated with input.stage "request": decision
+#   over the request, gate and scope rules alone. Its verbStage is true when it
+#   allows and the verb has a second stage; Go then gathers the verb's facts and
+#   evaluates decision with input.stage "verb". When verbStage is false this is
+#   the turn's decision. Undefined (a POLICY_ERROR) for any other input.stage.
 # entrypoint: true
-stage1 := object.union(first, {"verbStage": wanted}) if {
-	first := decision with _verb_stage_on as false
-	wanted := _verb_stage_wanted with _verb_stage_on as false
-}
+stage1 := decision if input.stage == "request"

@@ -59,6 +59,7 @@ test_success_read_turn if {
 		"denials": [],
 		"advisories": [],
 		"obligations": {},
+		"verbStage": false,
 	} with input as fixtures.input_doc
 }
 
@@ -79,6 +80,7 @@ test_fail_read_before_initialize if {
 		}],
 		"advisories": [],
 		"obligations": {},
+		"verbStage": false,
 		"suggestedAction": {
 			"verb": "initialize_work",
 			"reason": "read_file_lines is not available in state UNINITIALIZED (available: initialize_work)",
@@ -279,6 +281,7 @@ test_success_quiet_turns_decide_like_the_base if {
 
 _accepted_patch(overrides) := fixtures.with_input(object.union(
 	{
+		"stage": "request",
 		"verb": "apply_code_patch",
 		"state": "PLAN_ACCEPTED",
 		"plan": {"accepted": true, "started": false, "nodes": {"change-1": object.union(_change, {"status": "pending"})}},
@@ -289,7 +292,7 @@ _accepted_patch(overrides) := fixtures.with_input(object.union(
 ))
 
 test_success_stage1_read_turn_is_final if {
-	s := main.stage1 with input as fixtures.input_doc
+	s := main.stage1 with input as object.union(fixtures.input_doc, {"stage": "request"})
 	s.allow == true
 	s.verbStage == false
 	s.denials == []
@@ -301,7 +304,7 @@ test_success_stage1_defers_the_verb_rules if {
 	s := main.stage1 with input as doc
 	s.allow == true
 	s.verbStage == true
-	d := main.decision with input as doc
+	d := main.decision with input as object.union(doc, {"stage": "verb"})
 	d.allow == false
 	[denial.code | some denial in d.denials] == ["EXEC_PATCH_INAPPLICABLE"]
 }
@@ -327,7 +330,7 @@ test_fail_stage1_refuses_a_target_outside_the_pack if {
 }
 
 test_fail_execution_failure_denies_the_turn if {
-	doc := object.union(fixtures.input_doc, {"execution": {"failures": [{
+	doc := object.union(fixtures.input_doc, {"stage": "request", "execution": {"failures": [{
 		"reason": "io_error", "path": "args.targetFile",
 		"message": "the file could not be read",
 	}]}})
@@ -339,6 +342,7 @@ test_fail_execution_failure_denies_the_turn if {
 
 test_success_stage1_plan_turn_asks_for_the_verb_stage if {
 	s := main.stage1 with input as fixtures.with_input({
+		"stage": "request",
 		"verb": "submit_execution_plan",
 		"args": {"planGraph": "(see input.submission)"},
 		"paths": {},
