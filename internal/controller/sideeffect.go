@@ -46,7 +46,8 @@ const (
 func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work, nodeID, gate string) {
 	unlock, err := c.paths.Lock(sideEffectLock)
 	if err != nil {
-		t.result["error"] = "the gated commit could not take its lock: " + err.Error()
+		c.log.Warn().Err(err).Msg("the gated commit could not take its lock")
+		c.failAfterTx(ctx, t, "io_error", "args.planNodeId", "the gated commit could not take its lock")
 		return
 	}
 	defer unlock()
@@ -66,14 +67,14 @@ func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work,
 	})
 	switch {
 	case err != nil:
-		t.result["error"] = "the plan could not be read: " + err.Error()
+		c.log.Warn().Err(err).Msg("the plan could not be read")
+		c.failAfterTx(ctx, t, "io_error", "args.planNodeId", "the plan could not be read")
 		return
 	case status != statusPending:
-		t.result["executed"] = false
-		t.result["reason"] = fmt.Sprintf("side_effect node %q is %s: another agent's run executed it", nodeID, status)
+		c.failAfterTx(ctx, t, "already_executed", "args.planNodeId", fmt.Sprintf("side_effect node %q is %s: another agent's run executed it", nodeID, status))
 		return
 	case len(files) == 0:
-		t.result["error"] = "no change node has been patched: nothing to commit"
+		c.failAfterTx(ctx, t, "nothing_to_commit", "args.planNodeId", "no change node has been patched: nothing to commit")
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, gatedCommitTimeout)
@@ -81,11 +82,11 @@ func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work,
 	prompt, _, _ := strings.Cut(work.Prompt, "\n")
 	msg := fmt.Sprintf("%s\n\nmcpc work %s, plan node %s (commit gate %s)", prompt, work.ID, nodeID, gate)
 	if out, err := c.git(ctx, append([]string{"add", "--"}, files...)...); err != nil {
-		t.result["error"] = "git add failed: " + out
+		c.failAfterTx(ctx, t, "io_error", "args.planNodeId", "git add failed: "+clipOutput(out))
 		return
 	}
 	if out, err := c.git(ctx, append([]string{"commit", "-m", msg, "--"}, files...)...); err != nil {
-		t.result["error"] = "git commit failed: " + out
+		c.failAfterTx(ctx, t, "io_error", "args.planNodeId", "git commit failed: "+clipOutput(out))
 		return
 	}
 	sha, _ := c.git(ctx, "rev-parse", "HEAD")
@@ -116,4 +117,14 @@ func (c *Controller) git(ctx context.Context, args ...string) (string, error) {
 	// itself, or a gated commit would take in files nobody approved.
 	out, err := exec.CommandContext(ctx, "git", append([]string{"-C", c.root, "--literal-pathspecs"}, args...)...).CombinedOutput()
 	return strings.TrimSpace(string(out)), err
+}
+
+// clipOutput keeps the end of a command's output for a denial message: the
+// reason a hook refused is usually on its last lines.
+func clipOutput(out string) string {
+	const keep = 600
+	if len(out) > keep {
+		return "…" + out[len(out)-keep:]
+	}
+	return out
 }

@@ -405,3 +405,40 @@ func checkRecorded(t *testing.T, ws, work, code, stage string) stagesRecord {
 	}
 	return rec
 }
+
+// TestStagesSideEffectGoDeclines: a gated commit the repository's hook
+// refuses runs after the turn's transaction; the turn still answers a
+// structured EXEC_FAILED denial, recorded as a decision of its own.
+func TestStagesSideEffectGoDeclines(t *testing.T) {
+	ws := newWorkspace(t)
+	gitRepo(t, ws)
+	a := startServer(t, ws)
+	init := a.initialize(demo.Prompt, "adp-alert")
+	plan := demo.Plan(envelopeOf(init), true)
+	plan["nodes"] = append(plan["nodes"].([]any), map[string]any{
+		"nodeId": "commit", "kind": "side_effect", "dependsOn": []string{"validate-alert"},
+		"atomicityBoundary": "repository", "expectedFailureSignatures": []string{}, "correctionCandidateOnFail": "git revert",
+		"sideEffectType": "git_commit", "sideEffectPayloadRef": "scratch:commit-message", "commitGateId": "release-gate",
+	})
+	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
+	if out, err := runCLI(ws, "gate", "approve", "--work", a.work, "--gate", "release-gate", "--by", "reviewer"); err != nil {
+		t.Fatalf("gate approve: %v\n%s", err, out)
+	}
+	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+	mustAllow(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{alertCodemod}}))
+	mustAllow(t, a.turn("run_automation_recipe", map[string]any{"recipeId": "run_targeted_validation", "planNodeId": "validate-alert",
+		"params": map[string]any{"commandId": "no-adp-alert"}}))
+	must(t, os.WriteFile(filepath.Join(ws, ".git", "hooks", "pre-commit"), []byte("#!/bin/sh\necho refused by policy hook >&2\nexit 1\n"), 0o755))
+	r := a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"})
+	mustDeny(t, r, "EXEC_FAILED")
+	if _, ok := r.Result["error"]; ok {
+		t.Errorf("a free-text error beside the denial: %v", r.Result)
+	}
+	if !strings.Contains(r.Denials[0].Message, "refused by policy hook") {
+		t.Errorf("the denial does not say why: %v", r.DenyReasons)
+	}
+	rec := checkRecorded(t, ws, a.work, "EXEC_FAILED", "execution")
+	if len(rec.Stages) == 0 || !rec.Stages[len(rec.Stages)-1].Result.Allow {
+		t.Errorf("the record does not keep the stage that allowed the commit: %+v", rec.Stages)
+	}
+}
