@@ -96,7 +96,11 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	e := &Engine{source: source, version: bundleVersion(b), data: b.Data, docs: ruleDocs(b)}
 	// Modules and data go in directly rather than as an activated bundle:
 	// the engine never updates policy in place, it builds a new Engine.
-	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Strict(opts.Strict), rego.Store(inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true)))}
+	// One compiler for both queries: the second is prepared on the modules
+	// the first compiled, not compiled again.
+	compiler := ast.NewCompiler().WithStrict(opts.Strict).WithUseTypeCheckAnnotations(true) // as rego.New builds its own
+	store := inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
+	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Strict(opts.Strict), rego.Compiler(compiler), rego.Store(store)}
 	for _, m := range b.Modules {
 		regoOpts = append(regoOpts, rego.ParsedModule(m.Parsed))
 	}
@@ -108,8 +112,8 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	// The first stage shares the compiled modules; a custom Query has no
 	// first stage (Stage1 then fails closed).
 	if opts.Query == "" {
-		opts1 := append(regoOpts[:len(regoOpts):len(regoOpts)], rego.Query(Stage1Query))
-		if e.stage1, err = rego.New(opts1...).PrepareForEval(ctx); err != nil {
+		first := rego.New(rego.Query(Stage1Query), rego.Strict(opts.Strict), rego.Compiler(compiler), rego.Store(store))
+		if e.stage1, err = first.PrepareForEval(ctx); err != nil {
 			return nil, compileError(source, err)
 		}
 	}
