@@ -30,6 +30,8 @@ _gate_stage contains violation if {
 # turns have nothing to judge, and skip the walk
 _gate_stage contains violation if {
 	input.execution.failures != []
+
+	# regal ignore:mixed-iteration
 	some violation in data.mcpc.rules.execution[_].report
 }
 
