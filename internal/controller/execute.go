@@ -57,10 +57,9 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 	case "execute_gated_side_effect":
 		return c.runSideEffect(ctx, tx, t)
 	default:
-		// Policy allowed a verb Go cannot execute (run_sandboxed_code): say
-		// so rather than pretend.
-		t.result["executed"] = false
-		t.result["reason"] = fmt.Sprintf("%s has no executor in this build", t.req.Verb)
+		// Policy allowed a verb Go cannot execute (run_sandboxed_code): a
+		// recorded denial, rather than an allowed turn that did nothing.
+		t.fail("not_executable", "verb", fmt.Sprintf("%s has no executor in this build", t.req.Verb))
 	}
 	return nil
 }

@@ -144,8 +144,7 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 	recipe, _ := t.args["recipeId"].(string)
 	nodeID, _ := t.args["planNodeId"].(string)
 	if recipe != "run_targeted_validation" {
-		t.result["executed"] = false
-		t.result["reason"] = recipe + " has no executor in this build"
+		t.fail("not_executable", "args.recipeId", recipe+" has no executor in this build")
 		return nil
 	}
 	params, _ := t.args["params"].(map[string]any)

@@ -23,8 +23,7 @@ func (c *Controller) runSideEffect(_ context.Context, _ *store.Tx, t *turn) erro
 		node = decodeNode(n)
 	}
 	if node.SideEffectType != "git_commit" {
-		t.result["executed"] = false
-		t.result["reason"] = fmt.Sprintf("side effect type %q has no executor in this build (git_commit has)", node.SideEffectType)
+		t.fail("not_executable", "args.planNodeId", fmt.Sprintf("side effect type %q has no executor in this build (git_commit has)", node.SideEffectType))
 		return nil
 	}
 	work := *t.work

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -365,24 +366,28 @@ type stagesRecord struct {
 func latestRecord(t *testing.T, ws, work string) stagesRecord {
 	t.Helper()
 	dir := filepath.Join(ws, ".ai", "tmp", "work", work, "decisions")
-	var files []string
+	var last error
+	// Record files are written after the turn is answered: wait for one that
+	// is complete.
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		files, _ = filepath.Glob(filepath.Join(dir, "*.json"))
-		if len(files) > 0 {
-			break
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		if len(files) == 0 {
+			last = fmt.Errorf("no decision records in %s", dir)
+			continue
+		}
+		slices.Sort(files)
+		raw, err := os.ReadFile(files[len(files)-1])
+		if err != nil {
+			last = err
+			continue
+		}
+		var rec stagesRecord
+		if last = json.Unmarshal(raw, &rec); last == nil {
+			return rec
 		}
 	}
-	if len(files) == 0 {
-		t.Fatalf("no decision records in %s", dir)
-	}
-	slices.Sort(files)
-	raw, err := os.ReadFile(files[len(files)-1])
-	must(t, err)
-	var rec stagesRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		t.Fatalf("%s: %v", files[len(files)-1], err)
-	}
-	return rec
+	t.Fatalf("no complete decision record: %v", last)
+	return stagesRecord{}
 }
 
 // checkRecorded waits for the latest denied record file to carry code,
