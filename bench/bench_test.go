@@ -75,7 +75,7 @@ func started(b *testing.B) (*app.App, *protocol.TurnResponse) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { a.Close() })
-	a.Config.Budget.MaxTokens, a.Config.Budget.WorkMaxTokens = 1<<40, 1<<42
+	a.Config.Budget.MaxTokens, a.Config.Budget.WorkMaxTokens, a.Config.Budget.SessionMaxTokens = 1<<40, 1<<42, 1<<42
 	init := turn(b, a, map[string]any{"verb": "initialize_work", "originalPrompt": demo.Prompt,
 		"args": map[string]any{"lexemes": []string{"adp-alert", "dashboard"}}})
 	if len(init.Denials) > 0 {

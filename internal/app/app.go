@@ -36,6 +36,15 @@ type Options struct {
 	Log *zerolog.Logger
 	// Pause is controller.Options.Pause. Default: nothing.
 	Pause func()
+	// BundleKeyFile is the key bundles must be signed with (--bundle-key);
+	// it overrides bundles.verification.keyFile, with that config's keyId,
+	// algorithm, scope and exclude. Default: the config's.
+	BundleKeyFile string
+	// BundleKeyID overrides bundles.verification.keyId.
+	BundleKeyID string
+	// AllowInsecureBundleHTTP lets a bundle URL use plain http, as
+	// bundles.allowInsecureHttp does. Default false.
+	AllowInsecureBundleHTTP bool
 }
 
 // App is an opened workspace.
@@ -59,7 +68,14 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	// A bundle that does not load leaves the engine empty: every turn is
 	// then denied with POLICY_ERROR (fail closed) until it loads.
-	eng := engine.Load(ctx, engine.LoaderOptions{Bundle: opts.BundlePath, PollInterval: opts.BundlePoll, Log: opts.Log})
+	verify, err := bundleVerification(ws, cfg.Bundles, opts)
+	if err != nil {
+		return nil, err
+	}
+	eng := engine.Load(ctx, engine.LoaderOptions{
+		Bundle: opts.BundlePath, PollInterval: opts.BundlePoll, Log: opts.Log,
+		Verify: verify, AllowInsecureHTTP: opts.AllowInsecureBundleHTTP || cfg.Bundles.AllowInsecureHTTP,
+	})
 	if opts.BundlePath == "" && eng.Current() == nil {
 		return nil, eng.LoadErr() // the embedded policies must always compile
 	}
@@ -76,6 +92,31 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl}, nil
+}
+
+// bundleVerification reads the bundle signing key the flags or the config
+// name; nil when neither names one. A key that cannot be read stops
+// start-up: a server told to verify must not run without its key.
+func bundleVerification(ws string, b config.Bundles, opts Options) (*engine.Verification, error) {
+	v := b.Verification
+	file := v.KeyFile
+	if opts.BundleKeyFile != "" {
+		file = opts.BundleKeyFile
+	} else if file != "" && !filepath.IsAbs(file) {
+		file = filepath.Join(ws, file)
+	}
+	if file == "" {
+		return nil, nil
+	}
+	key, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("bundle verification key: %w", err)
+	}
+	id := v.KeyID
+	if opts.BundleKeyID != "" {
+		id = opts.BundleKeyID
+	}
+	return &engine.Verification{Key: string(key), KeyID: id, Algorithm: v.Algorithm, Scope: v.Scope, Exclude: v.Exclude}, nil
 }
 
 // workspace resolves the workspace root and loads its configuration.

@@ -34,7 +34,7 @@ func FuzzTurn(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { a.Close() })
-	a.Config.Budget.MaxTokens, a.Config.Budget.WorkMaxTokens = 1<<40, 1<<42
+	a.Config.Budget.MaxTokens, a.Config.Budget.WorkMaxTokens, a.Config.Budget.SessionMaxTokens = 1<<40, 1<<42, 1<<42
 
 	var (
 		work  *protocol.TurnResponse

@@ -21,11 +21,17 @@ import (
 
 type serveParams struct {
 	*rootParams
-	http   string
-	bundle string
-	noWarm bool
-	poll   time.Duration
-	idle   time.Duration
+	http           string
+	bundle         string
+	noWarm         bool
+	poll           time.Duration
+	idle           time.Duration
+	tokenFile      string
+	allowedHosts   []string
+	allowedOrigins []string
+	bundleKey      string
+	bundleKeyID    string
+	insecureBundle bool
 }
 
 func newServeCommand(root *rootParams) *cobra.Command {
@@ -36,14 +42,28 @@ func newServeCommand(root *rootParams) *cobra.Command {
 		Long: `Serve the controller_turn tool. By default MCP runs over stdio (newline-delimited
 JSON-RPC); every MCP client starts its own mcpc process, and processes on the same
 workspace share works through the store under .ai/tmp/. With --http ADDR the
-streamable HTTP transport is served at /mcp (loopback addresses only unless
-the address names another host explicitly).`,
+streamable HTTP transport is served at /mcp. A loopback address needs no
+credentials; any other address refuses to start without a bearer token
+(--http-token-file or MCPC_HTTP_TOKEN), which every request must then carry.
+Host and Origin are checked on every address (DNS rebinding protection).
+
+A --bundle URL is used only when its signature verifies against --bundle-key
+(OPA bundle signing; mcpc policy build --signing-key writes one), and only
+over https unless --allow-insecure-bundle-http; until then, and whenever a
+new version is rejected, the last good policy decides (at start the embedded
+one) and the log says why.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return p.run(cmd.Context()) },
 	}
 	cmd.Flags().StringVar(&p.http, "http", "", "serve streamable HTTP on ADDR (e.g. 127.0.0.1:8723) at /mcp")
 	cmd.Flags().StringVar(&p.bundle, "bundle", "", "OPA bundle (.tar.gz or directory) to decide with; default the embedded policies")
 	cmd.Flags().BoolVar(&p.noWarm, "no-warm", false, "do not refresh the code index at start-up")
 	cmd.Flags().DurationVar(&p.poll, "bundle-poll", 30*time.Second, "how often a --bundle path or URL is checked for a new version (MCPC_BUNDLE_POLL_SECONDS overrides)")
+	cmd.Flags().StringVar(&p.tokenFile, "http-token-file", "", "file holding the bearer token HTTP clients must send (default: MCPC_HTTP_TOKEN); required beyond loopback")
+	cmd.Flags().StringSliceVar(&p.allowedHosts, "http-allowed-host", nil, "Host header names accepted besides loopback names and the bound host (also config http.allowedHosts)")
+	cmd.Flags().StringSliceVar(&p.allowedOrigins, "http-allowed-origin", nil, "Origin values accepted besides the server's own (also config http.allowedOrigins)")
+	cmd.Flags().StringVar(&p.bundleKey, "bundle-key", "", "PEM public key (or HMAC secret) file bundles must be signed with (config bundles.verification.keyFile); required for a bundle URL")
+	cmd.Flags().StringVar(&p.bundleKeyID, "bundle-key-id", "", "key id of --bundle-key (config bundles.verification.keyId; default \"default\")")
+	cmd.Flags().BoolVar(&p.insecureBundle, "allow-insecure-bundle-http", false, "DEVELOPMENT ONLY: accept a bundle URL over plain http (config bundles.allowInsecureHttp)")
 	cmd.Flags().DurationVar(&p.idle, "http-idle-timeout", 30*time.Minute, "close an HTTP session after this long without a request (0: never); its works go on in a new session")
 	return cmd
 }
@@ -59,12 +79,32 @@ func (p *serveParams) run(ctx context.Context) error {
 	// A collection that starts during a turn slows that turn and the next
 	// few (the read turn's p99): collect in the pauses between turns, and
 	// rarely during bursts.
+	var token, addr string
+	if p.http != "" {
+		var err error
+		if token, err = mcp.ReadToken(p.tokenFile); err != nil {
+			return err
+		}
+		addr = p.http
+		if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+			addr = net.JoinHostPort("127.0.0.1", port) // loopback unless a host is named
+		}
+		// Before anything is opened: a server that would serve anyone
+		// does not start.
+		if err := mcp.ListenCheck(addr, token); err != nil {
+			return err
+		}
+	}
 	pacer := gcpace.Configure(gcpace.Options{})
-	a, err := app.Open(ctx, app.Options{Workspace: p.workspace, BundlePath: p.bundle, BundlePoll: p.poll, Log: log, Pause: pacer.Pause})
+	a, err := app.Open(ctx, app.Options{
+		Workspace: p.workspace, BundlePath: p.bundle, BundlePoll: p.poll, Log: log, Pause: pacer.Pause,
+		BundleKeyFile: p.bundleKey, BundleKeyID: p.bundleKeyID, AllowInsecureBundleHTTP: p.insecureBundle,
+	})
 	if err != nil {
 		return err
 	}
 	defer a.Close()
+	reportSandboxMode(a.Controller)
 	// Before any turn: a node a dead process left half-patched is settled
 	// before an agent acts on it.
 	if n, err := a.Controller.RecoverPatches(ctx); err != nil {
@@ -93,18 +133,22 @@ func (p *serveParams) run(ctx context.Context) error {
 	if p.http == "" {
 		return mcp.ServeStdio(ctx, srv)
 	}
-	addr := p.http
-	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
-		addr = net.JoinHostPort("127.0.0.1", port) // loopback unless a host is named
-	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.HTTPHandler(srv, p.idle))
+	mux.Handle("/mcp", mcp.HTTPHandler(srv, mcp.HTTPOptions{
+		Addr: ln.Addr().String(), Token: token, Idle: p.idle,
+		AllowedHosts:   append(append([]string{}, a.Config.HTTP.AllowedHosts...), p.allowedHosts...),
+		AllowedOrigins: append(append([]string{}, a.Config.HTTP.AllowedOrigins...), p.allowedOrigins...),
+	}))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(os.Stderr, "mcpc: serving MCP at http://%s/mcp\n", ln.Addr())
+	auth := "no credentials (loopback)"
+	if token != "" {
+		auth = "bearer token required"
+	}
+	fmt.Fprintf(os.Stderr, "mcpc: serving MCP at http://%s/mcp (%s)\n", ln.Addr(), auth)
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -139,4 +183,17 @@ func exitAfterGrace() {
 		}
 		os.Exit(code)
 	}()
+}
+
+// reportSandboxMode says on stderr, once at start-up, how validation
+// commands and side effects run in this process (README: "Sandbox").
+func reportSandboxMode(ctl interface{ SandboxMode() (string, string) }) {
+	switch mode, reason := ctl.SandboxMode(); mode {
+	case "sandboxed":
+		fmt.Fprintln(os.Stderr, "mcpc: sandbox: validation commands and side effects run in a bubblewrap sandbox")
+	case "unsandboxed":
+		fmt.Fprintf(os.Stderr, "mcpc: sandbox: UNSANDBOXED (sandbox.allowUnsandboxed): validation commands and side effects run with mcpc's own authority; %s\n", reason)
+	default:
+		fmt.Fprintf(os.Stderr, "mcpc: sandbox: unavailable, so validation commands and side effects are refused (SANDBOX_UNAVAILABLE); %s\n", reason)
+	}
 }

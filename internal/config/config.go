@@ -30,15 +30,41 @@ type Command struct {
 	Required bool `json:"required,omitempty"`
 }
 
+// Sandbox configures the OS sandbox validation commands and side effects
+// run in (internal/sandbox).
+type Sandbox struct {
+	// AllowUnsandboxed runs them without a sandbox where none can be made.
+	// Default false: they are refused.
+	AllowUnsandboxed bool     `json:"allowUnsandboxed"`
+	Network          bool     `json:"network"`        // default false
+	Env              []string `json:"env"`            // extra variable names passed in
+	OutputMaxBytes   int      `json:"outputMaxBytes"` // default 1 MiB
+	ReadOnlyPaths    []string `json:"readOnlyPaths"`
+	Writable         []string `json:"writable"`
+	TmpMaxBytes      int64    `json:"tmpMaxBytes"` // default 512 MiB
+}
+
 // Config is the merged configuration. Zero fields take the defaults below.
 type Config struct {
 	Budget struct {
-		MaxTokens        int     `json:"maxTokens"`        // per agent; default 100000
-		ThresholdPercent float64 `json:"thresholdPercent"` // default 0.6
-		// WorkMaxTokens caps a work's agents together (seed 003's per-session
-		// cap): a new agentId starts its own budget, not a new work's.
-		// Default 5 × maxTokens.
+		// MaxTokens is one agent's budget slice; default 100000.
+		MaxTokens int `json:"maxTokens"`
+		// ThresholdPercent is the share of a slice (and of the session's
+		// ceiling) past which the agent is BLOCKED_BUDGET; default 0.6.
+		ThresholdPercent float64 `json:"thresholdPercent"`
+		// WorkMaxTokens is a work's pool: each agent of the work is granted
+		// a slice of maxTokens from it at its first turn, and an agentId
+		// arriving when the pool has no slice left gets none (seed 002's
+		// budget slices). Default 5 × maxTokens.
 		WorkMaxTokens int `json:"workMaxTokens"`
+		// SessionMaxTokens is the ceiling of one MCP session across all its
+		// works (seed 003's per-session cap); a new work does not reset it.
+		// Default 5 × maxTokens.
+		SessionMaxTokens int `json:"sessionMaxTokens"`
+		// RequestMaxPercent is the share of an agent's threshold one
+		// request may cost; a larger request is denied and charged that
+		// much. Default 0.2.
+		RequestMaxPercent float64 `json:"requestMaxPercent"`
 	} `json:"budget"`
 	Pack struct {
 		MaxFiles         int   `json:"maxFiles"`         // default 40
@@ -62,9 +88,34 @@ type Config struct {
 		LockTimeoutMs int `json:"lockTimeoutMs"`
 	} `json:"store"`
 	EvidencePolicy map[string]any `json:"evidencePolicy,omitempty"`
+	Sandbox        Sandbox        `json:"sandbox"`
 	Validation     struct {
 		Commands map[string]Command `json:"commands"`
 	} `json:"validation"`
+	HTTP struct {
+		// AllowedHosts are Host header names serve --http accepts besides
+		// loopback names and the bound host.
+		AllowedHosts []string `json:"allowedHosts"`
+		// AllowedOrigins are Origin values accepted besides the server's own.
+		AllowedOrigins []string `json:"allowedOrigins"`
+	} `json:"http"`
+	Bundles Bundles `json:"bundles"`
+}
+
+// Bundles configures where serve --bundle may load policy from.
+type Bundles struct {
+	// AllowInsecureHTTP lets a bundle URL use plain http (development only).
+	AllowInsecureHTTP bool `json:"allowInsecureHttp"`
+	// Verification is the key a bundle's signature must verify against.
+	Verification struct {
+		// KeyFile is a PEM public key (or an HMAC secret) file; relative to
+		// the workspace.
+		KeyFile   string   `json:"keyFile"`
+		KeyID     string   `json:"keyId"`     // default "default"
+		Algorithm string   `json:"algorithm"` // default RS256
+		Scope     string   `json:"scope"`
+		Exclude   []string `json:"exclude"`
+	} `json:"verification"`
 }
 
 // maxLayerBytes bounds one configuration file.
@@ -119,8 +170,12 @@ func Load(workspace string) (*Config, error) {
 func (c *Config) defaults() {
 	setInt(&c.Budget.MaxTokens, 100000)
 	setInt(&c.Budget.WorkMaxTokens, 5*c.Budget.MaxTokens)
+	setInt(&c.Budget.SessionMaxTokens, 5*c.Budget.MaxTokens)
 	if c.Budget.ThresholdPercent == 0 {
 		c.Budget.ThresholdPercent = 0.6
+	}
+	if c.Budget.RequestMaxPercent == 0 {
+		c.Budget.RequestMaxPercent = 0.2
 	}
 	setInt(&c.Pack.MaxFiles, 40)
 	setInt64(&c.Pack.MaxBytes, 2<<20)
@@ -129,6 +184,7 @@ func (c *Config) defaults() {
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
 	setInt(&c.Store.LockTimeoutMs, 2000)
+	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120
@@ -140,18 +196,6 @@ func (c *Config) defaults() {
 // LockTimeout is Store.LockTimeoutMs as a duration.
 func (c *Config) LockTimeout() time.Duration {
 	return time.Duration(c.Store.LockTimeoutMs) * time.Millisecond
-}
-
-// ThresholdTokens is the per-agent token count past which the agent is
-// BLOCKED_BUDGET.
-func (c *Config) ThresholdTokens() int {
-	return int(float64(c.Budget.MaxTokens) * c.Budget.ThresholdPercent)
-}
-
-// WorkThresholdTokens is the token count of a work's agents together past
-// which every one of them is BLOCKED_BUDGET.
-func (c *Config) WorkThresholdTokens() int {
-	return int(float64(c.Budget.WorkMaxTokens) * c.Budget.ThresholdPercent)
 }
 
 func setInt(p *int, d int) {
@@ -181,17 +225,37 @@ func merge(dst, src map[string]any) {
 
 // envVars maps the supported MCPC_* variables to config paths.
 var envVars = map[string][]string{
-	"MCPC_BUDGET_MAX_TOKENS":        {"budget", "maxTokens"},
-	"MCPC_BUDGET_THRESHOLD_PERCENT": {"budget", "thresholdPercent"},
-	"MCPC_BUDGET_WORK_MAX_TOKENS":   {"budget", "workMaxTokens"},
-	"MCPC_STORE_LOCK_TIMEOUT_MS":    {"store", "lockTimeoutMs"},
-	"MCPC_PACK_MAX_FILES":           {"pack", "maxFiles"},
-	"MCPC_PACK_MAX_BYTES":           {"pack", "maxBytes"},
-	"MCPC_SCRATCH_MAX_BYTES":        {"scratch", "maxBytes"},
-	"MCPC_REQUEST_MAX_BYTES":        {"request", "maxBytes"},
+	"MCPC_BUDGET_MAX_TOKENS":          {"budget", "maxTokens"},
+	"MCPC_BUDGET_THRESHOLD_PERCENT":   {"budget", "thresholdPercent"},
+	"MCPC_BUDGET_WORK_MAX_TOKENS":     {"budget", "workMaxTokens"},
+	"MCPC_BUDGET_SESSION_MAX_TOKENS":  {"budget", "sessionMaxTokens"},
+	"MCPC_BUDGET_REQUEST_MAX_PERCENT": {"budget", "requestMaxPercent"},
+	"MCPC_STORE_LOCK_TIMEOUT_MS":      {"store", "lockTimeoutMs"},
+	"MCPC_PACK_MAX_FILES":             {"pack", "maxFiles"},
+	"MCPC_PACK_MAX_BYTES":             {"pack", "maxBytes"},
+	"MCPC_SCRATCH_MAX_BYTES":          {"scratch", "maxBytes"},
+	"MCPC_REQUEST_MAX_BYTES":          {"request", "maxBytes"},
+}
+
+// envBools maps the supported boolean MCPC_* variables to config paths.
+// The environment is the operator's, like the files: an agent can change
+// neither.
+var envBools = map[string][]string{
+	"MCPC_SANDBOX_ALLOW_UNSANDBOXED": {"sandbox", "allowUnsandboxed"},
 }
 
 func applyEnv(m map[string]any) error {
+	for name, path := range envBools {
+		v, ok := os.LookupEnv(name)
+		if !ok || v == "" {
+			continue
+		}
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("config: %s=%q is not a boolean", name, v)
+		}
+		setPath(m, path, b)
+	}
 	for name, path := range envVars {
 		v, ok := os.LookupEnv(name)
 		if !ok || v == "" {
@@ -201,16 +265,21 @@ func applyEnv(m map[string]any) error {
 		if err != nil {
 			return fmt.Errorf("config: %s=%q is not a number", name, v)
 		}
-		cur := m
-		for _, p := range path[:len(path)-1] {
-			next, ok := cur[p].(map[string]any)
-			if !ok {
-				next = map[string]any{}
-				cur[p] = next
-			}
-			cur = next
-		}
-		cur[path[len(path)-1]] = f
+		setPath(m, path, f)
 	}
 	return nil
+}
+
+// setPath sets m at path, making the objects on the way.
+func setPath(m map[string]any, path []string, v any) {
+	cur := m
+	for _, p := range path[:len(path)-1] {
+		next, ok := cur[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			cur[p] = next
+		}
+		cur = next
+	}
+	cur[path[len(path)-1]] = v
 }

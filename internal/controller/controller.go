@@ -21,6 +21,7 @@ import (
 	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/sandbox"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
 )
@@ -52,6 +53,9 @@ type Options struct {
 	Log *zerolog.Logger
 	// Now is the clock. Default: time.Now.
 	Now func() time.Time
+	// Redactor removes secrets from command output before it reaches an
+	// agent. Default: none.
+	Redactor outputRedactor
 	// Pause runs in each pause between turns (once the recorder has
 	// written what waited for it), for process upkeep that must not land
 	// on a turn, such as a garbage collection. Default: nothing.
@@ -74,6 +78,13 @@ type Controller struct {
 	records  *recorder
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
 	configFacts configFacts
+	// sandbox runs validation commands and side effects; sandboxFacts is
+	// what policy knows of it.
+	sandbox      *sandbox.Sandbox
+	sandboxFacts sandboxFacts
+	redactor     outputRedactor
+	// budget is the process's session and the answers not charged yet.
+	budget budgetBook
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -114,6 +125,12 @@ func New(opts Options) (*Controller, error) {
 		c.now = time.Now
 	}
 	c.configFacts = configFactsOf(cfg)
+	c.redactor = opts.Redactor
+	if c.redactor == nil {
+		c.redactor = noRedaction{}
+	}
+	c.sandbox = c.newSandbox()
+	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
 	return c, nil

@@ -118,6 +118,7 @@ func configFactsOf(cfg *config.Config) configFacts {
 func (c *Controller) gatherFirst(t *turn) error {
 	in := &t.in
 	in.Config = c.configFacts
+	in.Sandbox = c.sandboxFacts
 	switch t.req.Verb {
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt

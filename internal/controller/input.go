@@ -18,6 +18,7 @@ type input struct {
 	Work             workFacts            `json:"work"`
 	Agent            agentFacts           `json:"agent"`
 	Budget           budgetFacts          `json:"budget"`
+	Session          sessionFacts         `json:"session"`
 	Prompt           string               `json:"prompt"`
 	Lexemes          []string             `json:"lexemes"`
 	Args             map[string]any       `json:"args"`
@@ -34,6 +35,7 @@ type input struct {
 	Gates            gateFacts            `json:"gates"`
 	Progress         progressCounts       `json:"progress"`
 	Config           configFacts          `json:"config"`
+	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 	Search           searchFacts          `json:"search"`
 	Deadlines        []deadlineFact       `json:"deadlines"`
@@ -84,19 +86,17 @@ type workFacts struct {
 	Found bool   `json:"found"`
 	// UsedTokens is what the work's agents have used together.
 	UsedTokens int `json:"usedTokens"`
+	// GrantedTokens is the budget slices granted from the work's pool.
+	GrantedTokens int `json:"grantedTokens"`
 }
 
 type agentFacts struct {
 	ID         string `json:"id"`
 	UsedTokens int    `json:"usedTokens"`
 	Turns      int    `json:"turns"`
-}
-
-type budgetFacts struct {
-	MaxTokens           int `json:"maxTokens"`
-	ThresholdTokens     int `json:"thresholdTokens"`
-	WorkMaxTokens       int `json:"workMaxTokens"`
-	WorkThresholdTokens int `json:"workThresholdTokens"`
+	// SliceTokens is the slice granted to the agent; 0 before its first
+	// turn (or when the pool had none left).
+	SliceTokens int `json:"sliceTokens"`
 }
 
 // pathFacts are pathscope's facts plus the content hash write verbs need.
@@ -168,6 +168,7 @@ type decision struct {
 	Outcome           string            `json:"outcome"`
 	PackInsufficiency map[string]any    `json:"packInsufficiency"`
 	Obligations       decidedObligation `json:"obligations"`
+	Budget            *decidedBudget    `json:"budget"`
 	// VerbStage is set by the first stage (data.mcpc.main.stage1): it
 	// allows and the verb has a second stage to gather facts for.
 	VerbStage bool `json:"verbStage"`

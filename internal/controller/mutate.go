@@ -1,16 +1,16 @@
 package controller
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/sandbox"
 	"github.com/mcpc/mcpc/internal/store"
 )
 
@@ -222,42 +222,28 @@ func findNode(nodes []store.Node, nodeID string) (store.Node, bool) {
 	return nodes[i], true
 }
 
-// runValidation runs argv in the workspace with a timeout and keeps the
-// tail of its output.
+// runValidation runs argv in the workspace's sandbox with a timeout. The
+// verdict is the command's exit status there; what comes back is the tail
+// of its output (sandbox.outputMaxBytes), redacted, with its full size.
 func (c *Controller) runValidation(ctx context.Context, argv []string, dir string, timeout time.Duration) map[string]any {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = c.root
+	rel := ""
 	if dir != "" {
 		if d, err := c.paths.Sub(dir); err == nil {
-			cmd.Dir = d.Root()
+			if r, err := filepath.Rel(c.root, d.Root()); err == nil && r != "." {
+				rel = filepath.ToSlash(r)
+			}
 		}
 	}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.WaitDelay = 2 * time.Second
-	ownProcessGroup(cmd)
-	start := time.Now()
-	err := cmd.Run()
-	exit := -1
-	if cmd.ProcessState != nil {
-		exit = cmd.ProcessState.ExitCode()
-	}
-	res := map[string]any{"exitCode": exit, "passed": err == nil,
-		"durationMs": time.Since(start).Milliseconds(), "output": tail(out.String(), 8000)}
-	if ctx.Err() == context.DeadlineExceeded {
+	out := c.runCommand(ctx, sandbox.Run{Argv: argv, Dir: rel}, timeout)
+	res := map[string]any{"exitCode": out.exitCode, "passed": out.err == nil && out.started,
+		"durationMs": out.duration.Milliseconds(), "output": out.output, "outputBytes": out.bytes, "truncated": out.truncated,
+		"sandboxed": c.sandbox.Available()}
+	switch {
+	case out.timedOut:
 		res["timedOut"] = true
 		res["passed"] = false
-	} else if cmd.ProcessState == nil {
-		res["error"] = "the command did not start: " + err.Error()
+	case !out.started:
+		res["error"] = "the command did not start: " + out.err.Error()
 	}
 	return res
-}
-
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
 }

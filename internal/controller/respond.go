@@ -41,15 +41,7 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 			r.VerbDescriptions[v] = desc
 		}
 	}
-	used, workUsed := t.agent.UsedTokens, t.in.Work.UsedTokens+t.in.Request.Tokens
-	if t.work == nil {
-		used, workUsed = t.in.Request.Tokens, t.in.Request.Tokens
-	}
-	r.BudgetStatus = protocol.BudgetStatus{
-		MaxTokens: c.cfg.Budget.MaxTokens, UsedTokens: used, ThresholdTokens: c.cfg.ThresholdTokens(),
-		Blocked:       d.State == "BLOCKED_BUDGET",
-		WorkMaxTokens: c.cfg.Budget.WorkMaxTokens, WorkUsedTokens: workUsed, WorkThresholdTokens: c.cfg.WorkThresholdTokens(),
-	}
+	r.BudgetStatus = c.budgetStatus(t)
 	r.Progress = countProgress(t.nodes).wire()
 	if t.work == nil {
 		if r.RunSessionID == "" {

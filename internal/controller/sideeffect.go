@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/sandbox"
 	"github.com/mcpc/mcpc/internal/store"
 )
 
@@ -104,18 +105,39 @@ func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work,
 	t.result["artifactBundleRef"] = dir
 }
 
-// git runs git in the workspace. Without a configured identity it commits
-// as mcpc, so a gated commit never fails on a fresh machine.
+// git runs git in the workspace's sandbox, with the repository's git
+// folder (its config and hooks read-only): git add and commit, and the
+// hooks they run, see what a validation command sees. Its output is
+// bounded and redacted: a hook's error goes back to the agent. Without a
+// configured identity it commits as mcpc, so a gated commit never fails on
+// a fresh machine; the identity is read here, outside, because the sandbox
+// has no HOME with a global git config.
 func (c *Controller) git(ctx context.Context, args ...string) (string, error) {
 	if args[0] == "commit" {
-		if out, _ := exec.CommandContext(ctx, "git", "-C", c.root, "config", "user.email").Output(); len(strings.TrimSpace(string(out))) == 0 {
-			args = append([]string{"-c", "user.name=mcpc", "-c", "user.email=mcpc@localhost"}, args...)
+		name, email := c.gitConfig(ctx, "user.name"), c.gitConfig(ctx, "user.email")
+		if email == "" {
+			name, email = "mcpc", "mcpc@localhost"
 		}
+		if name == "" {
+			name = "mcpc"
+		}
+		args = append([]string{"-c", "user.name=" + name, "-c", "user.email=" + email}, args...)
 	}
 	// --literal-pathspecs: a file named "*.ts" or ":(glob)**" must name only
 	// itself, or a gated commit would take in files nobody approved.
-	out, err := exec.CommandContext(ctx, "git", append([]string{"-C", c.root, "--literal-pathspecs"}, args...)...).CombinedOutput()
-	return strings.TrimSpace(string(out)), err
+	argv := append([]string{"git", "-C", c.root, "--literal-pathspecs"}, args...)
+	out := c.runCommand(ctx, sandbox.Run{Argv: argv, Git: true}, gatedCommitTimeout)
+	if out.err != nil && !out.started {
+		return "git did not run: " + out.err.Error(), out.err
+	}
+	return strings.TrimSpace(out.output), out.err
+}
+
+// gitConfig reads one value of the repository's git configuration (with
+// the user's global one), outside the sandbox: "" when unset.
+func (c *Controller) gitConfig(ctx context.Context, key string) string {
+	out, _ := exec.CommandContext(ctx, "git", "-C", c.root, "config", key).Output()
+	return strings.TrimSpace(string(out))
 }
 
 // clipOutput keeps the end of a command's output for a denial message: the

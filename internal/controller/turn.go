@@ -39,6 +39,7 @@ type turn struct {
 	pack       *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
 	record     []byte              // the decision record, once committed
 	scratch    *pathscope.Resolver // write_scratch_file: the work's scratch folder
+	budget     turnBudget
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
@@ -154,8 +155,9 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	t.in.State = "UNINITIALIZED"
 	t.in.Work = workFacts{ID: t.req.WorkID, Given: t.req.WorkID != ""}
-	t.in.Budget = budgetFacts{MaxTokens: c.cfg.Budget.MaxTokens, ThresholdTokens: c.cfg.ThresholdTokens(),
-		WorkMaxTokens: c.cfg.Budget.WorkMaxTokens, WorkThresholdTokens: c.cfg.WorkThresholdTokens()}
+	if err := c.loadSession(ctx, tx, t); err != nil {
+		return err
+	}
 	t.in.Prompt = t.req.OriginalPrompt
 	if t.req.WorkID != "" {
 		w, err := tx.Work(ctx, t.req.WorkID)
@@ -191,8 +193,7 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 		return err
 	}
 	t.agent = a
-	t.in.Agent = agentFacts{ID: a.ID, UsedTokens: a.UsedTokens, Turns: a.Turns}
-	if t.in.Work.UsedTokens, err = tx.WorkUsedTokens(ctx, t.work.ID); err != nil {
+	if err := c.loadAgentBudget(ctx, tx, t); err != nil {
 		return err
 	}
 	if t.nodes, err = tx.Nodes(ctx, t.work.ID, nodeVerbs[t.req.Verb]); err != nil {
@@ -247,13 +248,17 @@ func (c *Controller) policyError(t *turn, err error) {
 	t.decRaw, _ = json.Marshal(t.dec)
 }
 
-// account charges the turn to the agent and records the decision.
+// account charges the turn to its session and agent and records the
+// decision.
 func (c *Controller) account(ctx context.Context, tx *store.Tx, t *turn) error {
+	if err := c.chargeSession(ctx, tx, t); err != nil {
+		return err
+	}
 	if t.work == nil {
 		return nil // turns before initialize_work have no work and are not recorded
 	}
 	t.agent.WorkID = t.work.ID
-	t.agent.UsedTokens += t.in.Request.Tokens
+	t.chargeAgent()
 	t.agent.Turns++
 	if !t.dec.allowed() {
 		t.agent.Denials++

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/sandbox"
 )
 
 // TestRunValidationOutcome: what a validation's result says, run as the
@@ -18,7 +21,7 @@ func TestRunValidationOutcome(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "check.sh"), []byte("#!/bin/sh\necho \"checked $1\"\nexit 3\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := &Controller{root: root}
+	c := testCommandController(t, root, 64)
 	for _, tc := range []struct {
 		note     string
 		argv     []string
@@ -32,6 +35,8 @@ func TestRunValidationOutcome(t *testing.T) {
 		{"arguments reach the command unsplit", []string{"sh", "-c", `printf '%s|' "$@"`, "x", "one two", "*"}, true, 0, "one two|*|", ""},
 		{"a program not on PATH did not start", []string{"mcpc-no-such-program"}, false, -1, "", "the command did not start"},
 		{"a missing relative program did not start", []string{"./missing.sh"}, false, -1, "", "the command did not start"},
+		{"the output's tail comes back", []string{"sh", "-c", "seq 1 1000"}, true, 0, "\n999\n1000\n", ""},
+		{"output is redacted", []string{"sh", "-c", "echo token=SECRET-VALUE"}, true, 0, "token=[REDACTED]", ""},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
 			res := c.runValidation(context.Background(), tc.argv, "", 10*time.Second)
@@ -41,5 +46,33 @@ func TestRunValidationOutcome(t *testing.T) {
 				t.Errorf("result %v, want passed %v, exit code %d, output with %q, error %q", res, tc.passed, tc.exitCode, tc.output, tc.error)
 			}
 		})
+	}
+}
+
+// redactSecretValue stands for the secret detector.
+type redactSecretValue struct{}
+
+func (redactSecretValue) Redact(b []byte) []byte {
+	return []byte(strings.ReplaceAll(string(b), "SECRET-VALUE", "[REDACTED]"))
+}
+
+// testCommandController is a Controller that runs commands only: in a
+// sandbox of root where one can be made, else unsandboxed.
+func testCommandController(t *testing.T, root string, outputMaxBytes int) *Controller {
+	t.Helper()
+	cfg := &config.Config{}
+	cfg.Sandbox.OutputMaxBytes = outputMaxBytes
+	sb := sandbox.New(sandbox.Options{Root: root, AllowUnsandboxed: true})
+	return &Controller{root: root, cfg: cfg, sandbox: sb, redactor: redactSecretValue{}}
+}
+
+// TestRunValidationBoundsOutput: a validation printing far more than the
+// limit keeps the limit's worth of tail and reports the full size.
+func TestRunValidationBoundsOutput(t *testing.T) {
+	c := testCommandController(t, t.TempDir(), 1024)
+	res := c.runValidation(context.Background(), []string{"sh", "-c", "head -c 5000000 /dev/zero | tr '\\0' x; echo; echo last line"}, "", 30*time.Second)
+	out, _ := res["output"].(string)
+	if res["passed"] != true || res["truncated"] != true || res["outputBytes"] != int64(5000000+1+10) || len(out) != 1024 || !strings.HasSuffix(out, "x\nlast line\n") {
+		t.Errorf("result passed %v truncated %v outputBytes %v, output of %d bytes ending %q", res["passed"], res["truncated"], res["outputBytes"], len(out), out[max(0, len(out)-20):])
 	}
 }

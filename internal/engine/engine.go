@@ -22,6 +22,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/bundle"
+	"github.com/open-policy-agent/opa/v1/keys"
 	"github.com/open-policy-agent/opa/v1/loader"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
@@ -50,6 +51,70 @@ type Options struct {
 	// variables, shadowed names and deprecated built-ins are errors.
 	// Default false.
 	Strict bool
+	// Verify, when set, requires BundlePath's .signatures.json to verify
+	// against its key (OPA bundle signing) and every file to match its
+	// signed hash; a directory is then read in bundle layout. Default: no
+	// verification (the bundle is the operator's own file).
+	Verify *Verification
+}
+
+// Verification is the key a bundle's signature must verify against.
+type Verification struct {
+	// Key is a PEM public key (RS*, PS*, ES*) or an HMAC secret (HS*).
+	Key string
+	// KeyID names the key (the signature's kid). Default "default".
+	KeyID string
+	// Algorithm is the signing algorithm. Default RS256.
+	Algorithm string
+	// Scope, when set, must match the signature's scope claim.
+	Scope string
+	// Exclude lists bundle files left out of verification.
+	Exclude []string
+}
+
+func (v *Verification) config() (*bundle.VerificationConfig, error) {
+	id := v.KeyID
+	if id == "" {
+		id = "default"
+	}
+	alg := v.Algorithm
+	if alg == "" {
+		alg = "RS256"
+	}
+	if !keys.IsSupportedAlgorithm(alg) {
+		return nil, fmt.Errorf("unsupported signing algorithm %q", alg)
+	}
+	// Built directly: keys.NewKeyConfig would first take the key for a file
+	// name, and PEM text is not one.
+	kc := &keys.Config{Key: v.Key, Algorithm: alg, Scope: v.Scope}
+	return bundle.NewVerificationConfig(map[string]*keys.Config{id: kc}, id, v.Scope, v.Exclude), nil
+}
+
+// readVerified reads a bundle file or directory with OPA's bundle reader,
+// which refuses it unless its signature verifies and every file's hash
+// matches the signed one (an unsigned bundle, a tampered file, a file the
+// signature does not list, another key).
+func readVerified(path string, v *Verification) (*bundle.Bundle, error) {
+	vc, err := v.config()
+	if err != nil {
+		return nil, fmt.Errorf("verification key: %w", err)
+	}
+	var r *bundle.Reader
+	if isDir(path) {
+		r = bundle.NewCustomReader(bundle.NewDirectoryLoader(path))
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = bundle.NewReader(f)
+	}
+	b, err := r.WithBundleVerificationConfig(vc).WithProcessAnnotations(true).Read()
+	if err != nil {
+		return nil, fmt.Errorf("signature verification: %w", err)
+	}
+	return &b, nil
 }
 
 // Engine evaluates decisions with a prepared query. It is safe for
@@ -77,6 +142,9 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	switch {
 	case opts.BundlePath == "":
 		b, err = loadFS(policies.FS)
+	case opts.Verify != nil:
+		source = opts.BundlePath
+		b, err = readVerified(opts.BundlePath, opts.Verify)
 	case isDir(opts.BundlePath):
 		// A directory is read the way `opa test DIR` reads it: every JSON
 		// file is data at its folder's path. A bundle reader would take only
@@ -138,16 +206,59 @@ func compileError(source string, err error) error {
 	return out
 }
 
+// Signing is the key WriteBundle signs with, as `opa build --signing-key`.
+type Signing struct {
+	// Key is a file holding a PEM private key (RS*, PS*, ES*) or an HMAC
+	// secret (HS*), as `opa build --signing-key` takes it.
+	Key string
+	// KeyID is written as the signature's kid. Default "default".
+	KeyID string
+	// Algorithm is the signing algorithm. Default RS256.
+	Algorithm string
+	// Scope, when set, is written as the signature's scope claim.
+	Scope string
+}
+
 // WriteBundle writes the policies directory dir, read as the engine reads
 // one (tests left out), as a standard OPA bundle to w, and says how many
 // modules it holds. Its modules and data are the ones New would decide
-// with, so the bundle has the directory's Version.
-func WriteBundle(dir string, w io.Writer) (modules int, err error) {
+// with, so the bundle has the directory's Version. With sign, the bundle
+// carries a .signatures.json over every file, as `opa build --signing-key`
+// writes it.
+func WriteBundle(dir string, w io.Writer, sign *Signing) (modules int, err error) {
 	b, err := loadFS(os.DirFS(dir))
 	if err != nil {
 		return 0, &Error{Code: "bundle_load", Location: dir, Message: err.Error()}
 	}
 	b.Manifest = bundle.Manifest{Roots: &[]string{""}}
+	if sign != nil {
+		id := sign.KeyID
+		if id == "" {
+			id = "default"
+		}
+		sc := bundle.NewSigningConfig(sign.Key, sign.Algorithm, "")
+		if sign.Scope != "" {
+			// The claims file is the only way OPA's signer takes extra
+			// claims; scope is the one mcpc writes.
+			f, err := os.CreateTemp("", "mcpc-claims-*.json")
+			if err != nil {
+				return 0, err
+			}
+			defer os.Remove(f.Name())
+			claims, _ := json.Marshal(map[string]string{"scope": sign.Scope})
+			_, err = f.Write(claims)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return 0, err
+			}
+			sc.ClaimsPath = f.Name()
+		}
+		if err := b.GenerateSignature(sc, id, false); err != nil {
+			return 0, &Error{Code: "bundle_sign", Location: dir, Message: err.Error()}
+		}
+	}
 	if err := bundle.NewWriter(w).Write(*b); err != nil {
 		return 0, err
 	}

@@ -86,7 +86,7 @@ func TestPolicyDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WriteBundle(policiesDir, f); err != nil {
+	if _, err := WriteBundle(policiesDir, f, nil); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

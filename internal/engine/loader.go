@@ -24,13 +24,23 @@ type LoaderOptions struct {
 	PollInterval time.Duration
 	// Log receives load and poll outcomes. Default: disabled.
 	Log *zerolog.Logger
+	// Verify is the key bundles must be signed with. A URL bundle is
+	// refused without one; a path bundle is verified when it is set.
+	Verify *Verification
+	// AllowInsecureHTTP lets a bundle URL use plain http (development
+	// only); otherwise an http:// URL is refused.
+	AllowInsecureHTTP bool
 }
 
 // Loader holds the engine in force and replaces it when the bundle changes,
-// as OPA's bundle plugin does. Until a bundle has loaded, and whenever the
-// configured one cannot be read, every evaluation fails with code
-// bundle_missing: callers deny (fail closed), they never fall back to
-// another policy.
+// as OPA's bundle plugin does. A bundle that fails to load, or is rejected
+// (a URL that is plain http or not signed with the configured key, a
+// tampered file), never replaces the engine in force: the last good
+// policy stays and the log says why. For a URL that is the embedded
+// policy until a bundle verifies (what is served over a network is only
+// trusted once signed); for a path, the operator's own file, there is no
+// fallback: until it loads every evaluation fails with code
+// bundle_missing, and callers deny (fail closed).
 type Loader struct {
 	opts    LoaderOptions
 	log     zerolog.Logger
@@ -50,6 +60,17 @@ func Load(ctx context.Context, opts LoaderOptions) *Loader {
 	l := &Loader{opts: opts, log: zerolog.Nop()}
 	if opts.Log != nil {
 		l.log = *opts.Log
+	}
+	if isURL(opts.Bundle) {
+		if e, err := New(ctx, Options{}); err == nil {
+			l.current.Store(e)
+		}
+		if err := l.urlAllowed(); err != nil {
+			// Nothing a poll can change: say so once and keep the embedded
+			// policy.
+			l.reject(err)
+			return l
+		}
 	}
 	l.refresh(ctx)
 	if opts.Bundle != "" && opts.PollInterval > 0 {
@@ -79,21 +100,50 @@ func (l *Loader) refresh(ctx context.Context) {
 	}
 	var e *Engine
 	if err == nil {
-		e, err = New(ctx, Options{BundlePath: path})
-		if strings.HasPrefix(l.opts.Bundle, "http") {
+		verify := l.opts.Verify
+		e, err = New(ctx, Options{BundlePath: path, Verify: verify})
+		if isURL(l.opts.Bundle) {
 			os.Remove(path)
 		}
 	}
 	if err != nil {
-		msg := err.Error()
-		l.lastErr.Store(&msg)
-		l.log.Error().Err(err).Str("bundle", l.opts.Bundle).Msg("policy bundle not loaded; turns are denied until it loads")
+		l.reject(err)
 		return
 	}
 	l.lastErr.Store(nil)
 	if prev := l.current.Swap(e); prev != nil && prev.Version() != e.Version() {
 		l.log.Info().Str("version", e.Version()).Msg("policy bundle updated")
 	}
+}
+
+// reject records why the configured bundle is not in force and logs it
+// with what decides instead.
+func (l *Loader) reject(err error) {
+	msg := err.Error()
+	l.lastErr.Store(&msg)
+	if cur := l.current.Load(); cur != nil {
+		l.log.Error().Err(err).Str("bundle", l.opts.Bundle).Str("keeping", cur.Source()).Str("version", cur.Version()).
+			Msg("policy bundle rejected; the last good policy stays in force")
+		return
+	}
+	l.log.Error().Err(err).Str("bundle", l.opts.Bundle).Msg("policy bundle not loaded; turns are denied until it loads")
+}
+
+// urlAllowed refuses what no download can make trustworthy: plain http
+// (anyone on the path can change it) unless allowed for development, and
+// a URL without a key to verify its signature.
+func (l *Loader) urlAllowed() error {
+	if strings.HasPrefix(l.opts.Bundle, "http://") && !l.opts.AllowInsecureHTTP {
+		return fmt.Errorf("bundle %s: plain http is refused; serve it over https (or, for development only, pass --allow-insecure-bundle-http)", l.opts.Bundle)
+	}
+	if l.opts.Verify == nil {
+		return fmt.Errorf("bundle %s: a bundle URL is used only when its signature verifies; configure --bundle-key (or bundles.verification.keyFile)", l.opts.Bundle)
+	}
+	return nil
+}
+
+func isURL(src string) bool {
+	return strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://")
 }
 
 // fetch returns a local path to load and whether it changed since the last
@@ -103,7 +153,7 @@ func (l *Loader) fetch(ctx context.Context) (string, bool, error) {
 	switch {
 	case src == "":
 		return "", l.current.Load() == nil, nil
-	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
+	case isURL(src):
 		return l.download(ctx)
 	default:
 		fi, err := os.Stat(src)
@@ -125,7 +175,7 @@ func (l *Loader) download(ctx context.Context) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	if l.etag != "" && l.current.Load() != nil {
+	if l.etag != "" {
 		req.Header.Set("If-None-Match", l.etag)
 	}
 	resp, err := http.DefaultClient.Do(req)

@@ -9,10 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"os"
 	"sync/atomic"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
@@ -26,6 +24,12 @@ const ToolName = "controller_turn"
 // Turner runs one turn; the controller implements it.
 type Turner interface {
 	Turn(ctx context.Context, raw json.RawMessage) (*protocol.TurnResponse, error)
+}
+
+// AnswerCharger is told the encoded size of each answer sent, so the
+// answer is charged to the turn's budget (the controller implements it).
+type AnswerCharger interface {
+	ChargeAnswer(ctx context.Context, resp *protocol.TurnResponse, bytes int)
 }
 
 // Options configures NewServer.
@@ -66,6 +70,7 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 		SupportedProtocolVersions: protocolVersions(),
 	})
 	s.AddReceivingMiddleware(encodeTurnResults)
+	charger, _ := t.(AnswerCharger)
 	t = newWorkerTurner(t, opts.Log)
 	s.AddTool(&sdk.Tool{
 		Name:        ToolName,
@@ -78,6 +83,13 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 		}
 		inflight.Add(1)
 		defer inflight.Add(-1)
+		// Budgets are kept per MCP session: the HTTP session id the server
+		// assigned, or (stdio, no id) the process.
+		if req.Session != nil {
+			if id := req.Session.ID(); id != "" {
+				ctx = protocol.WithSession(ctx, id)
+			}
+		}
 		resp, err := t.Turn(ctx, args)
 		if err != nil {
 			return nil, err
@@ -85,6 +97,9 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 		text, err := json.Marshal(resp)
 		if err != nil {
 			return nil, err
+		}
+		if charger != nil {
+			charger.ChargeAnswer(ctx, resp, len(text))
 		}
 		return &sdk.CallToolResult{
 			Content:           []sdk.Content{&sdk.TextContent{Text: string(text)}},
@@ -127,17 +142,3 @@ func ServeStdio(ctx context.Context, s *sdk.Server) error {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
-
-// HTTPHandler serves streamable HTTP; mount it at /mcp. The SDK refuses a
-// loopback request whose Host is not loopback (DNS rebinding); the
-// cross-origin check also refuses what a web page in a browser sends from
-// another origin, so no site the user visits can drive the tool. Clients
-// that are not browsers send no Origin and pass. A session that receives no
-// request for idle is closed (0 keeps sessions until they are deleted): a
-// client that never ends its sessions would otherwise grow the server
-// without bound. Closing one loses nothing: works live in the store, and a
-// client answered 404 starts a new session and goes on with its workId.
-func HTTPHandler(s *sdk.Server, idle time.Duration) http.Handler {
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{SessionTimeout: idle})
-	return http.NewCrossOriginProtection().Handler(h)
-}

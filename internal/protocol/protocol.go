@@ -50,16 +50,35 @@ type PendingValidation struct {
 	Status string `json:"status"`
 }
 
-// BudgetStatus is the calling agent's token budget.
+// BudgetStatus is the calling agent's token budget: what this turn was
+// charged and where the agent, its work and its MCP session stand (after
+// this turn's request; the answer is charged at the agent's next turn).
 type BudgetStatus struct {
+	// MaxTokens is the agent's slice of the work's pool (0: none granted).
 	MaxTokens       int  `json:"maxTokens"`
 	UsedTokens      int  `json:"usedTokens"`
 	ThresholdTokens int  `json:"thresholdTokens"`
 	Blocked         bool `json:"blocked"`
-	// The work's agents together (budget.workMaxTokens).
-	WorkMaxTokens       int `json:"workMaxTokens"`
-	WorkUsedTokens      int `json:"workUsedTokens"`
-	WorkThresholdTokens int `json:"workThresholdTokens"`
+	// The work's pool (budget.workMaxTokens): what its agents used
+	// together and the slices granted from it.
+	WorkMaxTokens     int `json:"workMaxTokens"`
+	WorkUsedTokens    int `json:"workUsedTokens"`
+	WorkGrantedTokens int `json:"workGrantedTokens"`
+	// The MCP session across all its works (budget.sessionMaxTokens).
+	SessionMaxTokens       int `json:"sessionMaxTokens"`
+	SessionUsedTokens      int `json:"sessionUsedTokens"`
+	SessionThresholdTokens int `json:"sessionThresholdTokens"`
+	// Charged is what this turn charged.
+	Charged Charge `json:"charged"`
+}
+
+// Charge is what one turn cost: its request (ceil(bytes/4), at most
+// RequestMaxTokens) and the answers to earlier turns not charged yet (an
+// answer's size is known only once it is sent).
+type Charge struct {
+	RequestTokens    int `json:"requestTokens"`
+	AnswerTokens     int `json:"answerTokens"`
+	RequestMaxTokens int `json:"requestMaxTokens"`
 }
 
 // Scope names the roots the agent's work is confined to.

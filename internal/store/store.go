@@ -111,6 +111,13 @@ CREATE TABLE IF NOT EXISTS agents (
   created_at TEXT NOT NULL,
   PRIMARY KEY (work_id, id)
 );
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  used_tokens INTEGER NOT NULL DEFAULT 0,
+  turns INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS nodes (
   work_id TEXT NOT NULL REFERENCES works(id),
   node_id TEXT NOT NULL,
@@ -152,10 +159,12 @@ func (s *Store) migrate(ctx context.Context) error {
 		if _, err := s.db.ExecContext(ctx, schema); err != nil {
 			return err
 		}
-		// Databases made before works had a revision, or nodes a run, get one.
+		// Databases made before works had a revision, nodes a run or agents a
+		// budget slice get one.
 		for _, col := range []struct{ table, column, decl string }{
 			{"works", "rev", "INTEGER NOT NULL DEFAULT 0"},
 			{"nodes", "run", "TEXT NOT NULL DEFAULT ''"},
+			{"agents", "slice_tokens", "INTEGER NOT NULL DEFAULT 0"},
 		} {
 			if _, err := s.db.ExecContext(ctx, `SELECT `+col.column+` FROM `+col.table+` LIMIT 0`); err != nil {
 				if _, err := s.db.ExecContext(ctx, `ALTER TABLE `+col.table+` ADD COLUMN `+col.column+` `+col.decl); err != nil {

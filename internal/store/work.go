@@ -34,6 +34,16 @@ type Agent struct {
 	UsedTokens int
 	Turns      int
 	Denials    int
+	// SliceTokens is the budget slice the agent was granted from the
+	// work's pool; 0 until one is granted.
+	SliceTokens int
+}
+
+// Session is one MCP session's spending across all its works.
+type Session struct {
+	ID         string
+	UsedTokens int
+	Turns      int
 }
 
 // Node is the execution status of one accepted plan node. MapsTo (a
@@ -132,8 +142,8 @@ func (t *Tx) NextDecision(ctx context.Context, workID string) (int, error) {
 // Agent loads an agent of a work.
 func (t *Tx) Agent(ctx context.Context, workID, id string) (*Agent, error) {
 	a := &Agent{WorkID: workID, ID: id}
-	err := t.queryRow(`SELECT used_tokens, turns, denials FROM agents WHERE work_id = ? AND id = ?`, workID, id).
-		Scan(&a.UsedTokens, &a.Turns, &a.Denials)
+	err := t.queryRow(`SELECT used_tokens, turns, denials, slice_tokens FROM agents WHERE work_id = ? AND id = ?`, workID, id).
+		Scan(&a.UsedTokens, &a.Turns, &a.Denials, &a.SliceTokens)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -142,9 +152,37 @@ func (t *Tx) Agent(ctx context.Context, workID, id string) (*Agent, error) {
 
 // PutAgent inserts or updates an agent's counters.
 func (t *Tx) PutAgent(ctx context.Context, a *Agent) error {
-	_, err := t.exec(`INSERT INTO agents (work_id, id, used_tokens, turns, denials, created_at) VALUES (?,?,?,?,?,?)
-ON CONFLICT(work_id, id) DO UPDATE SET used_tokens=excluded.used_tokens, turns=excluded.turns, denials=excluded.denials`,
-		a.WorkID, a.ID, a.UsedTokens, a.Turns, a.Denials, now())
+	_, err := t.exec(`INSERT INTO agents (work_id, id, used_tokens, turns, denials, slice_tokens, created_at) VALUES (?,?,?,?,?,?,?)
+ON CONFLICT(work_id, id) DO UPDATE SET used_tokens=excluded.used_tokens, turns=excluded.turns, denials=excluded.denials, slice_tokens=excluded.slice_tokens`,
+		a.WorkID, a.ID, a.UsedTokens, a.Turns, a.Denials, a.SliceTokens, now())
+	return err
+}
+
+// WorkBudget is what a work's agents have used together and the budget
+// slices granted to them from its pool.
+func (t *Tx) WorkBudget(ctx context.Context, workID string) (used, granted int, err error) {
+	err = t.queryRow(`SELECT COALESCE(SUM(used_tokens), 0), COALESCE(SUM(slice_tokens), 0) FROM agents WHERE work_id = ?`, workID).
+		Scan(&used, &granted)
+	return used, granted, err
+}
+
+// Session loads an MCP session's spending; a session not seen yet has
+// spent nothing.
+func (t *Tx) Session(ctx context.Context, id string) (*Session, error) {
+	s := &Session{ID: id}
+	err := t.queryRow(`SELECT used_tokens, turns FROM sessions WHERE id = ?`, id).Scan(&s.UsedTokens, &s.Turns)
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, nil
+	}
+	return s, err
+}
+
+// PutSession inserts or updates a session's counters.
+func (t *Tx) PutSession(ctx context.Context, s *Session) error {
+	ts := now()
+	_, err := t.exec(`INSERT INTO sessions (id, used_tokens, turns, created_at, updated_at) VALUES (?,?,?,?,?)
+ON CONFLICT(id) DO UPDATE SET used_tokens=excluded.used_tokens, turns=excluded.turns, updated_at=excluded.updated_at`,
+		s.ID, s.UsedTokens, s.Turns, ts, ts)
 	return err
 }
 

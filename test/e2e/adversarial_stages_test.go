@@ -179,9 +179,9 @@ func (l *lockLog) worstSince(offset int) float64 {
 	return worst
 }
 
-// startLogged is startServer with the server's debug log kept and its
+// startWithLockLog is startServer with the server's debug log kept and its
 // process returned; env is added to the server's environment.
-func startLogged(t *testing.T, ws string, env ...string) (*agent, *lockLog, *exec.Cmd) {
+func startWithLockLog(t *testing.T, ws string, env ...string) (*agent, *lockLog, *exec.Cmd) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -203,7 +203,7 @@ func startLogged(t *testing.T, ws string, env ...string) (*agent, *lockLog, *exe
 // longest store-lock hold is logged.
 func TestStagesNothingStalls(t *testing.T) {
 	ws := stagesWorkspace(t)
-	hostile, logs, _ := startLogged(t, ws)
+	hostile, logs, _ := startWithLockLog(t, ws)
 	init := hostile.initialize(demo.Prompt, "adp-alert")
 	mustAllow(t, hostile.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
 	mustAllow(t, hostile.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
@@ -275,7 +275,7 @@ func TestStagesSIGTERMMidTurn(t *testing.T) {
 	ws := stagesWorkspace(t)
 	a := acceptedWork(t, ws)
 	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
-	slow, _, cmd := startLogged(t, ws, "MCPC_STORE_LOCK_TIMEOUT_MS=60000")
+	slow, _, cmd := startWithLockLog(t, ws, "MCPC_STORE_LOCK_TIMEOUT_MS=60000")
 	identity := map[string]any{"op": "codemod", "codemod": "rename_identifier_in_file", "params": map[string]any{"from": "adp", "to": "adp"}}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

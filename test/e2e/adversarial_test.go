@@ -92,6 +92,7 @@ func hostilePaths(ws, outside string) []string {
 // hang the server.
 func TestAdversarialPaths(t *testing.T) {
 	ws, outside := hostileWorkspace(t)
+	roomyBudget(t, ws)
 	a := startServer(t, ws)
 	init := a.initialize("Review the dashboard template and its alert", "dashboard", "leak", "hard", "fifo", "secret")
 	for _, f := range packFiles(init) {

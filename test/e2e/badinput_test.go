@@ -105,13 +105,15 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 	// An oversized request is refused, and still charged to its sender (a
-	// separate agent here), who is then over budget; other agents are not.
+	// separate agent here), but no more than one request may cost: neither
+	// its sender nor any other agent is blocked by it.
 	big := a.send(map[string]any{"workId": a.work, "agentId": "flooder", "verb": "write_scratch_file",
 		"args": map[string]any{"relativePath": "big.md", "content": strings.Repeat("x", 5<<20)}})
 	mustDeny(t, big, "INVALID_ARGS")
+	mustDeny(t, big, "REQUEST_TOO_LARGE")
 	unreadable(t, big, "over the limit")
-	if big.State != "BLOCKED_BUDGET" || !big.BudgetStatus.Blocked {
-		t.Errorf("the flooding agent is in %s (budget %+v)", big.State, big.BudgetStatus)
+	if c := big.BudgetStatus.Charged; c.RequestTokens != c.RequestMaxTokens || c.RequestMaxTokens == 0 || big.BudgetStatus.Blocked {
+		t.Errorf("the flooding agent was charged %+v (budget %+v)", c, big.BudgetStatus)
 	}
 	if after := treeHash(t, ws); after != before {
 		t.Errorf("bad input changed the workspace")

@@ -16,6 +16,7 @@ import (
 // not make: every turn that starts runs to its end under its real decision.
 func TestCancelledTurns(t *testing.T) {
 	ws := newWorkspace(t)
+	roomyBudget(t, ws)
 	a := startServer(t, ws)
 	a.initialize(demo.Prompt, "adp-alert")
 	read := map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 2}

@@ -2,13 +2,10 @@ package e2e
 
 import (
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -126,45 +123,5 @@ func TestExplainDenyFormats(t *testing.T) {
 	}
 	if _, err := runCLI(ws, "explain-deny"); err == nil {
 		t.Errorf("explain-deny without --work or --input succeeded")
-	}
-}
-
-// TestBundleFromURL: serve polls a bundle server as OPA does; until the
-// bundle is served every turn is denied, then the policies apply.
-func TestBundleFromURL(t *testing.T) {
-	ws := newWorkspace(t)
-	policies := policiesDir()
-	bundle := filepath.Join(t.TempDir(), "mcpc.tar.gz")
-	if out, err := runCLI(ws, "policy", "build", "--dir", policies, "--output", bundle); err != nil {
-		t.Fatalf("policy build: %v\n%s", err, out)
-	}
-	var ready atomic.Bool
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !ready.Load() {
-			http.Error(w, "not yet", http.StatusServiceUnavailable)
-			return
-		}
-		w.Header().Set("ETag", `"v1"`)
-		if r.Header.Get("If-None-Match") == `"v1"` {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		http.ServeFile(w, r, bundle)
-	}))
-	defer srv.Close()
-	t.Setenv("MCPC_BUNDLE_POLL_SECONDS", "1")
-	a := startServer(t, ws, "--bundle", srv.URL+"/bundles/mcpc.tar.gz")
-	mustDeny(t, a.turn("initialize_work", nil, "originalPrompt", "x"), "POLICY_ERROR")
-	ready.Store(true)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		r := a.turn("initialize_work", nil, "originalPrompt", demo.Prompt)
-		if len(r.Denials) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the served bundle never loaded: %v", r.DenyReasons)
-		}
-		time.Sleep(200 * time.Millisecond)
 	}
 }

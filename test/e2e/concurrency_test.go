@@ -3,9 +3,11 @@ package e2e
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mcpc/mcpc/internal/demo"
+	"github.com/mcpc/mcpc/internal/protocol"
 )
 
 // TestConcurrentProcesses: several mcpc processes run turns on one work at
@@ -65,12 +67,18 @@ func TestConcurrentProcesses(t *testing.T) {
 // once; every turn is answered and counted once.
 func TestConcurrentTurnsInOneProcess(t *testing.T) {
 	ws := newWorkspace(t)
+	roomyBudget(t, ws)
 	a := startServer(t, ws)
-	a.initialize(demo.Prompt, "adp-alert")
+	init := a.initialize(demo.Prompt, "adp-alert")
 	read := map[string]any{"targetFile": demo.Target, "startLine": 1, "endLine": 2}
-	// Two reads alone give the cost of one (the same bytes every time).
-	first := a.turn("read_file_lines", read).BudgetStatus.UsedTokens
-	cost := a.turn("read_file_lines", read).BudgetStatus.UsedTokens - first
+	// Every charge (a request, or answers not charged yet) is reported by
+	// exactly one response: their sum is what the agent has used.
+	var charged atomic.Int64
+	count := func(r *protocol.TurnResponse) {
+		charged.Add(int64(r.BudgetStatus.Charged.RequestTokens + r.BudgetStatus.Charged.AnswerTokens))
+	}
+	first := a.turn("read_file_lines", read)
+	count(first)
 	const inFlight, each = 8, 25
 	var wg sync.WaitGroup
 	errs := make(chan string, inFlight*each)
@@ -85,6 +93,7 @@ func TestConcurrentTurnsInOneProcess(t *testing.T) {
 					errs <- err.Error()
 					return
 				}
+				count(resp)
 				if len(resp.Denials) > 0 || resp.Result["error"] != nil {
 					errs <- fmt.Sprint(resp.DenyReasons, resp.Result["error"])
 				}
@@ -97,10 +106,12 @@ func TestConcurrentTurnsInOneProcess(t *testing.T) {
 		t.Error(e)
 	}
 	next := a.turn("read_file_lines", read)
-	if want := fmt.Sprintf(".ai/tmp/work/%s/decisions/%06d.json", a.work, 3+inFlight*each+1); next.TraceRef != want {
+	count(next)
+	if want := fmt.Sprintf(".ai/tmp/work/%s/decisions/%06d.json", a.work, 2+inFlight*each+1); next.TraceRef != want {
 		t.Errorf("traceRef %s, want %s", next.TraceRef, want)
 	}
-	if want := first + (1+inFlight*each+1)*cost; next.BudgetStatus.UsedTokens != want {
-		t.Errorf("usedTokens %d, want %d (%d per read)", next.BudgetStatus.UsedTokens, want, cost)
+	// The initialize_work request was charged before first.
+	if want := int(charged.Load()) + init.BudgetStatus.Charged.RequestTokens; next.BudgetStatus.UsedTokens != want {
+		t.Errorf("usedTokens %d, want %d (every turn's request and answer charged once)", next.BudgetStatus.UsedTokens, want)
 	}
 }

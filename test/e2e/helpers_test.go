@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -60,4 +62,15 @@ func gitRepo(t *testing.T, ws string) func(args ...string) string {
 	git("add", "-A")
 	git("commit", "-q", "-m", "base")
 	return git
+}
+
+// roomyBudget gives ws budgets no test of another feature reaches, for
+// tests that run hundreds of turns as one agent: every turn is charged its
+// request and its answer (ARCHITECTURE §5), and the defaults block an agent
+// after about sixty read turns. Layered in base.json, under any
+// env.local.json the test writes.
+func roomyBudget(t *testing.T, ws string) {
+	t.Helper()
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "base.json"),
+		[]byte(`{"budget": {"maxTokens": 100000000, "workMaxTokens": 1000000000, "sessionMaxTokens": 1000000000}}`), 0o644))
 }

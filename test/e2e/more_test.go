@@ -13,13 +13,15 @@ import (
 )
 
 // TestBudget: an agent past its threshold is BLOCKED_BUDGET with that state's
-// verbs; the other agents of the work are not.
+// verbs; the other agents of the work are not: each draws its own slice
+// from the work's pool, and an agentId arriving when the pool is spent gets
+// none.
 func TestBudget(t *testing.T) {
 	ws := newWorkspace(t)
-	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 10000, "thresholdPercent": 0.5, "workMaxTokens": 16000}}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 10000, "thresholdPercent": 0.5, "workMaxTokens": 20000}}`), 0o644))
 	a := startServer(t, ws)
 	init := a.initialize(demo.Prompt, "adp-alert")
-	if init.BudgetStatus.ThresholdTokens != 5000 || init.BudgetStatus.MaxTokens != 10000 {
+	if init.BudgetStatus.ThresholdTokens != 5000 || init.BudgetStatus.MaxTokens != 10000 || init.BudgetStatus.WorkGrantedTokens != 10000 {
 		t.Fatalf("budget = %+v", init.BudgetStatus)
 	}
 	var last = init
@@ -34,29 +36,32 @@ func TestBudget(t *testing.T) {
 		t.Errorf("BLOCKED_BUDGET capabilities %v, want %v", last.Capabilities, want)
 	}
 	mustDeny(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}), "BUDGET_EXCEEDED")
-	// Another agent of the same work is unaffected...
+	// Another agent of the same work is unaffected: it has a slice of its own.
 	b := startServer(t, ws)
 	b.work = a.work
 	r := b.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
 	mustAllow(t, r)
-	if r.State != "PLANNING" || r.BudgetStatus.WorkThresholdTokens != 8000 {
+	if r.State != "PLANNING" || r.BudgetStatus.WorkGrantedTokens != 20000 || r.BudgetStatus.MaxTokens != 10000 {
 		t.Errorf("the other agent is in %s (budget %+v)", r.State, r.BudgetStatus)
 	}
-	// ...until the work's agents together pass the work's threshold: a new
-	// agentId is a new budget of its own, not of the work.
+	// Its own spending blocks it alone, at its own threshold.
 	b.id = r.AgentID
-	for last = r; !last.BudgetStatus.Blocked && last.BudgetStatus.WorkUsedTokens < 20000; {
+	for last = r; !last.BudgetStatus.Blocked && last.BudgetStatus.UsedTokens < 20000; {
 		last = b.turn("write_scratch_file", map[string]any{"relativePath": "n.md", "content": strings.Repeat("y", 2000)})
 	}
-	if !last.BudgetStatus.Blocked || last.BudgetStatus.UsedTokens > 5000 {
-		t.Fatalf("the work's threshold did not block the second agent: %+v", last.BudgetStatus)
+	if !last.BudgetStatus.Blocked {
+		t.Fatalf("the second agent's slice did not block it: %+v", last.BudgetStatus)
 	}
-	for _, agentID := range []string{b.id, "agent-fresh"} {
-		r := b.turn("read_file_lines", map[string]any{"targetFile": demo.Target}, "agentId", agentID)
-		mustDeny(t, r, "BUDGET_EXCEEDED")
-		if !strings.Contains(r.Denials[0].Message, "agents of work") {
-			t.Errorf("%s: %s", agentID, r.Denials[0].Message)
-		}
+	r = b.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
+	mustDeny(t, r, "BUDGET_EXCEEDED")
+	if !strings.Contains(r.Denials[0].Message, "past its threshold of 5000") {
+		t.Errorf("%s", r.Denials[0].Message)
+	}
+	// The pool (two slices) is spent: a new agentId gets no slice.
+	r = b.turn("read_file_lines", map[string]any{"targetFile": demo.Target}, "agentId", "agent-fresh")
+	mustDeny(t, r, "BUDGET_EXCEEDED")
+	if !strings.Contains(r.Denials[0].Message, "no slice of 10000 is left for agent agent-fresh") || r.BudgetStatus.MaxTokens != 0 {
+		t.Errorf("%s (budget %+v)", r.Denials[0].Message, r.BudgetStatus)
 	}
 }
 

@@ -81,10 +81,12 @@ func TestPatchOnce(t *testing.T) {
 // fails.
 func TestOverlappingValidations(t *testing.T) {
 	ws := newWorkspace(t)
-	// The first run passes after 0.4 s, the second fails after 1.2 s.
-	count := filepath.Join(t.TempDir(), "runs")
-	config := fmt.Sprintf(`{"validation": {"commands": {"no-adp-alert": {"argv": ["sh", "-c", %q], "timeoutSec": 30}}}}`,
-		fmt.Sprintf(`n=$(cat %s 2>/dev/null || echo 0); echo $((n+1)) > %s; if [ "$n" = 0 ]; then sleep 0.4; exit 0; fi; sleep 1.2; exit 1`, count, count))
+	// The first run passes after 0.4 s, the second fails after 1.2 s. They
+	// count in the one worktree folder the sandbox lets them write.
+	must(t, os.Mkdir(filepath.Join(ws, "out"), 0o755))
+	count := "out/runs"
+	config := fmt.Sprintf(`{"sandbox": {"writable": ["out"]}, "validation": {"commands": {"no-adp-alert": {"argv": ["sh", "-c", %q], "timeoutSec": 30}}}}`,
+		fmt.Sprintf(`n=$(cat %s 2>/dev/null || echo 0); echo $((n+1)) > %s || exit 9; if [ "$n" = 0 ]; then sleep 0.4; exit 0; fi; sleep 1.2; exit 1`, count, count))
 	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(config), 0o644))
 	a := acceptedWork(t, ws)
 	mustAllow(t, patchAlert(a, alertCodemod))
@@ -154,16 +156,25 @@ func TestDependencyOrder(t *testing.T) {
 // not only its direct child.
 func TestValidationTimeoutKillsItsProcesses(t *testing.T) {
 	ws := newWorkspace(t)
-	pidFile := filepath.Join(t.TempDir(), "runner.pid")
-	config := fmt.Sprintf(`{"validation": {"commands": {"no-adp-alert": {"argv": ["sh", "-c", %q], "timeoutSec": 1}}}}`,
-		fmt.Sprintf(`sleep 60 & echo $! > %s; wait`, pidFile))
-	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(config), 0o644))
+	ready, marker := runnerValidation(t, ws, 2)
 	a := acceptedWork(t, ws)
 	mustAllow(t, patchAlert(a, alertCodemod))
-	if r := validateAlert(a); r.Result["status"] != "failed" || r.Result["timedOut"] != true {
+	// The runner is found while the validation runs; a.turn may fail the
+	// test, which only the test's goroutine may do.
+	done := make(chan *protocol.TurnResponse, 1)
+	go func() {
+		r, err := a.c.Turn(t.Context(), map[string]any{"verb": "run_automation_recipe", "workId": a.work, "agentId": a.id, "args": map[string]any{
+			"recipeId": "run_targeted_validation", "planNodeId": "validate-alert", "params": map[string]any{"commandId": "no-adp-alert"}}})
+		if err != nil {
+			r = &protocol.TurnResponse{Result: map[string]any{"error": err.Error()}}
+		}
+		done <- r
+	}()
+	runner := waitForRunner(t, ready, marker)
+	if r := <-done; r.Result["status"] != "failed" || r.Result["timedOut"] != true {
 		t.Fatalf("a validation past its timeout: %v", r.Result)
 	}
-	waitGone(t, waitForPID(t, pidFile), "the validation's child process %s outlived its timeout: %s")
+	waitGone(t, runner, "the validation's child process %s outlived its timeout: %s")
 }
 
 // TestValidationDiesWithServer: an mcpc killed outright (kill -9) while a
@@ -175,10 +186,7 @@ func TestValidationDiesWithServer(t *testing.T) {
 		t.Skip("only Linux ties a child's life to its parent's")
 	}
 	ws := newWorkspace(t)
-	pidFile := filepath.Join(t.TempDir(), "runner.pid")
-	config := fmt.Sprintf(`{"validation": {"commands": {"no-adp-alert": {"argv": ["sh", "-c", %q], "timeoutSec": 120}}}}`,
-		fmt.Sprintf(`sleep 60 & echo $! > %s; wait`, pidFile))
-	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(config), 0o644))
+	ready, marker := runnerValidation(t, ws, 120)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	server := exec.Command(binary, "serve", "--workspace", ws)
@@ -193,22 +201,52 @@ func TestValidationDiesWithServer(t *testing.T) {
 		_, _ = c.Turn(ctx, map[string]any{"verb": "run_automation_recipe", "workId": a.work, "agentId": a.id, "args": map[string]any{
 			"recipeId": "run_targeted_validation", "planNodeId": "validate-alert", "params": map[string]any{"commandId": "no-adp-alert"}}})
 	}()
-	runner := waitForPID(t, pidFile)
+	runner := waitForRunner(t, ready, marker)
 	must(t, server.Process.Kill())
 	waitGone(t, runner, "the validation's child process %s outlived the killed server: %s")
 }
 
-// waitForPID waits for a validation to write its runner's pid to file.
-func waitForPID(t *testing.T, file string) string {
+// runnerValidation configures ws's no-adp-alert validation to start a
+// runner (a sleep) in the background and wait for it, with timeout
+// seconds. It returns the file the validation writes once the runner
+// started, and the runner's argument that finds it among the host's
+// processes: a sandboxed command's own pids are those of its PID namespace.
+func runnerValidation(t *testing.T, ws string, timeout int) (ready, marker string) {
+	t.Helper()
+	must(t, os.Mkdir(filepath.Join(ws, "out"), 0o755))
+	marker = fmt.Sprintf("60.%09d", time.Now().UnixNano()%1e9)
+	config := fmt.Sprintf(`{"sandbox": {"writable": ["out"]}, "validation": {"commands": {"no-adp-alert": {"argv": ["sh", "-c", %q], "timeoutSec": %d}}}}`,
+		fmt.Sprintf(`sleep %s & echo started > out/ready; wait`, marker), timeout)
+	must(t, os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(config), 0o644))
+	return filepath.Join(ws, "out", "ready"), marker
+}
+
+// waitForRunner waits for a validation to write ready and returns the
+// host pid of its runner, the process whose arguments are sleep marker.
+func waitForRunner(t *testing.T, ready, marker string) string {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if raw, err := os.ReadFile(file); err == nil && strings.HasSuffix(string(raw), "\n") {
-			return strings.TrimSpace(string(raw))
+		if raw, err := os.ReadFile(ready); err == nil && strings.HasSuffix(string(raw), "\n") {
+			if pid := findProcess("sleep\x00" + marker + "\x00"); pid != "" {
+				return pid
+			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the validation never started its runner")
 		}
 	}
+}
+
+// findProcess returns the pid of a process whose command line (NUL
+// separated) is cmdline, "" if there is none.
+func findProcess(cmdline string) string {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		if raw, err := os.ReadFile(p); err == nil && string(raw) == cmdline {
+			return filepath.Base(filepath.Dir(p))
+		}
+	}
+	return ""
 }
 
 // waitGone waits for process pid to end (gone, or a zombie waiting to be

@@ -149,7 +149,7 @@ else := input.state
 
 # METADATA
 # description: the verbs offered in nextState
-capabilities := object.get(tables.states, next_state, [])
+capabilities := turn.verbs_in(next_state)
 
 _default_verb := input.verb if {
 	turn.known_verb
@@ -216,6 +216,7 @@ _base := {
 	"denials": denials,
 	"advisories": advisories,
 	"obligations": obligations,
+	"budget": turn.budget,
 	"verbStage": _verb_stage_wanted,
 }
 
@@ -245,6 +246,7 @@ decision := {
 	"denials": [],
 	"advisories": [],
 	"obligations": obligations,
+	"budget": turn.budget,
 	# a quiet turn is allowed and not initialize_work or escalate
 	"verbStage": _verb_stage_asked,
 } if {

@@ -59,8 +59,15 @@ test_success_read_turn if {
 		"denials": [],
 		"advisories": [],
 		"obligations": {},
+		"budget": _budget,
 		"verbStage": false,
 	} with input as fixtures.input_doc
+}
+
+# the fixture's budget: a granted slice of 100000, 60% of it, 20% of that per request
+_budget := {
+	"sliceTokens": 100000, "thresholdTokens": 60000, "sessionThresholdTokens": 300000,
+	"requestMaxTokens": 12000, "chargeTokens": 30,
 }
 
 test_fail_read_before_initialize if {
@@ -80,6 +87,7 @@ test_fail_read_before_initialize if {
 		}],
 		"advisories": [],
 		"obligations": {},
+		"budget": _budget,
 		"verbStage": false,
 		"suggestedAction": {
 			"verb": "initialize_work",
@@ -126,6 +134,23 @@ test_success_escalate_when_over_budget if {
 	d.state == "BLOCKED_BUDGET"
 	d.nextState == "BLOCKED_BUDGET"
 	d.workState == "PLANNING"
+}
+
+test_fail_session_over_budget_offers_no_new_work if {
+	d := main.decision with input as fixtures.with_input({"session": {"usedTokens": 299990}})
+	d.allow == false
+	d.state == "BLOCKED_BUDGET"
+	d.capabilities == ["escalate", "signal_task_complete"]
+	[denial.code | some denial in d.denials] == ["BUDGET_EXCEEDED"]
+	d.denials[0].path == "session.usedTokens"
+}
+
+test_fail_padded_request_denied_and_charged_its_share if {
+	d := main.decision with input as fixtures.with_input({"request": {"bytes": 400000, "tokens": 100000}})
+	d.allow == false
+	d.state == "PLANNING"
+	[denial.code | some denial in d.denials] == ["REQUEST_TOO_LARGE"]
+	d.budget.chargeTokens == 12000
 }
 
 test_fail_unknown_verb_not_gated if {

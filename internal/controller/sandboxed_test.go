@@ -1,0 +1,99 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/sandbox"
+)
+
+// dataOnly is a decider that holds policy data and decides nothing.
+type dataOnly map[string]any
+
+func (dataOnly) Evaluate(context.Context, any, any) ([]byte, []byte, error) {
+	return nil, nil, errors.New("dataOnly decides nothing")
+}
+
+func (dataOnly) EvaluateStage1(context.Context, any, any) ([]byte, []byte, error) {
+	return nil, nil, errors.New("dataOnly decides nothing")
+}
+
+func (dataOnly) Version() string { return "test" }
+
+func (d dataOnly) Data(path ...string) any {
+	var cur any = map[string]any(d)
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[p]
+	}
+	return cur
+}
+
+func exclusionsData(globs ...string) map[string]any {
+	rules := []any{}
+	for _, g := range globs {
+		rules = append(rules, map[string]any{"glob": g, "reason": "test", "secret": true})
+	}
+	return map[string]any{"mcpc": map[string]any{"packpolicy": map[string]any{"exclusions": rules}}}
+}
+
+// TestPackExclusionGlobs: the sandbox masks what the policy the engine
+// decides with excludes from packs, wherever its data is rooted, and the
+// embedded policy's exclusions while no bundle is loaded.
+func TestPackExclusionGlobs(t *testing.T) {
+	for _, tc := range []struct {
+		note   string
+		engine dataOnly
+		want   string // one of the globs
+		count  int    // how many, 0 for any
+	}{
+		{note: "under data (policies/ as the root)", engine: dataOnly{"data": exclusionsData("*.secret", "vault/**")}, want: "*.secret", count: 2},
+		{note: "policies/data as its own root", engine: dataOnly(exclusionsData("*.secret")), want: "*.secret", count: 1},
+		{note: "no bundle loaded", engine: dataOnly{}, want: "**/.env"},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			c := &Controller{engine: tc.engine}
+			globs := c.packExclusionGlobs()
+			if !slices.Contains(globs, tc.want) || tc.count > 0 && len(globs) != tc.count {
+				t.Errorf("globs %v, want %d with %q", globs, tc.count, tc.want)
+			}
+		})
+	}
+}
+
+// TestValidationMasksPolicyExclusions: a file a bundle's policy calls a
+// secret is masked for a validation command.
+func TestValidationMasksPolicyExclusions(t *testing.T) {
+	if err := sandbox.MachineCannotSandbox(); err != nil {
+		t.Skip(err)
+	}
+	root := t.TempDir()
+	for name, content := range map[string]string{"vault/token.txt": "VAULT_SECRET\n", "notes.secret": "NOTES_SECRET\n", "src/a.ts": "SOURCE\n"} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := &config.Config{}
+	cfg.Sandbox.OutputMaxBytes = 1 << 20
+	c := &Controller{root: root, cfg: cfg, engine: dataOnly{"data": exclusionsData("*.secret", "vault/**")}, redactor: noRedaction{}}
+	c.sandbox = c.newSandbox()
+	res := c.runValidation(context.Background(), []string{"sh", "-c", "cat vault/token.txt notes.secret src/a.ts 2>&1; true"}, "", 30*time.Second)
+	out, _ := res["output"].(string)
+	if res["sandboxed"] != true || !strings.Contains(out, "SOURCE") || strings.Contains(out, "_SECRET") {
+		t.Errorf("result %v", res)
+	}
+}
