@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/gobwas/glob v1.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/neo4j/neo4j-go-driver/v5 v5.28.4
 	github.com/open-policy-agent/opa v1.22.2
 	github.com/rs/zerolog v1.35.1
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1

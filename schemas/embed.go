@@ -23,6 +23,8 @@ var (
 	PlanGraph []byte
 	//go:embed config.schema.json
 	Config []byte
+	//go:embed graph-seed.schema.json
+	GraphSeed []byte
 )
 
 const base = "https://mcpc.dev/schemas/"
@@ -47,6 +49,7 @@ func newCompiler(extra map[string][]byte) (*jsonschema.Compiler, error) {
 		"turn-response.schema.json": TurnResponse,
 		"plan-graph.schema.json":    PlanGraph,
 		"config.schema.json":        Config,
+		"graph-seed.schema.json":    GraphSeed,
 	}
 	maps.Copy(files, extra)
 	for file, raw := range files {

@@ -55,6 +55,7 @@ type App struct {
 	Engine     *engine.Loader
 	Index      *indexer.Index
 	Controller *controller.Controller
+	closeGraph func() error // the knowledge graph's backend
 }
 
 // StorePath is the runtime database, relative to the workspace.
@@ -83,15 +84,17 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	chains, closeGraph := newProofChains(ctx, ws, cfg, st, ix, opts.Log)
 	ctl, err := controller.New(controller.Options{
 		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
-		Config: cfg, Log: opts.Log, Pause: opts.Pause,
+		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains,
 	})
 	if err != nil {
+		closeGraph()
 		st.Close()
 		return nil, err
 	}
-	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl}, nil
+	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl, closeGraph: closeGraph}, nil
 }
 
 // bundleVerification reads the bundle signing key the flags or the config
@@ -187,6 +190,12 @@ func OpenIndex(dir string) (*store.Store, *indexer.Index, error) {
 // Close flushes decision records and releases the store.
 func (a *App) Close() error {
 	a.Controller.Close()
+	if a.closeGraph != nil {
+		if err := a.closeGraph(); err != nil {
+			a.Store.Close()
+			return err
+		}
+	}
 	return a.Store.Close()
 }
 

@@ -100,6 +100,25 @@ type Config struct {
 		AllowedOrigins []string `json:"allowedOrigins"`
 	} `json:"http"`
 	Bundles Bundles `json:"bundles"`
+	Graph   Graph   `json:"graph"`
+}
+
+// Graph configures the knowledge graph (mcpc graph, proof chains).
+type Graph struct {
+	// Backend is "embedded" (default: the runtime store) or "neo4j".
+	Backend string `json:"backend"`
+	Neo4j   struct {
+		URI          string `json:"uri"`
+		User         string `json:"user"`
+		PasswordFile string `json:"passwordFile"` // workspace-relative or absolute
+		Database     string `json:"database"`
+	} `json:"neo4j"`
+	Anchors struct {
+		MaxDepth int      `json:"maxDepth"` // default 3
+		Exclude  []string `json:"exclude"`  // default node_modules, .git, .ai, dist, build, ...
+	} `json:"anchors"`
+	Contracts []string `json:"contracts"` // extra contract files (globs) besides every components.d.ts
+	Prose     []string `json:"prose"`     // markdown policy globs; default docs/*.md, skills.md
 }
 
 // Bundles configures where serve --bundle may load policy from.
@@ -185,6 +204,10 @@ func (c *Config) defaults() {
 	setInt(&c.Request.MaxBytes, 4<<20)
 	setInt(&c.Store.LockTimeoutMs, 2000)
 	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
+	if c.Graph.Backend == "" {
+		c.Graph.Backend = "embedded"
+	}
+	setInt(&c.Graph.Anchors.MaxDepth, 3)
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120

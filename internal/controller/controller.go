@@ -60,6 +60,8 @@ type Options struct {
 	// written what waited for it), for process upkeep that must not land
 	// on a turn, such as a garbage collection. Default: nothing.
 	Pause func()
+	// ProofChains walks proof chains at initialize_work. Default: none.
+	ProofChains ProofChains
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -85,6 +87,8 @@ type Controller struct {
 	redactor     outputRedactor
 	// budget is the process's session and the answers not charged yet.
 	budget budgetBook
+
+	chains ProofChains // nil: no proof chains
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -116,7 +120,7 @@ func New(opts Options) (*Controller, error) {
 	}
 	c := &Controller{
 		root: res.Root(), paths: res, store: opts.Store, engine: opts.Engine, index: opts.Index,
-		cfg: cfg, now: opts.Now, requests: requests, log: zerolog.Nop(),
+		cfg: cfg, now: opts.Now, requests: requests, log: zerolog.Nop(), chains: opts.ProofChains,
 	}
 	if opts.Log != nil {
 		c.log = *opts.Log

@@ -102,6 +102,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 	}
 	c.addFiles(p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.MaxFiles)
 	p.Symbols, p.Usages = c.symbolsFor(p.Files)
+	p.ProofChains = chainsWithin(t.proofChains, p.Files)
 	if err := c.writePack(p); err != nil {
 		return err
 	}

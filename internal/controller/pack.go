@@ -32,6 +32,7 @@ type packDoc struct {
 	Excluded    []map[string]any `json:"excluded"`
 	Outcome     string           `json:"outcome"`
 	Escalations int              `json:"escalations"`
+	ProofChains json.RawMessage  `json:"proofChains,omitempty"` // seed 002 chains behind proof_chain files
 }
 
 type rankEntry struct {

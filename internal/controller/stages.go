@@ -114,6 +114,7 @@ func (c *Controller) rank(ctx context.Context, t *turn) {
 	if err != nil {
 		c.log.Warn().Err(err).Msg("ranking failed; the pack is chosen from what was ranked")
 	}
+	cands = c.withProofChains(ctx, t, cands)
 	c.markKeyMaterial(cands)
 	t.in.Candidates = orEmpty(cands)
 }

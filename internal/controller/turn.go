@@ -40,6 +40,8 @@ type turn struct {
 	record     []byte              // the decision record, once committed
 	scratch    *pathscope.Resolver // write_scratch_file: the work's scratch folder
 	budget     turnBudget
+	// proofChains are the chains initialize_work records in the pack.
+	proofChains json.RawMessage
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as

@@ -1,0 +1,89 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpc/mcpc/internal/controller"
+	"github.com/mcpc/mcpc/internal/graph"
+)
+
+func copyGraphWorkspace(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join("..", "graph", "testdata", "workspace")
+	ws := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(ws, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(ws, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// TestProofChainsWalk: the hook syncs the embedded graph and returns the
+// chains a work's signals touch; an invalid seed row does not take chains
+// away (seeds do not change how code connects).
+func TestProofChainsWalk(t *testing.T) {
+	ctx := context.Background()
+	ws := copyGraphWorkspace(t)
+	g, err := OpenGraph(ctx, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := g.Index.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	pc := &proofChains{store: g.Store, builder: graph.NewBuilder(g.Options), ix: g.Index, code: &codeIndex{ix: g.Index, root: ws}, sync: true, root: ws}
+	walk := func(s controller.ChainSignals) ([]string, []map[string]any) {
+		t.Helper()
+		res, err := pc.Walk(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files []string
+		for _, c := range res.Candidates {
+			files = append(files, c.File)
+			if len(c.Lanes) != 1 || c.Lanes[0] != "proof_chain" {
+				t.Fatalf("lanes: %+v", c)
+			}
+		}
+		var chains []map[string]any
+		if len(res.Chains) > 0 {
+			if err := json.Unmarshal(res.Chains, &chains); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return files, chains
+	}
+	files, chains := walk(controller.ChainSignals{Prompt: "show the revenue report totals", Files: []string{"projects/billing/src/app/reports/revenue-report.component.ts"}})
+	if len(chains) != 1 || chains[0]["kind"] != "federation" || len(files) != 5 {
+		t.Fatalf("a billing report task gets the reports federation chain: %v %v", files, chains)
+	}
+	if files, _ := walk(controller.ChainSignals{Prompt: "fix the login form", Files: []string{"src/app/login/login.component.ts"}}); len(files) != 0 {
+		t.Fatalf("no signal, no chain: %v", files)
+	}
+	seed := filepath.Join(ws, ".ai/graph/seed/intents/ui.jsonl")
+	if err := os.WriteFile(seed, []byte("{not json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if files, _ := walk(controller.ChainSignals{Prompt: "orders grid", Files: []string{"src/app/orders/orders.service.ts"}}); len(files) == 0 {
+		t.Fatal("an invalid seed row took the chains away")
+	}
+}

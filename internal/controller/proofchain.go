@@ -1,0 +1,116 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+)
+
+// ProofChains walks the proof chains of seed 002 (ag-Grid origin,
+// federation) for a new work. The app implements it on the knowledge graph
+// (internal/graph); the controller only merges what it returns: the chain
+// files become pack candidates ahead of the ranked ones (policy still
+// decides which enter the pack), and the chains are recorded in
+// context-pack.json so an agent and a reviewer see why each file is there.
+type ProofChains interface {
+	Walk(ctx context.Context, s ChainSignals) (ProofChainResult, error)
+}
+
+// ChainSignals are what the work is about: its prompt and lexemes, and the
+// files retrieval ranked highest.
+type ChainSignals struct {
+	Prompt  string
+	Lexemes []string
+	Files   []string
+}
+
+// ProofChainResult is the chains relevant to a work: their files as
+// candidates (lane "proof_chain"), in chain order, and the chains
+// themselves as context-pack.json records them.
+type ProofChainResult struct {
+	Candidates []Candidate
+	Chains     json.RawMessage
+}
+
+// chainSignalFiles is how many top-ranked files a chain may touch to count
+// as relevant.
+const chainSignalFiles = 10
+
+// withProofChains puts the files of the work's proof chains first among the
+// candidates. A failing walk leaves the candidates as ranked: chains add
+// context, they never take it away.
+func (c *Controller) withProofChains(ctx context.Context, t *turn, cands []Candidate) []Candidate {
+	if c.chains == nil {
+		return cands
+	}
+	var top []string
+	for _, cd := range cands[:min(len(cands), chainSignalFiles)] {
+		top = append(top, cd.File)
+	}
+	res, err := c.chains.Walk(ctx, ChainSignals{Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]), Files: top})
+	if err != nil {
+		c.log.Warn().Err(err).Msg("proof chains failed")
+		return cands
+	}
+	if len(res.Candidates) == 0 {
+		return cands
+	}
+	t.proofChains = res.Chains
+	ranked := map[string]Candidate{}
+	for _, cd := range cands {
+		if _, seen := ranked[cd.File]; !seen {
+			ranked[cd.File] = cd
+		}
+	}
+	out := make([]Candidate, 0, len(cands)+len(res.Candidates))
+	onChain := map[string]bool{}
+	for _, cd := range res.Candidates {
+		if onChain[cd.File] {
+			continue
+		}
+		onChain[cd.File] = true
+		if r, ok := ranked[cd.File]; ok {
+			r.Lanes = append(slices.Clone(r.Lanes), "proof_chain")
+			cd = r
+		}
+		out = append(out, cd)
+	}
+	for _, cd := range cands {
+		if !onChain[cd.File] {
+			out = append(out, cd)
+		}
+	}
+	return out
+}
+
+// chainsWithin keeps the recorded chains to what the pack shows: a step
+// whose file policy left out of the pack (an excluded or secret path, or one
+// past the budget) keeps its role but loses its file, symbol and node, so
+// context-pack.json never names a file the agent may not see.
+func chainsWithin(raw json.RawMessage, files []string) json.RawMessage {
+	if len(raw) == 0 {
+		return nil
+	}
+	var chains []map[string]any
+	if err := json.Unmarshal(raw, &chains); err != nil {
+		return nil
+	}
+	for _, ch := range chains {
+		steps, _ := ch["steps"].([]any)
+		for _, s := range steps {
+			step, _ := s.(map[string]any)
+			if f, _ := step["file"].(string); f != "" && !slices.Contains(files, f) {
+				delete(step, "file")
+				delete(step, "symbol")
+				delete(step, "node")
+				delete(step, "line")
+				step["outsidePack"] = true
+			}
+		}
+	}
+	out, err := json.Marshal(chains)
+	if err != nil {
+		return nil
+	}
+	return out
+}

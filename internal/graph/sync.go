@@ -1,0 +1,86 @@
+package graph
+
+import (
+	"context"
+	"sort"
+	"time"
+)
+
+// SyncSummary reports one sync.
+type SyncSummary struct {
+	Backend  string         `json:"backend"`
+	Groups   int            `json:"groups"`
+	Changed  int            `json:"changed"`
+	Removed  int            `json:"removed"`
+	Nodes    int            `json:"nodesWritten"`
+	Edges    int            `json:"edgesWritten"`
+	Seeds    int            `json:"seedRows"`
+	Counts   map[string]int `json:"nodes,omitempty"`
+	Problems []Problem      `json:"problems,omitempty"`
+	Seconds  float64        `json:"seconds"`
+}
+
+// Sync brings the graph up to date with the index, the seeds and the prose
+// documents: constraints first, then every group whose facts changed since
+// the last sync, and removal of groups whose source is gone, in one
+// transaction. Invalid seeds fail it before anything is written. full
+// rewrites every group (the "drop and reload" of a team graph).
+func Sync(ctx context.Context, s Store, ix CodeIndex, o Options, full bool) (*SyncSummary, error) {
+	return NewBuilder(o).Sync(ctx, s, ix, full)
+}
+
+// Sync is the package Sync with the Builder's memo: a long-lived process
+// (serve) pays for building only the files that changed.
+func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (*SyncSummary, error) {
+	start := time.Now()
+	if err := s.EnsureSchema(ctx); err != nil {
+		return nil, err
+	}
+	seeds, err := LoadSeeds(ix.Root())
+	if err != nil {
+		return nil, err
+	}
+	facts, err := bl.Build(ix, seeds)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := s.Hashes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sum := &SyncSummary{Groups: len(facts.Groups), Seeds: len(seeds), Problems: facts.Problems}
+	var c Change
+	for _, src := range sortedSources(facts.Groups) {
+		g := facts.Groups[src]
+		if !full && stored[src] == g.Hash {
+			continue
+		}
+		c.Groups = append(c.Groups, *g)
+		sum.Changed++
+		sum.Nodes += len(g.Nodes)
+		sum.Edges += len(g.Edges)
+	}
+	for src := range stored {
+		if facts.Groups[src] == nil {
+			c.Remove = append(c.Remove, src)
+		}
+	}
+	sort.Strings(c.Remove)
+	sum.Removed = len(c.Remove)
+	if len(c.Groups) > 0 || len(c.Remove) > 0 {
+		if err := s.Apply(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	return sum, nil
+}
+
+func sortedSources(m map[string]*Group) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

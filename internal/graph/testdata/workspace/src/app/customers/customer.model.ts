@@ -1,0 +1,5 @@
+export interface Customer {
+  id: string;
+  name: string;
+  city: string;
+}
