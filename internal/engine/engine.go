@@ -180,7 +180,14 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	// The first stage shares the compiled modules; a custom Query has no
 	// first stage (Stage1 then fails closed).
 	if opts.Query == "" {
-		first := rego.New(rego.Query(Stage1Query), rego.Strict(opts.Strict), rego.Compiler(compiler), rego.Store(store))
+		q1 := Stage1Query
+		if len(compiler.GetRulesExact(ast.MustParseRef(Stage1Query))) == 0 {
+			// A bundle written before stages decides in one query: its
+			// decision is the first stage, always followed by the verb stage
+			// when it allows (Go gathers every fact, as before stages).
+			q1 = `object.union(` + DecisionQuery + `, {"verbStage": true})`
+		}
+		first := rego.New(rego.Query(q1), rego.Strict(opts.Strict), rego.Compiler(compiler), rego.Store(store))
 		if e.stage1, err = first.PrepareForEval(ctx); err != nil {
 			return nil, compileError(source, err)
 		}

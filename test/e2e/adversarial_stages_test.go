@@ -208,7 +208,7 @@ func TestStagesNothingStalls(t *testing.T) {
 	mustAllow(t, hostile.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
 	mustAllow(t, hostile.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
 	other := startServer(t, ws)
-	other.work = hostile.work
+	other.work, other.id = hostile.work, "other"
 
 	identity := map[string]any{"op": "codemod", "codemod": "rename_identifier_in_file", "params": map[string]any{"from": "adp", "to": "adp"}}
 	bigLine := strings.Repeat("adp-alert ", 1<<19) // 5 MB on one line
