@@ -120,12 +120,14 @@ func readVerified(path string, v *Verification) (*bundle.Bundle, error) {
 // Engine evaluates decisions with a prepared query. It is safe for
 // concurrent use.
 type Engine struct {
-	query   rego.PreparedEvalQuery
-	stage1  rego.PreparedEvalQuery
-	version string
-	source  string
-	data    map[string]any
-	docs    map[string]RuleDoc
+	query  rego.PreparedEvalQuery
+	stage1 rego.PreparedEvalQuery
+	// oneStage: the bundle has no stage1 rule (written before stages).
+	oneStage bool
+	version  string
+	source   string
+	data     map[string]any
+	docs     map[string]RuleDoc
 }
 
 // New compiles the policies and prepares the decision query.
@@ -180,14 +182,14 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	// The first stage shares the compiled modules; a custom Query has no
 	// first stage (Stage1 then fails closed).
 	if opts.Query == "" {
-		q1 := Stage1Query
 		if len(compiler.GetRulesExact(ast.MustParseRef(Stage1Query))) == 0 {
 			// A bundle written before stages decides in one query: its
 			// decision is the first stage, always followed by the verb stage
 			// when it allows (Go gathers every fact, as before stages).
-			q1 = `object.union(` + DecisionQuery + `, {"verbStage": true})`
+			e.oneStage = true
+			return e, nil
 		}
-		first := rego.New(rego.Query(q1), rego.Strict(opts.Strict), rego.Compiler(compiler), rego.Store(store))
+		first := rego.New(rego.Query(Stage1Query), rego.Strict(opts.Strict), rego.Compiler(compiler), rego.Store(store))
 		if e.stage1, err = first.PrepareForEval(ctx); err != nil {
 			return nil, compileError(source, err)
 		}
@@ -452,6 +454,25 @@ func (e *Engine) EvaluateStage1(ctx context.Context, doc any, out any) (input, r
 	in, err := ParseInput(doc)
 	if err != nil {
 		return nil, nil, err
+	}
+	if e.oneStage {
+		raw, err := e.eval(ctx, e.query, in, nil)
+		if err != nil {
+			return in.JSON, raw, err
+		}
+		// The decision, asking for the verb stage (its own verbStage, if it
+		// has one, comes later and wins).
+		body, head := raw[1:], `{"verbStage":true`
+		if len(body) > 1 { // not "{}"
+			head += ","
+		}
+		raw = append([]byte(head), body...)
+		if out != nil {
+			if err := json.Unmarshal(raw, out); err != nil {
+				return in.JSON, raw, &Error{Code: "malformed", Message: err.Error()}
+			}
+		}
+		return in.JSON, raw, nil
 	}
 	raw, err := e.eval(ctx, e.stage1, in, out)
 	return in.JSON, raw, err
