@@ -87,6 +87,15 @@ type Config struct {
 		// ranking, escalation search) may take to gather. Default 2000.
 		LockTimeoutMs int `json:"lockTimeoutMs"`
 	} `json:"store"`
+	// Reservations are the collision guard's holds on the files of a change
+	// node an agent patched.
+	Reservations struct {
+		TTLSec int `json:"ttlSec"` // how long a hold lasts without the node finishing; default 1800
+	} `json:"reservations"`
+	// SideEffects bound gated side effects (git_commit and its hooks).
+	SideEffects struct {
+		TimeoutSec int `json:"timeoutSec"` // default 600
+	} `json:"sideEffects"`
 	EvidencePolicy map[string]any `json:"evidencePolicy,omitempty"`
 	Sandbox        Sandbox        `json:"sandbox"`
 	Validation     struct {
@@ -203,6 +212,8 @@ func (c *Config) defaults() {
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
 	setInt(&c.Store.LockTimeoutMs, 2000)
+	setInt(&c.Reservations.TTLSec, 1800)
+	setInt(&c.SideEffects.TimeoutSec, 600)
 	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
 	if c.Graph.Backend == "" {
 		c.Graph.Backend = "embedded"
@@ -258,6 +269,8 @@ var envVars = map[string][]string{
 	"MCPC_PACK_MAX_BYTES":             {"pack", "maxBytes"},
 	"MCPC_SCRATCH_MAX_BYTES":          {"scratch", "maxBytes"},
 	"MCPC_REQUEST_MAX_BYTES":          {"request", "maxBytes"},
+	"MCPC_RESERVATIONS_TTL_SEC":       {"reservations", "ttlSec"},
+	"MCPC_SIDE_EFFECTS_TIMEOUT_SEC":   {"sideEffects", "timeoutSec"},
 }
 
 // envBools maps the supported boolean MCPC_* variables to config paths.

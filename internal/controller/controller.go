@@ -33,6 +33,8 @@ type decider interface {
 	Evaluate(ctx context.Context, doc any, out any) (input, result []byte, err error)
 	// EvaluateStage1 evaluates the first stage (data.mcpc.main.stage1).
 	EvaluateStage1(ctx context.Context, doc any, out any) (input, result []byte, err error)
+	// EvaluateQuery evaluates another prepared query (engine.ProgressQuery).
+	EvaluateQuery(ctx context.Context, query string, doc any, out any) error
 	Version() string
 	Data(path ...string) any
 }
@@ -51,7 +53,8 @@ type Options struct {
 	Config *config.Config
 	// Log receives diagnostics. Default: a disabled logger.
 	Log *zerolog.Logger
-	// Now is the clock. Default: time.Now.
+	// Now is the clock. Default: MCPC_NOW when set (a fixed time), else
+	// time.Now.
 	Now func() time.Time
 	// Redactor removes secrets from command output before it reaches an
 	// agent. Default: none.
@@ -126,7 +129,9 @@ func New(opts Options) (*Controller, error) {
 		c.log = *opts.Log
 	}
 	if c.now == nil {
-		c.now = time.Now
+		if c.now, err = envClock(); err != nil {
+			return nil, err
+		}
 	}
 	c.configFacts = configFactsOf(cfg)
 	c.redactor = opts.Redactor

@@ -54,11 +54,14 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 		return c.runRecipe(ctx, tx, t)
 	case "signal_task_complete":
 		c.complete(t)
+		return tx.ReleaseWork(ctx, t.work.ID)
 	case "execute_gated_side_effect":
 		return c.runSideEffect(ctx, tx, t)
+	case "run_sandboxed_code":
+		c.runSandboxed(t)
 	default:
-		// Policy allowed a verb Go cannot execute (run_sandboxed_code): a
-		// recorded denial, rather than an allowed turn that did nothing.
+		// Policy allowed a verb Go cannot execute: a recorded denial,
+		// rather than an allowed turn that did nothing.
 		t.fail("not_executable", "verb", fmt.Sprintf("%s has no executor in this build", t.req.Verb))
 	}
 	return nil
@@ -100,7 +103,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 		Files: []string{}, Ranking: []rankEntry{}, Policies: []map[string]any{}, Memories: []map[string]any{},
 		Attachments: atts, Excluded: orEmpty(t.dec.Pack.Excluded), Outcome: orDefault(t.dec.Outcome, "ok"),
 	}
-	c.addFiles(p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.MaxFiles)
+	c.addFiles(p, t.dec.Pack.Files, t.in.Candidates)
 	p.Symbols, p.Usages = c.symbolsFor(p.Files)
 	p.ProofChains = chainsWithin(t.proofChains, p.Files)
 	if err := c.writePack(p); err != nil {
@@ -129,7 +132,7 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 	if err != nil {
 		return err
 	}
-	added := c.addFiles(p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.EscalateMaxFiles)
+	added := c.addFiles(p, t.dec.Pack.Files, t.in.Candidates)
 	syms, usages := c.symbolsFor(added)
 	p.Symbols = append(p.Symbols, syms...)
 	p.Usages = append(p.Usages, usages...)

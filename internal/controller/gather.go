@@ -95,6 +95,8 @@ func configFactsOf(cfg *config.Config) configFacts {
 	f := configFacts{
 		EvidencePolicy: cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
 		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes,
+		Pack:                packLimits{MaxFiles: cfg.Pack.MaxFiles, MaxBytes: cfg.Pack.MaxBytes, EscalateMaxFiles: cfg.Pack.EscalateMaxFiles},
+		SideEffectExecutors: []string{gitCommit},
 	}
 	if f.EvidencePolicy == nil {
 		f.EvidencePolicy = map[string]any{}
@@ -187,6 +189,10 @@ func (c *Controller) gatherVerb(ctx context.Context, tx *store.Tx, t *turn) erro
 			}
 			in.Gates.Approved = approved
 		}
+	case "run_automation_recipe":
+		if !t.prefetched {
+			t.gitRev = gitHead(c.root)
+		}
 	case "apply_code_patch":
 		if !t.prefetched {
 			t.gitRev = gitHead(c.root)
@@ -201,7 +207,7 @@ func (c *Controller) gatherVerb(ctx context.Context, tx *store.Tx, t *turn) erro
 		}
 		c.gatherPatch(ctx, t)
 	}
-	return nil
+	return c.gatherGuards(ctx, tx, t)
 }
 
 // resolveArg records pathscope's facts for a path argument. A path outside

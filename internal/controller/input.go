@@ -33,13 +33,18 @@ type input struct {
 	Reads            map[string]string    `json:"reads"`
 	Patch            patchFacts           `json:"patch"`
 	Gates            gateFacts            `json:"gates"`
-	Progress         progressCounts       `json:"progress"`
+	NodeStates       []nodeState          `json:"nodeStates"`
 	Config           configFacts          `json:"config"`
 	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 	Search           searchFacts          `json:"search"`
 	Deadlines        []deadlineFact       `json:"deadlines"`
 	Execution        executionFacts       `json:"execution"`
+	Intents          intentsFacts         `json:"intents"`
+	SandboxedCode    codeRunFacts         `json:"sandboxedCode"`
+	Reservation      reservationFacts     `json:"reservation"`
+	Recipe           recipeFacts          `json:"recipe"`
+	SideEffect       sideEffectFacts      `json:"sideEffect"`
 }
 
 // searchFacts is what search_codebase_text's pattern costs: the instructions
@@ -136,12 +141,6 @@ type gateFacts struct {
 	Approved []string `json:"approved"`
 }
 
-type progressCounts struct {
-	TotalNodes     int `json:"totalNodes"`
-	CompletedNodes int `json:"completedNodes"`
-	RemainingNodes int `json:"remainingNodes"`
-}
-
 type configFacts struct {
 	EvidencePolicy     map[string]any `json:"evidencePolicy"`
 	ValidationCommands []string       `json:"validationCommands"`
@@ -151,6 +150,18 @@ type configFacts struct {
 	// ValidationRequired lists the commands marked required, sorted.
 	ValidationRequired []string `json:"validationRequired"`
 	ScratchMaxBytes    int64    `json:"scratchMaxBytes"`
+	// Pack holds the pack's limits; policy selects the files within them
+	// (lib/pack) and Go writes exactly what it selected.
+	Pack packLimits `json:"pack"`
+	// SideEffectExecutors are the side effect types Go can carry out;
+	// policy decides which node may run (side-effect-executor).
+	SideEffectExecutors []string `json:"sideEffectExecutors"`
+}
+
+type packLimits struct {
+	MaxFiles         int   `json:"maxFiles"`
+	MaxBytes         int64 `json:"maxBytes"`
+	EscalateMaxFiles int   `json:"escalateMaxFiles"`
 }
 
 // decision is data.mcpc.main.decision as Go reads it.
@@ -172,6 +183,12 @@ type decision struct {
 	// VerbStage is set by the first stage (data.mcpc.main.stage1): it
 	// allows and the verb has a second stage to gather facts for.
 	VerbStage bool `json:"verbStage"`
+	// PlanGraphSchema is what the response tells the agent a plan must
+	// hold (initialize_work, escalate), less the envelope.
+	PlanGraphSchema map[string]any `json:"planGraphSchema"`
+	// Progress is lib/progress's summary of input.nodeStates (pointer: a
+	// failed decision has none).
+	Progress *decidedProgress `json:"progress"`
 }
 
 type decidedPack struct {
@@ -184,3 +201,5 @@ type decidedObligation struct {
 }
 
 func (d *decision) allowed() bool { return d.Allow != nil && *d.Allow }
+
+func (d *decision) hasProgress() bool { return d.Progress != nil }

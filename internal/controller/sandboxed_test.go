@@ -25,6 +25,10 @@ func (dataOnly) EvaluateStage1(context.Context, any, any) ([]byte, []byte, error
 	return nil, nil, errors.New("dataOnly decides nothing")
 }
 
+func (dataOnly) EvaluateQuery(context.Context, string, any, any) error {
+	return errors.New("dataOnly decides nothing")
+}
+
 func (dataOnly) Version() string { return "test" }
 
 func (d dataOnly) Data(path ...string) any {

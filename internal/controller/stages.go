@@ -48,7 +48,8 @@ type stageRecord struct {
 
 // prefetchedVerbs gather facts that cost time: they are gathered outside
 // the write lock once a preview of the first stage allows the turn.
-var prefetchedVerbs = map[string]bool{"initialize_work": true, "escalate": true, "apply_code_patch": true}
+var prefetchedVerbs = map[string]bool{"initialize_work": true, "escalate": true, "apply_code_patch": true,
+	"run_automation_recipe": true, "run_sandboxed_code": true}
 
 // dryRun is a patch tried on a file's content outside the write lock; the
 // transaction uses it only if the file still has the content it was tried on.
@@ -88,6 +89,11 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 	gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deadline)
 	defer cancel()
 	switch t.req.Verb {
+	case "run_sandboxed_code":
+		// The code runs under its own limits (timeoutMs), never in the lock.
+		c.prefetchSandboxedCode(ctx, t)
+	case "run_automation_recipe":
+		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "apply_code_patch":
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 		if pf, ok := pv.in.Paths["targetFile"]; ok && pf.Valid && pf.Regular {
@@ -110,6 +116,7 @@ func (c *Controller) rank(ctx context.Context, t *turn) {
 	cands, err := c.index.Rank(ctx, RankQuery{
 		Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
 		Attachments: attachmentText(t.args["attachments"]), Limit: c.cfg.Pack.MaxFiles * 2,
+		MemoryAnchors: c.memoryAnchors(ctx),
 	})
 	if err != nil {
 		c.log.Warn().Err(err).Msg("ranking failed; the pack is chosen from what was ranked")

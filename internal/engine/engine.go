@@ -39,6 +39,18 @@ const DecisionQuery = "data.mcpc.main.decision"
 // on cheap facts, and whether the verb stage (DecisionQuery) must follow.
 const Stage1Query = "data.mcpc.main.stage1"
 
+// ProgressQuery is the plan progress of a set of node states: the
+// controller asks it again when a turn's execution changed node statuses
+// after its decision (lib/progress).
+const ProgressQuery = "data.mcpc.lib.progress.summary"
+
+// MemoryQuery is which memory records count, and the domain anchors the
+// retrieval's memory lane boosts (lib/memory), asked before ranking.
+const MemoryQuery = "data.mcpc.lib.memory.summary"
+
+// extraQueries are prepared besides the decision, for EvaluateQuery.
+var extraQueries = []string{ProgressQuery, MemoryQuery}
+
 // Options configures New.
 type Options struct {
 	// BundlePath is an OPA bundle (a .tar.gz built by `mcpc policy build` or
@@ -124,6 +136,7 @@ type Engine struct {
 	stage1 rego.PreparedEvalQuery
 	// oneStage: the bundle has no stage1 rule (written before stages).
 	oneStage bool
+	extra    map[string]rego.PreparedEvalQuery // by query: extraQueries
 	version  string
 	source   string
 	data     map[string]any
@@ -166,11 +179,11 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	e := &Engine{source: source, version: bundleVersion(b), data: b.Data, docs: ruleDocs(b)}
 	// Modules and data go in directly rather than as an activated bundle:
 	// the engine never updates policy in place, it builds a new Engine.
-	// One compiler for both queries: the second is prepared on the modules
-	// the first compiled, not compiled again.
-	compiler := ast.NewCompiler().WithStrict(opts.Strict).WithUseTypeCheckAnnotations(true) // as rego.New builds its own
+	// One compiler and store for every query: the second query compiles
+	// only itself.
+	compiler := ast.NewCompiler().WithStrict(opts.Strict)
 	store := inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
-	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Strict(opts.Strict), rego.Compiler(compiler), rego.Store(store)}
+	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Strict(opts.Strict), rego.Store(store), rego.Compiler(compiler)}
 	for _, m := range b.Modules {
 		regoOpts = append(regoOpts, rego.ParsedModule(m.Parsed))
 	}
@@ -179,20 +192,27 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		return nil, compileError(source, err)
 	}
 	e.query = pq
-	// The first stage shares the compiled modules; a custom Query has no
-	// first stage (Stage1 then fails closed).
-	if opts.Query == "" {
-		if len(compiler.GetRulesExact(ast.MustParseRef(Stage1Query))) == 0 {
-			// A bundle written before stages decides in one query: its
-			// decision is the first stage, always followed by the verb stage
-			// when it allows (Go gathers every fact, as before stages).
-			e.oneStage = true
-			return e, nil
-		}
-		first := rego.New(rego.Query(Stage1Query), rego.Strict(opts.Strict), rego.Compiler(compiler), rego.Store(store))
-		if e.stage1, err = first.PrepareForEval(ctx); err != nil {
+	e.extra = map[string]rego.PreparedEvalQuery{}
+	if opts.Query != "" {
+		return e, nil // a custom query has no first stage and no extra queries: both fail closed
+	}
+	for _, query := range extraQueries {
+		extra := rego.New(rego.Query(query), rego.Strict(opts.Strict), rego.Store(store), rego.Compiler(compiler))
+		if e.extra[query], err = extra.PrepareForEval(ctx); err != nil {
 			return nil, compileError(source, err)
 		}
+	}
+	// The first stage shares the compiled modules.
+	if len(compiler.GetRulesExact(ast.MustParseRef(Stage1Query))) == 0 {
+		// A bundle written before stages decides in one query: its
+		// decision is the first stage, always followed by the verb stage
+		// when it allows (Go gathers every fact, as before stages).
+		e.oneStage = true
+		return e, nil
+	}
+	first := rego.New(rego.Query(Stage1Query), rego.Strict(opts.Strict), rego.Store(store), rego.Compiler(compiler))
+	if e.stage1, err = first.PrepareForEval(ctx); err != nil {
+		return nil, compileError(source, err)
 	}
 	return e, nil
 }
@@ -386,6 +406,21 @@ var astResult = rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (an
 // pointer to a struct or map). Undefined or non-object results are errors.
 func (e *Engine) Eval(ctx context.Context, in *Input, out any) (json.RawMessage, error) {
 	return e.eval(ctx, e.query, in, out)
+}
+
+// EvaluateQuery evaluates one of the other prepared queries (extraQueries)
+// against doc and decodes its result, an object, into out.
+func (e *Engine) EvaluateQuery(ctx context.Context, query string, doc any, out any) error {
+	pq, ok := e.extra[query]
+	if !ok {
+		return &Error{Code: "query", Message: fmt.Sprintf("%s is not a prepared query", query)}
+	}
+	in, err := ParseInput(doc)
+	if err != nil {
+		return err
+	}
+	_, err = e.eval(ctx, pq, in, out)
+	return err
 }
 
 func (e *Engine) eval(ctx context.Context, query rego.PreparedEvalQuery, in *Input, out any) (json.RawMessage, error) {

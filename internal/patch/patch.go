@@ -6,7 +6,7 @@
 package patch
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -24,17 +24,64 @@ type Edit struct {
 	Params     map[string]any `json:"params,omitempty"`
 }
 
-// ParseEdits decodes args.edits.
+// ParseEdits reads args.edits from the request document policy judged,
+// with exact key lookups: a second, case-insensitive decoding could read a
+// "FIND" twin policy never saw (exactjson refuses twins before this runs;
+// this does not rely on it).
 func ParseEdits(v any) ([]Edit, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
+	if v == nil {
+		return nil, nil
 	}
-	var edits []Edit
-	if err := json.Unmarshal(raw, &edits); err != nil {
-		return nil, fmt.Errorf("edits must be a list of edit objects")
+	list, ok := v.([]any)
+	if !ok {
+		return nil, errNotEdits
+	}
+	edits := make([]Edit, 0, len(list))
+	for _, item := range list {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return nil, errNotEdits
+		}
+		var e Edit
+		ok = optString(m, "op", &e.Op) && optString(m, "find", &e.Find) && optString(m, "replace", &e.Replace) &&
+			optString(m, "codemod", &e.Codemod)
+		switch n := m["occurrence"].(type) {
+		case nil:
+		case float64:
+			if n != float64(int(n)) {
+				ok = false
+			}
+			e.Occurrence = int(n)
+		default:
+			ok = false
+		}
+		switch p := m["params"].(type) {
+		case nil:
+		case map[string]any:
+			e.Params = p
+		default:
+			ok = false
+		}
+		if !ok {
+			return nil, errNotEdits
+		}
+		edits = append(edits, e)
 	}
 	return edits, nil
+}
+
+var errNotEdits = errors.New("edits must be a list of edit objects")
+
+// optString reads an optional string field; false when it holds another type.
+func optString(m map[string]any, key string, out *string) bool {
+	switch s := m[key].(type) {
+	case nil:
+		return true
+	case string:
+		*out = s
+		return true
+	}
+	return false
 }
 
 // Codemods are the built-in codemods by name.

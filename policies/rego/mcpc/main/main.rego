@@ -11,6 +11,8 @@
 package mcpc.main
 
 import data.mcpc.lib.pack
+import data.mcpc.lib.plan
+import data.mcpc.lib.progress
 import data.mcpc.lib.strategy
 import data.mcpc.lib.tables
 import data.mcpc.lib.turn
@@ -195,6 +197,7 @@ _pack_part := part if {
 		"strategy": strategy.selected,
 		"pack": pack.selection,
 		"outcome": pack.outcome,
+		"planGraphSchema": plan.guidance,
 	}
 }
 
@@ -217,6 +220,7 @@ _base := {
 	"advisories": advisories,
 	"obligations": obligations,
 	"budget": turn.budget,
+	"progress": progress.summary,
 	"verbStage": _verb_stage_wanted,
 }
 
@@ -247,6 +251,7 @@ decision := {
 	"advisories": [],
 	"obligations": obligations,
 	"budget": turn.budget,
+	"progress": progress.summary,
 	# a quiet turn is allowed and not initialize_work or escalate
 	"verbStage": _verb_stage_asked,
 } if {
