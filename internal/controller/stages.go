@@ -230,6 +230,9 @@ func (t *turn) fail(reason, path, message string) {
 // denial is recorded as a decision of its own, in a transaction of its own,
 // so the record, explain-deny and the answer agree that nothing was done.
 func (c *Controller) failAfterTx(ctx context.Context, t *turn, reason, path, message string) {
+	// The work that failed may have run out of its own time: judging and
+	// recording the failure must not.
+	ctx = context.WithoutCancel(ctx)
 	delete(t.result, "error")
 	t.fail(reason, path, message)
 	c.decide(ctx, t, stageExecution, t.stages[len(t.stages)-1].Query)

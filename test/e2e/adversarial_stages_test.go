@@ -435,6 +435,7 @@ func TestStagesSideEffectGoDeclines(t *testing.T) {
 	mustAllow(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{alertCodemod}}))
 	mustAllow(t, a.turn("run_automation_recipe", map[string]any{"recipeId": "run_targeted_validation", "planNodeId": "validate-alert",
 		"params": map[string]any{"commandId": "no-adp-alert"}}))
+	mustAllow(t, a.turn("write_scratch_file", map[string]any{"relativePath": "commit-message", "content": "Use sdf-alert\n"}))
 	must(t, os.WriteFile(filepath.Join(ws, ".git", "hooks", "pre-commit"), []byte("#!/bin/sh\necho refused by policy hook >&2\nexit 1\n"), 0o755))
 	r := a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"})
 	mustDeny(t, r, "EXEC_FAILED")
