@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/sandbox"
@@ -83,6 +84,8 @@ type Controller struct {
 	records  *recorder
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
 	configFacts configFacts
+	// codemods are the built-in codemods and those cfg declares.
+	codemods *patch.Registry
 	// sandbox runs validation commands and side effects; sandboxFacts is
 	// what policy knows of it.
 	sandbox      *sandbox.Sandbox
@@ -133,7 +136,11 @@ func New(opts Options) (*Controller, error) {
 			return nil, err
 		}
 	}
+	if c.codemods, err = patch.NewRegistry(cfg.Codemods.Custom); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
 	c.configFacts = configFactsOf(cfg)
+	c.configFacts.Codemods = c.codemods.Custom()
 	c.redactor = opts.Redactor
 	if c.redactor == nil {
 		c.redactor = noRedaction{}
@@ -181,6 +188,7 @@ func (c *Controller) verbCatalogue() map[string]protocol.VerbDescription {
 		if raw, err := json.Marshal(c.engine.Data("data", "mcpc", "verbs")); err == nil {
 			_ = json.Unmarshal(raw, &out)
 		}
+		c.describeCustomCodemods(out)
 		c.verbs, c.verbsVersion = out, v
 	}
 	return c.verbs

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
@@ -94,7 +95,7 @@ func stringList(v any) []string {
 func configFactsOf(cfg *config.Config) configFacts {
 	f := configFacts{
 		EvidencePolicy: cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
-		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes,
+		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes, Codemods: map[string]patch.Spec{},
 		Pack:                packLimits{MaxFiles: cfg.Pack.MaxFiles, MaxBytes: cfg.Pack.MaxBytes, EscalateMaxFiles: cfg.Pack.EscalateMaxFiles},
 		SideEffectExecutors: []string{gitCommit},
 	}
@@ -117,7 +118,7 @@ func configFactsOf(cfg *config.Config) configFacts {
 
 // gatherFirst adds the first stage's facts: cheap ones, about the request
 // and the paths it names, never about the content of a file.
-func (c *Controller) gatherFirst(t *turn) error {
+func (c *Controller) gatherFirst(ctx context.Context, tx *store.Tx, t *turn) error {
 	in := &t.in
 	in.Config = c.configFacts
 	in.Sandbox = c.sandboxFacts
@@ -126,8 +127,25 @@ func (c *Controller) gatherFirst(t *turn) error {
 		in.Prompt = t.req.OriginalPrompt
 		in.Lexemes = stringList(t.args["lexemes"])
 		in.Request.Errors = append(in.Request.Errors, attachmentProblems(t.args["attachments"])...)
-	case "read_file_lines", "lookup_symbol_definition", "trace_symbol_graph", "apply_code_patch":
+	case "read_file_lines", "lookup_symbol_definition", "trace_symbol_graph":
 		c.resolveArg(t, "targetFile")
+	case "apply_code_patch":
+		c.resolveArg(t, "targetFile")
+		if pf, ok := in.Paths["targetFile"]; ok && t.work != nil && c.createTarget(t, pf.Canonical) {
+			// The plan's create node may patch its file again once this work
+			// wrote it (scope rules compare the hash with the reads).
+			if pf.Regular {
+				if h, err := c.paths.HashFile(pf.Canonical); err == nil {
+					pf.Hash = h
+					in.Paths["targetFile"] = pf
+				}
+			}
+			reads, err := tx.Reads(ctx, t.work.ID, pf.Canonical)
+			if err != nil {
+				return err
+			}
+			in.Reads = reads
+		}
 	case "search_codebase_text":
 		c.searchFacts(t)
 	case "write_scratch_file":
@@ -210,6 +228,22 @@ func (c *Controller) gatherVerb(ctx context.Context, tx *store.Tx, t *turn) erro
 	return c.gatherGuards(ctx, tx, t)
 }
 
+// createTarget reports whether canonical is the file the accepted plan's
+// create node named by args.planNodeId creates: the plan made it the
+// agent's to write, so what is on disk there may be told.
+func (c *Controller) createTarget(t *turn, canonical string) bool {
+	if t.req.Verb != "apply_code_patch" {
+		return false
+	}
+	id, _ := t.args["planNodeId"].(string)
+	n, ok := findNode(t.nodes, id)
+	if !ok {
+		return false
+	}
+	node := decodeNode(n)
+	return node.Kind == "change" && node.Operation == "create" && node.TargetFile == canonical
+}
+
 // resolveArg records pathscope's facts for a path argument. A path outside
 // the pack gets only the facts its string determines: nothing an agent
 // learns may depend on whether a file it cannot read exists, or what it is.
@@ -219,7 +253,7 @@ func (c *Controller) resolveArg(t *turn, name string) {
 		return
 	}
 	f := c.paths.Lexical(s)
-	if f.Valid && slices.Contains(t.in.Pack.Files, f.Canonical) {
+	if f.Valid && (slices.Contains(t.in.Pack.Files, f.Canonical) || c.createTarget(t, f.Canonical)) {
 		f = c.paths.OnDisk(f)
 	}
 	t.in.Paths[name] = pathFacts{Facts: f}

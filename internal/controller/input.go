@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/schemas"
@@ -38,7 +39,6 @@ type input struct {
 	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 	Search           searchFacts          `json:"search"`
-	Deadlines        []deadlineFact       `json:"deadlines"`
 	Execution        executionFacts       `json:"execution"`
 	Intents          intentsFacts         `json:"intents"`
 	SandboxedCode    codeRunFacts         `json:"sandboxedCode"`
@@ -53,13 +53,6 @@ type searchFacts struct {
 	Regex           bool `json:"regex"`
 	Instructions    int  `json:"instructions"`
 	MaxInstructions int  `json:"maxInstructions"`
-}
-
-// deadlineFact names a fact that could not be gathered within its deadline
-// (config store.lockTimeoutMs); policy decides what a turn without it means.
-type deadlineFact struct {
-	Fact    string `json:"fact"`
-	LimitMs int    `json:"limitMs"`
 }
 
 // executionFacts are what went wrong while Go executed an allowed decision,
@@ -150,6 +143,9 @@ type configFacts struct {
 	// ValidationRequired lists the commands marked required, sorted.
 	ValidationRequired []string `json:"validationRequired"`
 	ScratchMaxBytes    int64    `json:"scratchMaxBytes"`
+	// Codemods are the codemods config declares (codemods.custom), by name,
+	// in the shape of policies/data/codemods.json.
+	Codemods map[string]patch.Spec `json:"codemods"`
 	// Pack holds the pack's limits; policy selects the files within them
 	// (lib/pack) and Go writes exactly what it selected.
 	Pack packLimits `json:"pack"`

@@ -43,20 +43,19 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 	pf := t.in.Paths["targetFile"]
 	nodeID, _ := t.args["planNodeId"].(string)
 	// The edits were applied by the dry run policy judged (outside the lock,
-	// under a deadline); what is written is its result, on the content it
-	// was tried on.
-	before, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
+	// under a deadline): what is written is its result, when the file still
+	// holds the content it was tried on.
+	edits, _ := patch.ParseEdits(t.args["edits"])
+	before, after, probs, err := c.editsToWrite(ctx, t, pf, edits)
 	if err != nil {
 		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("patch target not readable")
 		t.fail("io_error", "args.targetFile", "the file could not be read")
 		return nil
 	}
-	if t.dry == nil || sha256Hex(before) != pf.Hash || t.dry.baseHash != pf.Hash {
+	if len(probs) > 0 || pf.Exists && sha256Hex(before) != pf.Hash {
 		t.fail("file_changed", "args.targetFile", "the file changed between the decision and the write")
 		return nil
 	}
-	after := t.dry.after
-	edits, _ := patch.ParseEdits(t.args["edits"]) // what the dry run applied, for the ledger
 	node, _ := findNode(t.nodes, nodeID)
 	in := patchIntent{Token: newID("patch"), WorkID: t.work.ID, NodeID: nodeID, File: pf.Canonical,
 		Before: pf.Hash, After: sha256Hex([]byte(after)), Node: sha256Hex(node.Body), AgentID: t.agent.ID, GitRev: t.gitRev,
@@ -67,7 +66,7 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 		t.fail("io_error", "args.targetFile", "the patch could not be prepared")
 		return nil
 	}
-	if err := c.paths.WriteFileAtomic(pf.Canonical, []byte(after), false); err != nil {
+	if err := c.writePatched(pf, []byte(after)); err != nil {
 		c.dropIntent(in)
 		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("patch not written")
 		t.fail("io_error", "args.targetFile", "the file could not be written")

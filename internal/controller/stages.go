@@ -51,14 +51,14 @@ type stageRecord struct {
 var prefetchedVerbs = map[string]bool{"initialize_work": true, "escalate": true, "apply_code_patch": true,
 	"run_automation_recipe": true, "run_sandboxed_code": true}
 
-// dryRun is a patch tried on a file's content outside the write lock; the
-// transaction uses it only if the file still has the content it was tried on.
-type dryRun struct {
+// patchTrial is a patch tried on a file's content outside the write lock;
+// the transaction uses it only if the file still has the content it was
+// tried on.
+type patchTrial struct {
 	file     string
 	baseHash string
-	after    string
+	run      *dryRun // the content and its result, when the edits apply
 	facts    patchFacts
-	timedOut bool
 }
 
 // gatherOutsideLock previews the first stage on a read snapshot and, when it
@@ -75,7 +75,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		if err := c.load(ctx, tx, pv); err != nil {
 			return err
 		}
-		return c.gatherFirst(pv)
+		return c.gatherFirst(ctx, tx, pv)
 	})
 	if err != nil {
 		return err
@@ -96,8 +96,8 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "apply_code_patch":
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
-		if pf, ok := pv.in.Paths["targetFile"]; ok && pf.Valid && pf.Regular {
-			t.dry = c.tryPatch(gctx, pf.Canonical, t.args["edits"])
+		if pf, ok := pv.in.Paths["targetFile"]; ok {
+			t.dry = c.tryPatch(gctx, pv, pf)
 		}
 	case "initialize_work":
 		c.refreshIndex(gctx)
@@ -140,45 +140,33 @@ func (c *Controller) searchEscalation(ctx context.Context, t *turn, packFiles []
 	t.in.Candidates = orEmpty(cands)
 }
 
-// tryPatch applies edits to the file's current content, giving up at ctx's
-// deadline. patch.Apply takes no context: an edit that never ends (it must
-// not, but one did) is left running on its goroutine, holding no lock, and
-// the turn goes on with a deadline fact instead of its result.
-func (c *Controller) tryPatch(ctx context.Context, file string, rawEdits any) *dryRun {
-	d := &dryRun{file: file, facts: patchFacts{Problems: []schemas.Problem{}}}
-	edits, err := patch.ParseEdits(rawEdits)
+// tryPatch applies edits to the file's current content (patchSource: or to
+// nothing, for a file the plan creates), bounded by ctx and by the patch
+// package's own deadline (a patch out of time is a problem policy denies).
+func (c *Controller) tryPatch(ctx context.Context, t *turn, pf pathFacts) *patchTrial {
+	d := &patchTrial{file: pf.Canonical, facts: patchFacts{Problems: []schemas.Problem{}}}
+	edits, err := patch.ParseEdits(t.args["edits"])
 	d.facts.Edits = len(edits)
 	if err != nil {
 		d.facts.Problems = append(d.facts.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
 		return d
 	}
-	content, err := c.paths.ReadFile(file, c.cfg.Index.MaxFileBytes*8)
+	content, try, err := c.patchSource(t, pf)
+	if !try {
+		return d // the scope rules explain why; there is nothing to try
+	}
 	if err != nil {
 		d.facts.Problems = append(d.facts.Problems, schemas.Problem{Path: "args.targetFile", Message: "the file could not be read"})
 		return d
 	}
 	d.baseHash = sha256Hex(content)
-	type applied struct {
-		after string
-		probs []schemas.Problem
+	after, probs := c.applyEdits(ctx, pf.Canonical, string(content), edits)
+	if len(probs) > 0 {
+		d.facts.Problems = append(d.facts.Problems, probs...)
+		return d
 	}
-	done := make(chan applied, 1)
-	go func() {
-		after, probs := patch.Apply(string(content), edits)
-		done <- applied{after, probs}
-	}()
-	select {
-	case a := <-done:
-		if len(a.probs) > 0 {
-			d.facts.Problems = append(d.facts.Problems, a.probs...)
-			return d
-		}
-		d.after = a.after
-		d.facts.Applicable = true
-	case <-ctx.Done():
-		d.timedOut = true
-		c.log.Warn().Str("file", file).Msg("the patch dry run passed its deadline")
-	}
+	d.facts.Applicable = true
+	d.run = &dryRun{before: content, after: after}
 	return d
 }
 
@@ -193,30 +181,22 @@ func (c *Controller) lockDeadline(ctx context.Context, began time.Time) (context
 // content it was tried on, tried again (within the lock's deadline) if not.
 func (c *Controller) gatherPatch(ctx context.Context, t *turn) {
 	pf, ok := t.in.Paths["targetFile"]
-	if !ok || !pf.Valid || !pf.Regular {
-		edits, err := patch.ParseEdits(t.args["edits"])
-		t.in.Patch = patchFacts{Problems: []schemas.Problem{}, Edits: len(edits)}
-		if err != nil {
-			t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
-		}
+	if !ok {
+		t.dry = c.tryPatch(ctx, t, pathFacts{})
+		t.in.Patch = t.dry.facts
 		return
 	}
-	if h, err := c.paths.HashFile(pf.Canonical); err == nil {
-		pf.Hash = h
-		t.in.Paths["targetFile"] = pf
-	}
-	if t.dry == nil || t.dry.file != pf.Canonical || (!t.dry.timedOut && t.dry.baseHash != pf.Hash) {
-		t.dry = c.tryPatch(ctx, pf.Canonical, t.args["edits"])
-		if t.dry.baseHash != pf.Hash && t.dry.facts.Applicable {
-			// Changed again between the hash and the read: judge it stale.
-			t.dry.facts.Applicable = false
-			t.dry.facts.Problems = append(t.dry.facts.Problems, schemas.Problem{Path: "args.targetFile", Message: "the file changed while the patch was being tried; read it again"})
+	if pf.Valid && pf.Regular {
+		if h, err := c.paths.HashFile(pf.Canonical); err == nil {
+			pf.Hash = h
+			t.in.Paths["targetFile"] = pf
 		}
 	}
-	t.in.Patch = t.dry.facts
-	if t.dry.timedOut {
-		t.in.Deadlines = append(t.in.Deadlines, deadlineFact{Fact: "patch", LimitMs: c.cfg.Store.LockTimeoutMs})
+	if t.dry == nil || t.dry.file != pf.Canonical || (pf.Hash != "" && t.dry.baseHash != pf.Hash) {
+		t.dry = c.tryPatch(ctx, t, pf)
 	}
+	t.in.Patch = t.dry.facts
+	t.dryRun = t.dry.run // what applyPatch writes (editsToWrite)
 }
 
 // fail records an execution failure: nothing was written, and the decision

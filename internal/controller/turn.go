@@ -33,7 +33,8 @@ type turn struct {
 	stages   []stageRecord // every evaluation, in order; the last is inputRaw/decRaw
 	// prefetched: the verb's expensive facts were gathered outside the lock.
 	prefetched bool
-	dry        *dryRun             // apply_code_patch's dry run
+	dry        *patchTrial         // apply_code_patch's dry run, as gathered (stages.go)
+	dryRun     *dryRun             // apply_code_patch: what the decision's dry run produced
 	search     *regexp.Regexp      // search_codebase_text's compiled pattern
 	searchCost int                 // its instructions per byte (1 for a substring)
 	lockHeld   time.Duration       // how long the write transaction ran
@@ -69,7 +70,7 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 		if err := c.load(ctx, tx, t); err != nil {
 			return err
 		}
-		if err := c.gatherFirst(t); err != nil {
+		if err := c.gatherFirst(ctx, tx, t); err != nil {
 			return err
 		}
 		c.decide(ctx, t, stageRequest, queryStage1)
@@ -115,8 +116,8 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 		Lexemes: []string{}, Candidates: []Candidate{}, Pack: packFacts{Files: []string{}},
 		Patch: patchFacts{Problems: []schemas.Problem{}}, Gates: gateFacts{Approved: []string{}},
 		StrategySignals: []map[string]any{}, Request: requestFacts{Errors: []schemas.Problem{}},
-		SubmissionFacts: submissionFacts{CycleNodes: []string{}}, Deadlines: []deadlineFact{},
-		Execution: executionFacts{Failures: []executionFailure{}},
+		SubmissionFacts: submissionFacts{CycleNodes: []string{}},
+		Execution:       executionFacts{Failures: []executionFailure{}},
 	}
 	t.in.Request.Bytes = len(raw)
 	t.in.Request.Tokens = (len(raw) + 3) / 4
