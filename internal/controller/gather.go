@@ -153,7 +153,8 @@ func (c *Controller) gatherFirst(ctx context.Context, tx *store.Tx, t *turn) err
 		if t.work == nil || !ok {
 			break
 		}
-		scratch, err := c.paths.Sub(workDir(t.work.ID) + "/scratch")
+		root := workDir(t.work.ID) + "/scratch"
+		scratch, err := c.paths.Sub(root)
 		if err != nil {
 			// The work's scratch folder cannot be opened without following a
 			// link (or at all): a fact, which scratch-scope refuses.
@@ -162,7 +163,7 @@ func (c *Controller) gatherFirst(ctx context.Context, tx *store.Tx, t *turn) err
 			break
 		}
 		t.scratch = scratch // the writer uses the resolver the facts came from
-		in.Paths["relativePath"] = pathFacts{Facts: scratch.Resolve(s)}
+		in.Paths["relativePath"] = scratchFacts(root, scratch.Resolve(s))
 	case "submit_execution_plan":
 		if _, ok := t.args["planGraph"].(map[string]any); ok {
 			// The plan travels once, as input.submission, and only to the

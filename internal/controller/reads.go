@@ -27,7 +27,8 @@ func (c *Controller) readFileLines(ctx context.Context, tx *store.Tx, t *turn) e
 		t.fail("io_error", "args.targetFile", "the file could not be read")
 		return nil
 	}
-	lines := splitLines(data)
+	hash := sha256Hex(data)
+	lines := splitLines(c.readable(pf.Canonical, data, hash, time.Now().Add(readScanBudget)))
 	start, end := intArg(t.args, "startLine", 1), intArg(t.args, "endLine", len(lines))
 	if end > len(lines) {
 		end = len(lines)
@@ -41,7 +42,7 @@ func (c *Controller) readFileLines(ctx context.Context, tx *store.Tx, t *turn) e
 	t.result["endLine"] = end
 	t.result["totalLines"] = len(lines)
 	t.result["content"] = content
-	return tx.RecordRead(ctx, t.work.ID, pf.Canonical, sha256Hex(data))
+	return tx.RecordRead(ctx, t.work.ID, pf.Canonical, hash)
 }
 
 func splitLines(data []byte) []string {
@@ -130,6 +131,7 @@ search:
 		if err != nil {
 			continue
 		}
+		data = c.readable(f, data, sha256Hex(data), deadline)
 		for i, line := range bytes.Split(data, []byte("\n")) {
 			if len(line)*insts > maxLineWork {
 				skipped++

@@ -122,7 +122,7 @@ func (c *Controller) rank(ctx context.Context, t *turn) {
 		c.log.Warn().Err(err).Msg("ranking failed; the pack is chosen from what was ranked")
 	}
 	cands = c.withProofChains(ctx, t, cands)
-	c.markKeyMaterial(cands)
+	c.markSecrets(ctx, cands)
 	t.in.Candidates = orEmpty(cands)
 }
 
@@ -136,7 +136,7 @@ func (c *Controller) searchEscalation(ctx context.Context, t *turn, packFiles []
 	if err != nil {
 		c.log.Warn().Err(err).Msg("escalation search failed")
 	}
-	c.markKeyMaterial(cands)
+	c.markSecrets(ctx, cands)
 	t.in.Candidates = orEmpty(cands)
 }
 
