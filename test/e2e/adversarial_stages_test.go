@@ -112,7 +112,9 @@ func TestStagesNoContentOracle(t *testing.T) {
 func TestStagesNoExistenceOracle(t *testing.T) {
 	ws := stagesWorkspace(t)
 	a := acceptedWork(t, ws)
-	paths := []string{".env", "missing.ts", "somedir", "pipe.ts", "alias.html", "ignored.ts", ".ai/config/repo.json", "src/missing/deeper.ts"}
+	// (mcpc's own files, .ai/config/..., are refused by name as well,
+	// PROTECTED_PATH: a fact of the string, the same whether they exist)
+	paths := []string{".env", "missing.ts", "somedir", "pipe.ts", "alias.html", "ignored.ts", "src/missing/deeper.ts", ".env.production"}
 	verbs := []struct {
 		verb string
 		args func(p string) map[string]any
