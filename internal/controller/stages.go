@@ -85,9 +85,11 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 	if _, _, err := c.engine.EvaluateStage1(ctx, pv.in, &dec); err != nil || !dec.allowed() || !dec.VerbStage {
 		return nil // the transaction evaluates again and records why
 	}
-	deadline := c.cfg.LockTimeout()
-	gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deadline)
-	defer cancel()
+	// Each step has its own deadline (store.lockTimeoutMs): a slow git must
+	// not leave ranking no time at all.
+	step := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.WithoutCancel(ctx), c.cfg.LockTimeout())
+	}
 	switch t.req.Verb {
 	case "run_sandboxed_code":
 		// The code runs under its own limits (timeoutMs), never in the lock.
@@ -97,15 +99,25 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 	case "apply_code_patch":
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 		if pf, ok := pv.in.Paths["targetFile"]; ok {
+			gctx, cancel := step()
 			t.dry = c.tryPatch(gctx, pv, pf)
+			cancel()
 		}
 	case "initialize_work":
+		gctx, cancel := step()
 		c.refreshIndex(gctx)
+		cancel()
 		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
+		gctx, cancel = step()
 		c.rank(gctx, t)
+		cancel()
 	case "escalate":
+		gctx, cancel := step()
 		c.refreshIndex(gctx)
+		cancel()
+		gctx, cancel = step()
 		c.searchEscalation(gctx, t, pv.in.Pack.Files)
+		cancel()
 	}
 	t.prefetched = true
 	return nil
