@@ -218,7 +218,7 @@ func TestStagesNothingStalls(t *testing.T) {
 		note string
 		req  map[string]any
 	}{
-		{"identity rename", map[string]any{"verb": "apply_code_patch", "args": map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{identity}}}},
+		{"identity rename", map[string]any{"verb": "apply_code_patch", "args": map[string]any{"planNodeId": "change-alert", "targetFile": "src/app/dashboard/dashboard.component.ts", "edits": []any{identity}}}},
 		{"nested repeats", map[string]any{"verb": "search_codebase_text", "args": map[string]any{"pattern": "(?:a?){1000}b", "regex": true}}},
 		{"a large pattern over a huge line", map[string]any{"verb": "search_codebase_text", "args": map[string]any{"pattern": "(?:[a-z]?){60}q", "regex": true}}},
 		{"a huge file", map[string]any{"verb": "read_file_lines", "args": map[string]any{"targetFile": demo.Target}}},
