@@ -104,20 +104,26 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 			cancel()
 		}
 	case "initialize_work":
+		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
 		c.refreshIndex(gctx)
 		cancel()
 		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
+		reportProgress(ctx, 1, 3, "ranking files for the prompt")
 		gctx, cancel = step()
 		c.rank(gctx, t)
 		cancel()
+		reportProgress(ctx, 2, 3, "deciding the context pack")
 	case "escalate":
+		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
 		c.refreshIndex(gctx)
 		cancel()
+		reportProgress(ctx, 1, 3, "searching for the need")
 		gctx, cancel = step()
 		c.searchEscalation(gctx, t, pv.in.Pack.Files)
 		cancel()
+		reportProgress(ctx, 2, 3, "deciding what the pack gains")
 	}
 	t.prefetched = true
 	return nil
