@@ -32,6 +32,8 @@ import (
 // record.
 type decider interface {
 	Evaluate(ctx context.Context, doc any, out any) (input, result []byte, err error)
+	// EvaluateStage1 evaluates the first stage (data.mcpc.main.stage1).
+	EvaluateStage1(ctx context.Context, doc any, out any) (input, result []byte, err error)
 	// EvaluateQuery evaluates another prepared query (engine.ProgressQuery).
 	EvaluateQuery(ctx context.Context, query string, doc any, out any) error
 	Version() string
