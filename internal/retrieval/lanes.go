@@ -24,6 +24,7 @@ type derived struct {
 	symbols   []symInfo
 	anchors   []string
 	adj       map[int32][]int32 // built on first use by the graph lane
+	byStem    map[string][]int32 // built on first use by the companion lane
 }
 
 type symInfo struct {

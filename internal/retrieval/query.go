@@ -125,19 +125,12 @@ func queryTerms(q Query) []queryTerm {
 }
 
 // stripConventionalPrefix removes a "type(scope):" commit prefix but keeps
-// the scope, which often names the area.
+// the scope, which often names the area; a "package:" prefix is kept whole
+// (see promptScope).
 func stripConventionalPrefix(p string) string {
-	i := strings.Index(p, ":")
-	if i <= 0 || i > 30 {
-		return p
+	scope, rest := promptScope(p)
+	if scope == "" {
+		return rest
 	}
-	head := p[:i]
-	if strings.ContainsAny(head, " \t") {
-		return p
-	}
-	scope := ""
-	if a, b := strings.Index(head, "("), strings.Index(head, ")"); a >= 0 && b > a {
-		scope = head[a+1 : b]
-	}
-	return scope + " " + p[i+1:]
+	return scope + " " + rest
 }
