@@ -25,7 +25,9 @@ clients-installed:
 # as package:Target; append yours.
 FUZZ_TARGETS := \
 	internal/exactjson:FuzzDecode \
-	internal/controller:FuzzDecodePlanNode
+	internal/controller:FuzzDecodePlanNode \
+	internal/patch:FuzzApplyEdits \
+	internal/patch:FuzzCodemods
 FUZZTIME ?= 10s
 
 ## fuzz-short: each of FUZZ_TARGETS for FUZZTIME

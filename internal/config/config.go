@@ -94,6 +94,11 @@ type Config struct {
 	Validation     struct {
 		Commands map[string]Command `json:"commands"`
 	} `json:"validation"`
+	Codemods struct {
+		// Custom codemods by name: internal/patch checks them against the
+		// built-ins when the controller starts.
+		Custom map[string]CustomCodemod `json:"custom,omitempty"`
+	} `json:"codemods"`
 	HTTP struct {
 		// AllowedHosts are Host header names serve --http accepts besides
 		// loopback names and the bound host.
@@ -121,6 +126,27 @@ type Graph struct {
 	} `json:"anchors"`
 	Contracts []string `json:"contracts"` // extra contract files (globs) besides every components.d.ts
 	Prose     []string `json:"prose"`     // markdown policy globs; default docs/*.md, skills.md
+}
+
+// CustomCodemod is a codemod declared in config, one of two kinds: a named
+// sequence of built-in codemods with fixed params, run in order on the
+// target file (Steps), or a tree-sitter query over files of one Language
+// whose Capture in every match becomes Replace, where ${name} stands for
+// the text of the match's capture name. The agent names it and gives no
+// params.
+type CustomCodemod struct {
+	Description string        `json:"description,omitempty"`
+	Steps       []CodemodStep `json:"steps,omitempty"`
+	Language    string        `json:"language,omitempty"`
+	Query       string        `json:"query,omitempty"`
+	Capture     string        `json:"capture,omitempty"`
+	Replace     string        `json:"replace,omitempty"`
+}
+
+// CodemodStep is one built-in codemod of a CustomCodemod.
+type CodemodStep struct {
+	Codemod string         `json:"codemod"`
+	Params  map[string]any `json:"params,omitempty"`
 }
 
 // Bundles configures where serve --bundle may load policy from.

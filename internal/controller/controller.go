@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/sandbox"
@@ -55,7 +56,7 @@ type Options struct {
 	// time.Now.
 	Now func() time.Time
 	// Redactor removes secrets from command output before it reaches an
-	// agent. Default: none.
+	// agent. Default: the secret detector of internal/secrets.
 	Redactor outputRedactor
 	// Pause runs in each pause between turns (once the recorder has
 	// written what waited for it), for process upkeep that must not land
@@ -81,6 +82,8 @@ type Controller struct {
 	records  *recorder
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
 	configFacts configFacts
+	// codemods are the built-in codemods and those cfg declares.
+	codemods *patch.Registry
 	// sandbox runs validation commands and side effects; sandboxFacts is
 	// what policy knows of it.
 	sandbox      *sandbox.Sandbox
@@ -90,6 +93,12 @@ type Controller struct {
 	budget budgetBook
 
 	chains ProofChains // nil: no proof chains
+
+	// cleanScans: pack file to the hash of content the secret detector
+	// found clean (markSecrets, readable), so reads of it skip redaction;
+	// redactions: pack file to its last redaction (readable).
+	cleanScans sync.Map
+	redactions sync.Map
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -131,10 +140,14 @@ func New(opts Options) (*Controller, error) {
 			return nil, err
 		}
 	}
+	if c.codemods, err = patch.NewRegistry(cfg.Codemods.Custom); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
 	c.configFacts = configFactsOf(cfg)
+	c.configFacts.Codemods = c.codemods.Custom()
 	c.redactor = opts.Redactor
 	if c.redactor == nil {
-		c.redactor = noRedaction{}
+		c.redactor = detectorRedaction{}
 	}
 	c.sandbox = c.newSandbox()
 	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}
@@ -179,6 +192,7 @@ func (c *Controller) verbCatalogue() map[string]protocol.VerbDescription {
 		if raw, err := json.Marshal(c.engine.Data("data", "mcpc", "verbs")); err == nil {
 			_ = json.Unmarshal(raw, &out)
 		}
+		c.describeCustomCodemods(out)
 		c.verbs, c.verbsVersion = out, v
 	}
 	return c.verbs

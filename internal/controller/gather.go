@@ -41,7 +41,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 			c.log.Warn().Err(err).Msg("ranking failed")
 		}
 		cands = c.withProofChains(ctx, t, cands)
-		c.markKeyMaterial(cands)
+		c.markSecrets(ctx, cands)
 		t.in.Candidates = orEmpty(cands)
 	case "escalate":
 		if t.req.WorkID == "" {
@@ -65,7 +65,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		if err != nil {
 			c.log.Warn().Err(err).Msg("escalation search failed")
 		}
-		c.markKeyMaterial(cands)
+		c.markSecrets(ctx, cands)
 		t.in.Candidates = orEmpty(cands)
 	}
 }
@@ -146,7 +146,7 @@ func stringList(v any) []string {
 func configFactsOf(cfg *config.Config) configFacts {
 	f := configFacts{
 		EvidencePolicy: cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
-		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes,
+		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes, Codemods: map[string]patch.Spec{},
 		Pack:                packLimits{MaxFiles: cfg.Pack.MaxFiles, MaxBytes: cfg.Pack.MaxBytes, EscalateMaxFiles: cfg.Pack.EscalateMaxFiles},
 		SideEffectExecutors: []string{gitCommit},
 	}
@@ -182,12 +182,13 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	case "write_scratch_file":
 		if t.work != nil {
 			if s, ok := t.args["relativePath"].(string); ok {
-				scratch, err := c.paths.Sub(workDir(t.work.ID) + "/scratch")
+				root := workDir(t.work.ID) + "/scratch"
+				scratch, err := c.paths.Sub(root)
 				if err != nil {
 					return err
 				}
 				t.scratch = scratch // the writer uses the resolver the facts came from
-				in.Paths["relativePath"] = pathFacts{Facts: scratch.Resolve(s)}
+				in.Paths["relativePath"] = scratchFacts(root, scratch.Resolve(s))
 			}
 		}
 	case "submit_execution_plan":
@@ -216,8 +217,9 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 				return err
 			}
 			in.Reads = reads
+			c.hashOwnFile(t)
 		}
-		c.dryRunPatch(t)
+		c.dryRunPatch(ctx, t)
 	}
 	return c.gatherGuards(ctx, tx, t)
 }
@@ -230,7 +232,9 @@ func (c *Controller) resolveArg(t *turn, name string, withHash bool) {
 		return
 	}
 	pf := pathFacts{Facts: c.paths.Resolve(s)}
-	if withHash && pf.Valid && pf.Regular {
+	// Only a pack file's hash: of any other, the hash is a fact about
+	// content the agent may not see.
+	if withHash && pf.Valid && pf.Regular && slices.Contains(t.in.Pack.Files, pf.Canonical) {
 		if h, err := c.paths.HashFile(pf.Canonical); err == nil {
 			pf.Hash = h
 		}
@@ -238,9 +242,23 @@ func (c *Controller) resolveArg(t *turn, name string, withHash bool) {
 	t.in.Paths[name] = pf
 }
 
+// hashOwnFile hashes a target outside the pack that this work itself wrote
+// or read (a file a create node made): its hash tells the work nothing it
+// did not know, and pack-scope needs it to let the work edit that file again.
+func (c *Controller) hashOwnFile(t *turn) {
+	pf := t.in.Paths["targetFile"]
+	if _, known := t.in.Reads[pf.Canonical]; !known || pf.Hash != "" || !pf.Valid || !pf.Regular {
+		return
+	}
+	if h, err := c.paths.HashFile(pf.Canonical); err == nil {
+		pf.Hash = h
+		t.in.Paths["targetFile"] = pf
+	}
+}
+
 // dryRunPatch tries the edits on the file's current content so policy can
 // refuse a patch that would not apply, before anything is written.
-func (c *Controller) dryRunPatch(t *turn) {
+func (c *Controller) dryRunPatch(ctx context.Context, t *turn) {
 	pf, ok := t.in.Paths["targetFile"]
 	edits, err := patch.ParseEdits(t.args["edits"])
 	t.in.Patch = patchFacts{Problems: []schemas.Problem{}, Edits: len(edits)}
@@ -248,17 +266,22 @@ func (c *Controller) dryRunPatch(t *turn) {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
 		return
 	}
-	if !ok || !pf.Valid || !pf.Regular {
+	if !ok {
 		return // the scope rules explain why; there is nothing to try
 	}
-	content, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
+	content, try, err := c.patchSource(t, pf)
+	if !try {
+		return
+	}
 	if err != nil {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.targetFile", Message: err.Error()})
 		return
 	}
-	if _, probs := patch.Apply(string(content), edits); len(probs) > 0 {
+	after, probs := c.applyEdits(ctx, pf.Canonical, string(content), edits)
+	if len(probs) > 0 {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, probs...)
 		return
 	}
 	t.in.Patch.Applicable = true
+	t.dryRun = &dryRun{before: content, after: after}
 }

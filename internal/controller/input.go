@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/schemas"
@@ -73,6 +74,11 @@ type agentFacts struct {
 type pathFacts struct {
 	pathscope.Facts
 	Hash string `json:"hash,omitempty"`
+	// Destination and ScratchRoot (write_scratch_file): the worktree path
+	// the write lands at and the work's scratch folder, for the rule that
+	// keeps writes off mcpc's own files.
+	Destination string `json:"destination,omitempty"`
+	ScratchRoot string `json:"scratchRoot,omitempty"`
 }
 
 type packFacts struct {
@@ -115,6 +121,9 @@ type configFacts struct {
 	// ValidationRequired lists the commands marked required, sorted.
 	ValidationRequired []string `json:"validationRequired"`
 	ScratchMaxBytes    int64    `json:"scratchMaxBytes"`
+	// Codemods are the codemods config declares (codemods.custom), by name,
+	// in the shape of policies/data/codemods.json.
+	Codemods map[string]patch.Spec `json:"codemods"`
 	// Pack holds the pack's limits; policy selects the files within them
 	// (lib/pack) and Go writes exactly what it selected.
 	Pack packLimits `json:"pack"`

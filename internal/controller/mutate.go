@@ -43,13 +43,12 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 	pf := t.in.Paths["targetFile"]
 	nodeID, _ := t.args["planNodeId"].(string)
 	edits, _ := patch.ParseEdits(t.args["edits"])
-	before, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
+	before, after, probs, err := c.editsToWrite(ctx, t, pf, edits)
 	if err != nil {
 		t.result["error"] = err.Error()
 		return nil
 	}
-	after, probs := patch.Apply(string(before), edits)
-	if len(probs) > 0 || sha256Hex(before) != pf.Hash {
+	if len(probs) > 0 || pf.Exists && sha256Hex(before) != pf.Hash {
 		// The file changed between the decision's dry run and now.
 		t.result["error"] = "the file changed while the patch was being applied; read it again"
 		return nil
@@ -63,7 +62,7 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 		t.result["error"] = err.Error()
 		return nil
 	}
-	if err := c.paths.WriteFileAtomic(pf.Canonical, []byte(after), false); err != nil {
+	if err := c.writePatched(pf, []byte(after)); err != nil {
 		c.dropIntent(in)
 		t.result["error"] = err.Error()
 		return nil

@@ -29,6 +29,7 @@ type planNode struct {
 	NodeID            string           `json:"nodeId"`
 	Kind              string           `json:"kind"`
 	TargetFile        string           `json:"targetFile"`
+	Operation         string           `json:"operation,omitempty"` // change nodes: modify, or create
 	VerificationHooks []map[string]any `json:"verificationHooks"`
 	MapsToNodeIDs     []string         `json:"mapsToNodeIds"`
 	DependsOn         []string         `json:"dependsOn"`
@@ -51,7 +52,7 @@ func decodeNode(n store.Node) planNode {
 func nodeOf(m map[string]any) planNode {
 	str := func(k string) string { s, _ := m[k].(string); return s }
 	p := planNode{
-		NodeID: str("nodeId"), Kind: str("kind"), TargetFile: str("targetFile"),
+		NodeID: str("nodeId"), Kind: str("kind"), TargetFile: str("targetFile"), Operation: str("operation"),
 		CommitGateID: str("commitGateId"), SideEffectType: str("sideEffectType"),
 		MapsToNodeIDs: stringList(m["mapsToNodeIds"]), DependsOn: stringList(m["dependsOn"]),
 		VerificationHooks: []map[string]any{},

@@ -33,6 +33,7 @@ type turn struct {
 	pack     *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
 	record   []byte              // the decision record, once committed
 	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
+	dryRun   *dryRun             // apply_code_patch: what the decision's dry run produced
 	budget   turnBudget
 	// proofChains are the chains initialize_work records in the pack.
 	proofChains json.RawMessage

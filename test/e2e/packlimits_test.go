@@ -30,10 +30,11 @@ func TestPackIsTheDecidedPack(t *testing.T) {
 		{note: "escalate", files: packFiles(esc), max: 3},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
-			// Records are written in the pause after a turn.
 			path := filepath.Join(ws, ".ai", "tmp", "work", a.work, "decisions", fmt.Sprintf("%06d.json", i+1))
+			// Records are written in the pause after a turn, and not
+			// atomically: read until the whole record is there.
 			raw, err := os.ReadFile(path)
-			for deadline := time.Now().Add(10 * time.Second); err != nil && time.Now().Before(deadline); {
+			for deadline := time.Now().Add(10 * time.Second); (err != nil || !json.Valid(raw)) && time.Now().Before(deadline); {
 				time.Sleep(20 * time.Millisecond)
 				raw, err = os.ReadFile(path)
 			}

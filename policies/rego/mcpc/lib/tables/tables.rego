@@ -78,6 +78,15 @@ packpolicy := table if {
 
 # METADATA
 # scope: document
+# description: mcpc's own files, as globs with reasons; never in a pack, never written by an agent
+protected_paths := table if {
+	table := data.data.mcpc.protectedPaths # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.protectedPaths # regal ignore:unresolved-reference
+}
+
+# METADATA
+# scope: document
 # description: known automation recipes
 recipes := table if {
 	table := data.data.mcpc.recipes # regal ignore:unresolved-reference
@@ -92,4 +101,13 @@ strategies := table if {
 	table := data.data.mcpc.strategies # regal ignore:unresolved-reference
 } else := table if {
 	table := data.mcpc.strategies # regal ignore:unresolved-reference
+}
+
+# METADATA
+# scope: document
+# description: built-in codemods of apply_code_patch and their params (policies/data/codemods.json)
+codemods := table if {
+	table := data.data.mcpc.codemods # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.codemods # regal ignore:unresolved-reference
 }

@@ -2,7 +2,8 @@
 # title: Change scope
 # description: |
 #   A change node targets a file of the context pack and cites code evidence
-#   only from pack files (paths compared verbatim with contextPack.files).
+#   only from pack files (paths compared verbatim with contextPack.files). A
+#   node with operation create targets a new file instead (create-scope).
 # custom:
 #   code: PLAN_SCOPE_VIOLATION
 #   remediation: "Target and cite only files listed in contextPack.files; escalate to add a file to the pack first."
@@ -16,10 +17,11 @@ import data.mcpc.result
 
 report contains violation if {
 	pack_files := turn.pack_files
-	count(_targets - pack_files) > 0
+	count(plan.change_targets - pack_files) > 0
 	some i, node in plan.change_nodes
 	is_string(node.targetFile)
 	not node.targetFile in pack_files
+	not node.operation == "create"
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("change node %v targets %s, which is not in the context pack", [node.nodeId, node.targetFile]),
 		"path": sprintf("%s.targetFile", [plan.node_path(i)]),
@@ -40,9 +42,6 @@ report contains violation if {
 		"path": sprintf("%s.codeEvidence[%d].file", [plan.node_path(i), k]),
 	})
 }
-
-# guard input: the distinct targetFiles (non-strings included; the walk above skips them)
-_targets := {node.targetFile | some node in plan.change_nodes} # regal ignore:prefer-set-or-object-rule
 
 # guard: some distinct code evidence entry of a change node names no pack file
 _evidence_outside_pack if {
