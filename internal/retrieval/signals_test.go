@@ -174,3 +174,17 @@ func TestLocaleOf(t *testing.T) {
 		})
 	}
 }
+
+func TestLexemesAreAHintNotACliff(t *testing.T) {
+	ix := appIndex(t)
+	prompt := "Rename the export dialog close button"
+	plain := files(Rank(ix, Query{Prompt: prompt}))
+	words := files(Rank(ix, Query{Prompt: prompt, Lexemes: []string{"rename", "export", "dialog", "close", "button"}}))
+	if !slices.Equal(plain, words) {
+		t.Errorf("lexemes repeating the prompt's words changed the pack:\n%v\n%v", plain, words)
+	}
+	idents := files(Rank(ix, Query{Prompt: prompt, Lexemes: []string{"ExportDialogComponent"}}))
+	if len(idents) == 0 || idents[0] != "src/app/export/export-dialog.component.ts" {
+		t.Errorf("an identifier lexeme should still lead to its file: %v", idents)
+	}
+}
