@@ -22,6 +22,7 @@ var conventionalTypes = map[string]bool{
 	"docs": true, "doc": true, "test": true, "tests": true, "style": true, "build": true,
 	"ci": true, "revert": true, "wip": true, "deps": true, "release": true, "security": true,
 	"breaking": true, "hotfix": true, "bugfix": true, "improvement": true, "cleanup": true,
+	"performance": true, "enhancement": true, "typo": true, "misc": true, "minor": true,
 }
 
 var scopeHead = regexp.MustCompile(`^([A-Za-z][\w.-]*)(?:\(([^)]+)\))?!?:\s`)
@@ -39,7 +40,9 @@ func promptScope(p string) (scope, rest string) {
 	if m[2] != "" {
 		return m[2], rest
 	}
-	if conventionalTypes[strings.ToLower(m[1])] {
+	// Package and folder names are lower-case; "Performance:" or
+	// "Update:" is prose that happens to end in a colon.
+	if conventionalTypes[strings.ToLower(m[1])] || m[1] != strings.ToLower(m[1]) {
 		return "", rest
 	}
 	return m[1], rest

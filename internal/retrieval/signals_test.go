@@ -89,6 +89,7 @@ func TestPromptScope(t *testing.T) {
 		{note: "bare type has no scope", prompt: "fix: Heading hash dropped", scope: "", rest: "Heading hash dropped"},
 		{note: "path scope", prompt: "fix(packages/excalidraw): label offset", scope: "packages/excalidraw", rest: "label offset"},
 		{note: "breaking marker", prompt: "feat(api)!: drop v1", scope: "api", rest: "drop v1"},
+		{note: "capitalised prose head is no package", prompt: "Performance: short-circuit check", scope: "", rest: "short-circuit check"},
 		{note: "no prefix", prompt: "Allow resizing final table column", scope: "", rest: "Allow resizing final table column"},
 	}
 	for _, tt := range tests {
