@@ -32,6 +32,8 @@ import (
 // record.
 type decider interface {
 	Evaluate(ctx context.Context, doc any, out any) (input, result []byte, err error)
+	// EvaluateStage1 evaluates the first stage (data.mcpc.main.stage1).
+	EvaluateStage1(ctx context.Context, doc any, out any) (input, result []byte, err error)
 	// EvaluateQuery evaluates another prepared query (engine.ProgressQuery).
 	EvaluateQuery(ctx context.Context, query string, doc any, out any) error
 	Version() string
@@ -64,6 +66,9 @@ type Options struct {
 	Pause func()
 	// ProofChains walks proof chains at initialize_work. Default: none.
 	ProofChains ProofChains
+	// Observer receives every finished turn (events, decision logs).
+	// Default: none.
+	Observer Observer
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -89,10 +94,12 @@ type Controller struct {
 	sandbox      *sandbox.Sandbox
 	sandboxFacts sandboxFacts
 	redactor     outputRedactor
+	observer     Observer
 	// budget is the process's session and the answers not charged yet.
 	budget budgetBook
 
 	chains ProofChains // nil: no proof chains
+	reqs   requirementConnectors
 
 	// cleanScans: pack file to the hash of content the secret detector
 	// found clean (markSecrets, readable), so reads of it skip redaction;
@@ -146,6 +153,7 @@ func New(opts Options) (*Controller, error) {
 	c.configFacts = configFactsOf(cfg)
 	c.configFacts.Codemods = c.codemods.Custom()
 	c.redactor = opts.Redactor
+	c.observer = opts.Observer
 	if c.redactor == nil {
 		c.redactor = detectorRedaction{}
 	}
