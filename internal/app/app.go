@@ -29,10 +29,11 @@ import (
 type Options struct {
 	// Workspace is the governed repository. Default: the current directory.
 	Workspace string
-	// BundlePath is an OPA bundle (path or http(s) URL, polled for updates)
-	// to decide with. Default: the embedded policies.
-	BundlePath string
-	// BundlePoll is how often BundlePath is checked for updates. Default 30s.
+	// Bundles are OPA bundles (paths or http(s) URLs, polled for updates)
+	// decided with together, each within its manifest's roots. Default:
+	// the embedded policies.
+	Bundles []string
+	// BundlePoll is how often Bundles are checked for updates. Default 30s.
 	BundlePoll time.Duration
 	// Log receives diagnostics. Default: disabled.
 	Log *zerolog.Logger
@@ -83,7 +84,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	var observer atomic.Pointer[observe.Pipeline]
 	eng := engine.Load(ctx, engine.LoaderOptions{
 		LocalDir: filepath.Join(ws, ".ai", "policies"),
-		Bundle:   opts.BundlePath, PollInterval: opts.BundlePoll, Log: opts.Log,
+		Bundles:  opts.Bundles, PollInterval: opts.BundlePoll, Log: opts.Log,
 		Verify: verify, AllowInsecureHTTP: opts.AllowInsecureBundleHTTP || cfg.Bundles.AllowInsecureHTTP,
 		OnUpdate: func(version, source string) {
 			if o := observer.Load(); o != nil {
@@ -91,7 +92,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 			}
 		},
 	})
-	if opts.BundlePath == "" && eng.Current() == nil {
+	if len(opts.Bundles) == 0 && eng.Current() == nil {
 		return nil, eng.LoadErr() // the embedded policies must always compile
 	}
 	st, ix, err := openIndex(ws, cfg)

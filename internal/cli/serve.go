@@ -22,7 +22,7 @@ import (
 type serveParams struct {
 	*rootParams
 	http           string
-	bundle         string
+	bundles        []string
 	noWarm         bool
 	poll           time.Duration
 	idle           time.Duration
@@ -51,11 +51,16 @@ A --bundle URL is used only when its signature verifies against --bundle-key
 (OPA bundle signing; mcpc policy build --signing-key writes one), and only
 over https unless --allow-insecure-bundle-http; until then, and whenever a
 new version is rejected, the last good policy decides (at start the embedded
-one) and the log says why.`,
+one) and the log says why.
+
+--bundle may be given several times: a team's data-only domain bundle (e.g.
+bundles/adp-to-sdf, roots ["mcpcdomain/adp_sdf"]) is loaded beside the default
+one (roots ["mcpc", "data/mcpc"]). OPA's roots keep them apart: bundles whose
+roots overlap are refused. With a key configured, every bundle must verify.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return p.run(cmd.Context()) },
 	}
 	cmd.Flags().StringVar(&p.http, "http", "", "serve streamable HTTP on ADDR (e.g. 127.0.0.1:8723) at /mcp")
-	cmd.Flags().StringVar(&p.bundle, "bundle", "", "OPA bundle (.tar.gz or directory) to decide with; default the embedded policies")
+	cmd.Flags().StringArrayVar(&p.bundles, "bundle", nil, "OPA bundle (.tar.gz, directory or URL) to decide with; repeat to load several together, each within its .manifest roots (overlapping roots are refused); default the embedded policies")
 	cmd.Flags().BoolVar(&p.noWarm, "no-warm", false, "do not refresh the code index at start-up")
 	cmd.Flags().DurationVar(&p.poll, "bundle-poll", 30*time.Second, "how often a --bundle path or URL is checked for a new version (MCPC_BUNDLE_POLL_SECONDS overrides)")
 	cmd.Flags().StringVar(&p.tokenFile, "http-token-file", "", "file holding the bearer token HTTP clients must send (default: MCPC_HTTP_TOKEN); required beyond loopback")
@@ -97,7 +102,7 @@ func (p *serveParams) run(ctx context.Context) error {
 	}
 	pacer := gcpace.Configure(gcpace.Options{})
 	a, err := app.Open(ctx, app.Options{
-		Workspace: p.workspace, BundlePath: p.bundle, BundlePoll: p.poll, Log: log, Pause: pacer.Pause,
+		Workspace: p.workspace, Bundles: p.bundles, BundlePoll: p.poll, Log: log, Pause: pacer.Pause,
 		BundleKeyFile: p.bundleKey, BundleKeyID: p.bundleKeyID, AllowInsecureBundleHTTP: p.insecureBundle, Version: Version,
 	})
 	if err != nil {

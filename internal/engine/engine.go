@@ -57,6 +57,12 @@ type Options struct {
 	// `opa build`, or a directory laid out like policies/). Default: the
 	// policies embedded in the binary.
 	BundlePath string
+	// BundlePaths are more bundles decided with together with BundlePath
+	// (or in its place when it is empty): each keeps to the roots its
+	// .manifest claims, and bundles whose roots overlap are refused, as
+	// OPA refuses them. A team ships its domain data (a migration's rules)
+	// as a data-only bundle beside the default one. Default: none.
+	BundlePaths []string
 	// Query overrides the decision query. Default: DecisionQuery.
 	Query string
 	// Packages, when set, compiles only the modules whose package is one
@@ -160,29 +166,9 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	if q == "" {
 		q = DecisionQuery
 	}
-	var (
-		b   *bundle.Bundle
-		err error
-	)
-	source := "embedded"
-	switch {
-	case opts.BundlePath == "":
-		b, err = loadFS(policies.FS)
-	case opts.Verify != nil:
-		source = opts.BundlePath
-		b, err = readVerified(opts.BundlePath, opts.Verify)
-	case isDir(opts.BundlePath):
-		// A directory is read the way `opa test DIR` reads it: every JSON
-		// file is data at its folder's path. A bundle reader would take only
-		// files named data.json and silently drop policies/data/*.json.
-		source = opts.BundlePath
-		b, err = loadFS(os.DirFS(opts.BundlePath))
-	default:
-		source = opts.BundlePath
-		b, err = loader.NewFileLoader().WithSkipBundleVerification(true).WithProcessAnnotation(true).AsBundle(opts.BundlePath)
-	}
+	b, source, err := readBundles(opts)
 	if err != nil {
-		return nil, &Error{Code: "bundle_load", Location: source, Message: err.Error()}
+		return nil, err
 	}
 	if len(b.Modules) == 0 {
 		return nil, &Error{Code: "bundle_empty", Location: source, Message: "the bundle holds no Rego modules"}
@@ -235,6 +221,93 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	return e, nil
 }
 
+// readBundles reads the configured bundles and merges them; source names
+// them for errors and the decision log.
+func readBundles(opts Options) (*bundle.Bundle, string, error) {
+	paths := opts.BundlePaths
+	if opts.BundlePath != "" || len(paths) == 0 {
+		paths = append([]string{opts.BundlePath}, paths...)
+	}
+	if len(paths) == 1 {
+		b, err := readBundle(paths[0], opts.Verify)
+		return b, sourceName(paths[0]), err
+	}
+	bundles := make([]*bundle.Bundle, 0, len(paths))
+	names := make([]string, 0, len(paths))
+	for _, path := range paths {
+		b, err := readBundle(path, opts.Verify)
+		if err != nil {
+			return nil, path, err
+		}
+		if b.Manifest.Roots == nil {
+			b.Manifest.Roots = &[]string{""}
+		}
+		bundles = append(bundles, b)
+		names = append(names, sourceName(path))
+	}
+	source := strings.Join(names, ",")
+	merged, err := bundle.Merge(bundles)
+	if err != nil {
+		// Overlapping roots (two bundles claiming the same data) and data
+		// or packages outside a bundle's roots land here.
+		return nil, source, &Error{Code: "bundle_roots", Location: source, Message: err.Error()}
+	}
+	return merged, source, nil
+}
+
+func sourceName(path string) string {
+	if path == "" {
+		return "embedded"
+	}
+	return path
+}
+
+// readBundle reads one bundle: the embedded policies for "", a verified
+// one when v is set, a policies directory, or a bundle file.
+func readBundle(path string, v *Verification) (*bundle.Bundle, error) {
+	var (
+		b   *bundle.Bundle
+		err error
+	)
+	switch {
+	case path == "":
+		b, err = loadFS(policies.FS)
+	case v != nil:
+		b, err = readVerified(path, v)
+	case isDir(path):
+		// A directory is read the way `opa test DIR` reads it: every JSON
+		// file is data at its folder's path. A bundle reader would take only
+		// files named data.json and silently drop policies/data/*.json.
+		b, err = loadFS(os.DirFS(path))
+		if err == nil {
+			err = readManifest(filepath.Join(path, bundle.ManifestExt), b)
+		}
+	default:
+		b, err = loader.NewFileLoader().WithSkipBundleVerification(true).WithProcessAnnotation(true).AsBundle(path)
+	}
+	if err != nil {
+		return nil, &Error{Code: "bundle_load", Location: sourceName(path), Message: err.Error()}
+	}
+	return b, nil
+}
+
+// readManifest sets b's manifest from a .manifest file when there is one.
+func readManifest(path string, b *bundle.Bundle) error {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var m bundle.Manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	b.Manifest = m
+	return nil
+}
+
 // compileError keeps each compiler error apart, with its location, when
 // the compiler reports them as a list.
 func compileError(source string, err error) error {
@@ -273,11 +346,28 @@ type Signing struct {
 // carries a .signatures.json over every file, as `opa build --signing-key`
 // writes it.
 func WriteBundle(dir string, w io.Writer, sign *Signing) (modules int, err error) {
+	return WriteBundleManifest(dir, "", w, sign)
+}
+
+// WriteBundleManifest is WriteBundle with the bundle's .manifest (revision
+// and roots) read from manifest, or from dir/.manifest when manifest is
+// "". Without one the bundle claims every root, as before: it cannot be
+// loaded beside another bundle. A data-only bundle (no Rego) is written
+// too: it is loaded beside one that decides.
+func WriteBundleManifest(dir, manifest string, w io.Writer, sign *Signing) (modules int, err error) {
 	b, err := loadFS(os.DirFS(dir))
 	if err != nil {
 		return 0, &Error{Code: "bundle_load", Location: dir, Message: err.Error()}
 	}
-	b.Manifest = bundle.Manifest{Roots: &[]string{""}}
+	if manifest == "" {
+		manifest = filepath.Join(dir, bundle.ManifestExt)
+	}
+	if err := readManifest(manifest, b); err != nil {
+		return 0, &Error{Code: "bundle_manifest", Location: manifest, Message: err.Error()}
+	}
+	if b.Manifest.Roots == nil {
+		b.Manifest.Roots = &[]string{""}
+	}
 	if sign != nil {
 		id := sign.KeyID
 		if id == "" {

@@ -42,7 +42,7 @@ func TestFailClosed(t *testing.T) {
 	if _, err := New(ctx, Options{BundlePath: dir("package mcpc.main\ndecision := {")}); err == nil {
 		t.Errorf("a bundle that does not parse compiled")
 	}
-	l := Load(ctx, LoaderOptions{Bundle: filepath.Join(t.TempDir(), "absent.tar.gz"), PollInterval: -1})
+	l := Load(ctx, LoaderOptions{Bundles: []string{filepath.Join(t.TempDir(), "absent.tar.gz")}, PollInterval: -1})
 	if _, _, err := l.Evaluate(ctx, map[string]any{}, nil); err == nil || err.(*Error).Code != "bundle_missing" {
 		t.Errorf("a missing bundle evaluated: %v", err)
 	}

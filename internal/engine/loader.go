@@ -16,9 +16,11 @@ import (
 
 // LoaderOptions configures Load.
 type LoaderOptions struct {
-	// Bundle is a bundle path (file or directory) or an http(s) URL serving
-	// one. Default: the embedded policies.
-	Bundle string
+	// Bundles are bundle paths (file or directory) or http(s) URLs serving
+	// one, decided with together (Options.BundlePaths: each within its
+	// manifest's roots, overlapping roots refused). Default: the embedded
+	// policies.
+	Bundles []string
 	// PollInterval is how often a path or URL bundle is checked for a new
 	// version. Default 30s; negative disables polling.
 	PollInterval time.Duration
@@ -53,8 +55,17 @@ type Loader struct {
 	log     zerolog.Logger
 	current atomic.Pointer[Engine]
 	lastErr atomic.Pointer[string]
+	sources []*source
+}
+
+// source is one configured bundle and what was last seen of it.
+type source struct {
+	src     string
 	etag    string
 	modTime time.Time
+	// path is the local copy last loaded: src itself, or a downloaded file
+	// kept while it is in force (another bundle's update reloads it).
+	path string
 }
 
 // Load builds a Loader and loads the bundle once. A bundle that cannot be
@@ -68,7 +79,10 @@ func Load(ctx context.Context, opts LoaderOptions) *Loader {
 	if opts.Log != nil {
 		l.log = *opts.Log
 	}
-	if isURL(opts.Bundle) {
+	for _, src := range opts.Bundles {
+		l.sources = append(l.sources, &source{src: src})
+	}
+	if l.anyURL() {
 		if e, err := New(ctx, Options{LocalDir: opts.LocalDir}); err == nil {
 			l.current.Store(e)
 		}
@@ -80,7 +94,7 @@ func Load(ctx context.Context, opts LoaderOptions) *Loader {
 		}
 	}
 	l.refresh(ctx)
-	if opts.Bundle != "" && opts.PollInterval > 0 {
+	if len(opts.Bundles) > 0 && opts.PollInterval > 0 {
 		go func() {
 			t := time.NewTicker(opts.PollInterval)
 			defer t.Stop()
@@ -101,17 +115,13 @@ func Load(ctx context.Context, opts LoaderOptions) *Loader {
 // stays only if one was loaded from this same source (a bad update does not
 // take a good policy away), otherwise evaluations keep failing.
 func (l *Loader) refresh(ctx context.Context) {
-	path, changed, err := l.fetch(ctx)
+	paths, changed, err := l.fetchAll(ctx)
 	if err == nil && !changed {
 		return
 	}
 	var e *Engine
 	if err == nil {
-		verify := l.opts.Verify
-		e, err = New(ctx, Options{BundlePath: path, Verify: verify, LocalDir: l.opts.LocalDir})
-		if isURL(l.opts.Bundle) {
-			os.Remove(path)
-		}
+		e, err = New(ctx, Options{BundlePaths: paths, Verify: l.opts.Verify, LocalDir: l.opts.LocalDir})
 	}
 	if err != nil {
 		l.reject(err)
@@ -132,24 +142,58 @@ func (l *Loader) reject(err error) {
 	msg := err.Error()
 	l.lastErr.Store(&msg)
 	if cur := l.current.Load(); cur != nil {
-		l.log.Error().Err(err).Str("bundle", l.opts.Bundle).Str("keeping", cur.Source()).Str("version", cur.Version()).
+		l.log.Error().Err(err).Str("bundle", l.bundleNames()).Str("keeping", cur.Source()).Str("version", cur.Version()).
 			Msg("policy bundle rejected; the last good policy stays in force")
 		return
 	}
-	l.log.Error().Err(err).Str("bundle", l.opts.Bundle).Msg("policy bundle not loaded; turns are denied until it loads")
+	l.log.Error().Err(err).Str("bundle", l.bundleNames()).Msg("policy bundle not loaded; turns are denied until it loads")
 }
 
 // urlAllowed refuses what no download can make trustworthy: plain http
 // (anyone on the path can change it) unless allowed for development, and
 // a URL without a key to verify its signature.
 func (l *Loader) urlAllowed() error {
-	if strings.HasPrefix(l.opts.Bundle, "http://") && !l.opts.AllowInsecureHTTP {
-		return fmt.Errorf("bundle %s: plain http is refused; serve it over https (or, for development only, pass --allow-insecure-bundle-http)", l.opts.Bundle)
-	}
-	if l.opts.Verify == nil {
-		return fmt.Errorf("bundle %s: a bundle URL is used only when its signature verifies; configure --bundle-key (or bundles.verification.keyFile)", l.opts.Bundle)
+	for _, s := range l.sources {
+		if strings.HasPrefix(s.src, "http://") && !l.opts.AllowInsecureHTTP {
+			return fmt.Errorf("bundle %s: plain http is refused; serve it over https (or, for development only, pass --allow-insecure-bundle-http)", s.src)
+		}
+		if isURL(s.src) && l.opts.Verify == nil {
+			return fmt.Errorf("bundle %s: a bundle URL is used only when its signature verifies; configure --bundle-key (or bundles.verification.keyFile)", s.src)
+		}
 	}
 	return nil
+}
+
+func (l *Loader) anyURL() bool {
+	for _, s := range l.sources {
+		if isURL(s.src) {
+			return true
+		}
+	}
+	return false
+}
+
+// bundleNames is the configured bundles for logs and errors.
+func (l *Loader) bundleNames() string { return strings.Join(l.opts.Bundles, ",") }
+
+// fetchAll returns the local paths of every bundle and whether any changed
+// since the last successful look: one changed bundle reloads them all
+// together, since their roots are checked against each other.
+func (l *Loader) fetchAll(ctx context.Context) ([]string, bool, error) {
+	if len(l.sources) == 0 {
+		return nil, l.current.Load() == nil, nil
+	}
+	paths := make([]string, 0, len(l.sources))
+	changed := false
+	for _, s := range l.sources {
+		path, ch, err := l.fetch(ctx, s)
+		if err != nil {
+			return nil, false, err
+		}
+		changed = changed || ch
+		paths = append(paths, path)
+	}
+	return paths, changed, nil
 }
 
 func isURL(src string) bool {
@@ -158,46 +202,41 @@ func isURL(src string) bool {
 
 // fetch returns a local path to load and whether it changed since the last
 // successful look.
-func (l *Loader) fetch(ctx context.Context) (string, bool, error) {
-	src := l.opts.Bundle
-	switch {
-	case src == "":
-		return "", l.current.Load() == nil, nil
-	case isURL(src):
-		return l.download(ctx)
-	default:
-		fi, err := os.Stat(src)
-		if err != nil {
-			return "", false, fmt.Errorf("bundle %s: %w", src, err)
-		}
-		if l.current.Load() != nil && fi.ModTime().Equal(l.modTime) && !fi.IsDir() {
-			return src, false, nil
-		}
-		l.modTime = fi.ModTime()
-		return src, true, nil
+func (l *Loader) fetch(ctx context.Context, s *source) (string, bool, error) {
+	if isURL(s.src) {
+		return l.download(ctx, s)
 	}
+	fi, err := os.Stat(s.src)
+	if err != nil {
+		return "", false, fmt.Errorf("bundle %s: %w", s.src, err)
+	}
+	if l.current.Load() != nil && fi.ModTime().Equal(s.modTime) && !fi.IsDir() {
+		return s.src, false, nil
+	}
+	s.modTime = fi.ModTime()
+	return s.src, true, nil
 }
 
-func (l *Loader) download(ctx context.Context) (string, bool, error) {
+func (l *Loader) download(ctx context.Context, s *source) (string, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, l.opts.Bundle, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.src, nil)
 	if err != nil {
 		return "", false, err
 	}
-	if l.etag != "" {
-		req.Header.Set("If-None-Match", l.etag)
+	if s.etag != "" && s.path != "" {
+		req.Header.Set("If-None-Match", s.etag)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return "", false, fmt.Errorf("bundle %s: %w", l.opts.Bundle, err)
+		return "", false, fmt.Errorf("bundle %s: %w", s.src, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusNotModified {
-		return "", false, nil
+		return s.path, false, nil
 	}
 	if resp.StatusCode != http.StatusOK {
-		return "", false, fmt.Errorf("bundle %s: HTTP %s", l.opts.Bundle, resp.Status)
+		return "", false, fmt.Errorf("bundle %s: HTTP %s", s.src, resp.Status)
 	}
 	f, err := os.CreateTemp("", "mcpc-bundle-*.tar.gz")
 	if err != nil {
@@ -208,7 +247,11 @@ func (l *Loader) download(ctx context.Context) (string, bool, error) {
 		os.Remove(f.Name())
 		return "", false, err
 	}
-	l.etag = resp.Header.Get("ETag")
+	if s.path != "" {
+		os.Remove(s.path)
+	}
+	s.path = f.Name()
+	s.etag = resp.Header.Get("ETag")
 	return f.Name(), true, nil
 }
 
@@ -252,14 +295,14 @@ func (l *Loader) missing(doc any) ([]byte, []byte, error) {
 	if err := l.LoadErr(); err != nil {
 		msg += ": " + err.Error()
 	}
-	return raw, nil, &Error{Code: "bundle_missing", Location: l.opts.Bundle, Message: msg}
+	return raw, nil, &Error{Code: "bundle_missing", Location: l.bundleNames(), Message: msg}
 }
 
 // EvaluateQuery evaluates another prepared query with the engine in force.
 func (l *Loader) EvaluateQuery(ctx context.Context, query string, doc any, out any) error {
 	e := l.current.Load()
 	if e == nil {
-		return &Error{Code: "bundle_missing", Location: l.opts.Bundle, Message: "no policy bundle is loaded"}
+		return &Error{Code: "bundle_missing", Location: l.bundleNames(), Message: "no policy bundle is loaded"}
 	}
 	return e.EvaluateQuery(ctx, query, doc, out)
 }
