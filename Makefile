@@ -60,9 +60,10 @@ policy-coverage:
 build:
 	$(GO) build -o bin/mcpc ./cmd/mcpc
 
-## bundle: the policies as a standard OPA bundle
+## bundle: the default policies and the example domain bundle (bundles/) as standard OPA bundles under bundles/out/
 bundle:
-	$(GO) run ./cmd/mcpc policy build --dir policies --output bundles/mcpc.tar.gz
+	$(GO) run ./cmd/mcpc policy build --dir policies --manifest bundles/default/.manifest --output bundles/out/default.tar.gz
+	$(GO) run ./cmd/mcpc policy build --dir bundles/adp-to-sdf --output bundles/out/adp-to-sdf.tar.gz
 
 ## bench: turn and plan benchmarks (figures, not pass/fail)
 bench:

@@ -19,6 +19,7 @@ type policyParams struct {
 	signingAlg string
 	keyID      string
 	scope      string
+	manifest   string
 }
 
 func newPolicyCommand(root *rootParams) *cobra.Command {
@@ -30,6 +31,7 @@ func newPolicyCommand(root *rootParams) *cobra.Command {
 		RunE:  func(cmd *cobra.Command, _ []string) error { return p.build(cmd) },
 	}
 	build.Flags().StringVar(&p.dir, "dir", p.dir, "policies directory (rego/ and data/)")
+	build.Flags().StringVar(&p.manifest, "manifest", "", "the bundle's .manifest (revision, roots); default DIR/.manifest, else every root (a bundle that cannot be loaded beside another)")
 	build.Flags().StringVarP(&p.output, "output", "o", p.output, "bundle file to write")
 	build.Flags().StringVar(&p.signingKey, "signing-key", "", "sign the bundle with this PEM private key (or HMAC secret) file, as opa build --signing-key; serve verifies it with --bundle-key")
 	build.Flags().StringVar(&p.signingAlg, "signing-alg", "RS256", "signing algorithm (RS256, ES256, HS256, ...)")
@@ -61,12 +63,21 @@ func (p *policyParams) build(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	modules, err := engine.WriteBundle(p.dir, f, sign)
+	modules, err := engine.WriteBundleManifest(p.dir, p.manifest, f, sign)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return err
+	}
+	if modules == 0 {
+		// A data-only bundle (a domain bundle) decides nothing alone: prove
+		// it loads beside the embedded policies, within its roots.
+		eng, err := engine.New(cmd.Context(), engine.Options{BundlePaths: []string{"", p.output}})
+		if err != nil {
+			return fmt.Errorf("the bundle was written but does not load beside the default policies: %w", err)
+		}
+		return writeJSON(cmd.OutOrStdout(), map[string]any{"bundle": p.output, "modules": 0, "version": eng.Version(), "signed": sign != nil})
 	}
 	// Prove the written bundle decides before reporting success.
 	eng, err := engine.New(cmd.Context(), engine.Options{BundlePath: p.output})

@@ -51,6 +51,12 @@ const MemoryQuery = "data.mcpc.lib.memory.summary"
 // extraQueries are prepared besides the decision, for EvaluateQuery.
 var extraQueries = []string{ProgressQuery, MemoryQuery}
 
+// DefaultRoots are the roots the default policies claim (bundles/default/
+// .manifest): their packages under mcpc, their tables under data.data.mcpc
+// (policies/data rooted as `opa test policies/` roots it). A domain bundle
+// loaded beside them claims another root, e.g. mcpcdomain/adp_sdf.
+var DefaultRoots = []string{"mcpc", "data/mcpc"}
+
 // Options configures New.
 type Options struct {
 	// BundlePath is an OPA bundle (a .tar.gz built by `mcpc policy build` or
@@ -272,6 +278,9 @@ func readBundle(path string, v *Verification) (*bundle.Bundle, error) {
 	switch {
 	case path == "":
 		b, err = loadFS(policies.FS)
+		if err == nil {
+			b.Manifest.Roots = &[]string{DefaultRoots[0], DefaultRoots[1]}
+		}
 	case v != nil:
 		b, err = readVerified(path, v)
 	case isDir(path):

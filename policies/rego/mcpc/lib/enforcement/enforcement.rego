@@ -63,13 +63,40 @@ memory_strategy_signals := [signal |
 	signal := object.union(record.strategySignal, {"source": sprintf("memory:%s", [id])})
 ]
 
+# METADATA
+# description: |
+#   the MigrationRules in force: the graph's (input.enforcement), then those
+#   a domain bundle ships as data (data.mcpcdomain.<domain>.migrationRules,
+#   e.g. bundles/adp-to-sdf) for tags the graph has no rule for: the
+#   repository's own graph wins over a team's defaults
+migration_rules := array.concat(input.enforcement.migrationRules, [rule |
+	some rule in _domain_table("migrationRules")
+	not rule.fromTag in {r.fromTag | some r in input.enforcement.migrationRules}
+])
+
+# METADATA
+# description: |
+#   the component contracts in force: the graph's, then a domain bundle's
+#   (data.mcpcdomain.<domain>.contracts) for tags the graph does not declare
+component_contracts := array.concat(input.enforcement.contracts, [contract |
+	some contract in _domain_table("contracts")
+	not contract.tag in {c.tag | some c in input.enforcement.contracts}
+])
+
+# a domain bundle's rows of one table, in domain then row order; no domain
+# bundle loaded is no rows
+_domain_table(name) := [row |
+	some domain in sort(object.keys(data.mcpcdomain)) # regal ignore:unresolved-reference
+	some row in object.get(data.mcpcdomain[domain], name, []) # regal ignore:unresolved-reference
+]
+
 # complete rules built once per decision: a partial object looked up by key
 # walks every entry on each lookup, hence the ignore directives
 
 # METADATA
 # description: MigrationRules by the tag they migrate
 rules_by_tag := {rule.fromTag: rule | # regal ignore:prefer-set-or-object-rule
-	some rule in input.enforcement.migrationRules
+	some rule in migration_rules
 }
 
 _tag_pattern := `[a-z][a-z0-9]*(?:-[a-z0-9]+)+`
@@ -97,7 +124,7 @@ _file_tags(_) := set() if not _migration_strategy
 #   MigrationRule when its editIntent or targetSymbols name the tag, or its
 #   targetFile uses the tag under the migration strategy
 migrations := [migration | # regal ignore:prefer-set-or-object-rule
-	count(input.enforcement.migrationRules) > 0
+	count(migration_rules) > 0
 	some i, node in plan.change_nodes
 	some tag in (node_tags[i] | _file_tags(node))
 	rule := rules_by_tag[tag]
@@ -136,7 +163,7 @@ cited := {i: refs(node) | # regal ignore:prefer-set-or-object-rule
 	some i, node in plan.change_nodes
 }
 
-_citable if count(input.enforcement.migrationRules) > 0
+_citable if count(migration_rules) > 0
 
 _citable if count(input.enforcement.prose) > 0
 
@@ -149,7 +176,7 @@ contract_props := {tag: {prop.name | some prop in contract.props} | # regal igno
 # METADATA
 # description: contracts of declared components by tag
 contracts := {contract.tag: contract | # regal ignore:prefer-set-or-object-rule
-	some contract in input.enforcement.contracts
+	some contract in component_contracts
 	contract.declared == true
 }
 
@@ -206,7 +233,7 @@ _why(policy) := "advisory: names no component a plan could be checked against" i
 # METADATA
 # description: what a plan must cite, for the pack's planGraphSchema.enforcementObligations
 obligations := array.concat(
-	[_migration_obligation(rule) | some rule in input.enforcement.migrationRules],
+	[_migration_obligation(rule) | some rule in migration_rules],
 	[{
 		"policy": entry.id,
 		"kind": "ProsePolicy",
@@ -241,9 +268,9 @@ _migration_obligation(rule) := {
 #   they are enforceable and why
 pack_policies := array.flatten([
 	[object.union({"kind": "MigrationRule"}, _pack_rule(rule)) |
-		some rule in sort_by_id(input.enforcement.migrationRules)
+		some rule in sort_by_id(migration_rules)
 	],
-	[object.union({"kind": "ComponentContract"}, contract) | some contract in input.enforcement.contracts],
+	[object.union({"kind": "ComponentContract"}, contract) | some contract in component_contracts],
 	[object.union({"kind": "ProsePolicy"}, entry) | some entry in sort_by_id([entry | some entry in prose])],
 ])
 
