@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -248,6 +249,11 @@ func readBundles(opts Options) (*bundle.Bundle, string, error) {
 		if b.Manifest.Roots == nil {
 			b.Manifest.Roots = &[]string{""}
 		}
+		// OPA's merge copies only the data under each bundle's roots: data
+		// outside them would vanish without a word.
+		if at := dataOutside(b.Data, nil, *b.Manifest.Roots); at != "" {
+			return nil, path, &Error{Code: "bundle_roots", Location: sourceName(path), Message: fmt.Sprintf("data at %s is outside the manifest's roots %q", at, *b.Manifest.Roots)}
+		}
 		bundles = append(bundles, b)
 		names = append(names, sourceName(path))
 	}
@@ -259,6 +265,39 @@ func readBundles(opts Options) (*bundle.Bundle, string, error) {
 		return nil, source, &Error{Code: "bundle_roots", Location: source, Message: err.Error()}
 	}
 	return merged, source, nil
+}
+
+// dataOutside is the first data path (a/b/c) under at that no root
+// covers, or "".
+func dataOutside(node any, at []string, roots []string) string {
+	here := strings.Join(at, "/")
+	below := false
+	for _, r := range roots {
+		if r == "" || r == here || strings.HasPrefix(here, r+"/") {
+			return "" // covered
+		}
+		if here == "" || strings.HasPrefix(r, here+"/") {
+			below = true
+		}
+	}
+	obj, ok := node.(map[string]any)
+	if !below || !ok {
+		if ok && len(obj) == 0 {
+			return "" // an empty object holds nothing
+		}
+		return "/" + here
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if out := dataOutside(obj[k], append(slices.Clone(at), k), roots); out != "" {
+			return out
+		}
+	}
+	return ""
 }
 
 func sourceName(path string) string {
