@@ -6,8 +6,10 @@ package schemas
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"strings"
 
@@ -125,4 +127,30 @@ func dotted(ptr string) string {
 		b.WriteString(seg)
 	}
 	return b.String()
+}
+
+// PolicyData holds the schemas of policies/data tables, by the table's file
+// name (protected.json): `mcpc policy check` validates a table that has one.
+//
+//go:embed policy-data/*.schema.json
+var PolicyData embed.FS
+
+// CompilePolicyData compiles the schema of one policies/data table, or
+// returns nil, nil when the table has none.
+func CompilePolicyData(table string) (*jsonschema.Schema, error) {
+	name := "policy-data/" + strings.TrimSuffix(table, ".json") + ".schema.json"
+	raw, err := PolicyData.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // no schema for this table
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = true
+	if err := c.AddResource(base+name, bytes.NewReader(raw)); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	return c.Compile(base + name)
 }

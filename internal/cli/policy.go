@@ -39,7 +39,7 @@ func newPolicyCommand(root *rootParams) *cobra.Command {
 	build.Flags().StringVar(&p.scope, "signing-scope", "", "scope claim written in the signature (bundles.verification.scope)")
 	check := &cobra.Command{
 		Use:   "check",
-		Short: "Compile the policies strictly and prepare the decision query; JSON report",
+		Short: "Compile the policies strictly, check rule METADATA, denial codes and data tables against their schemas; JSON report",
 		RunE:  func(cmd *cobra.Command, _ []string) error { return p.check(cmd) },
 	}
 	check.Flags().StringVar(&p.dir, "dir", "", "policies directory; default the embedded policies")
@@ -104,12 +104,23 @@ func (p *policyParams) check(cmd *cobra.Command) error {
 		_ = writeJSON(cmd.OutOrStdout(), map[string]any{"ok": false, "errors": errs})
 		return err
 	}
-	if probs := ruleProblems(eng); len(probs) > 0 {
-		_ = writeJSON(cmd.OutOrStdout(), map[string]any{"ok": false, "errors": probs})
-		return fmt.Errorf("%d rule(s) are not documented as the contract requires", len(probs))
+	probs := ruleProblems(eng)
+	codeErrs, warnings := codeProblems(eng)
+	probs = append(probs, codeErrs...)
+	dataErrs, err := dataProblems(p.dir)
+	if err != nil {
+		return err
+	}
+	probs = append(probs, dataErrs...)
+	if warnings == nil {
+		warnings = engine.Errors{}
+	}
+	if len(probs) > 0 {
+		_ = writeJSON(cmd.OutOrStdout(), map[string]any{"ok": false, "errors": probs, "warnings": warnings})
+		return fmt.Errorf("%w: %d problem(s): rules not documented as the contract requires, undocumented codes or data tables that fail their schema", errCheckFailed, len(probs))
 	}
 	return writeJSON(cmd.OutOrStdout(), map[string]any{
-		"ok": true, "version": eng.Version(), "source": eng.Source(), "rules": len(eng.Rules()),
+		"ok": true, "version": eng.Version(), "source": eng.Source(), "rules": len(eng.Rules()), "warnings": warnings,
 	})
 }
 

@@ -165,6 +165,45 @@ type Engine struct {
 	data     map[string]any
 	docs     map[string]RuleDoc
 	rules    []string // rule packages, sorted
+	literals []CodeLiteral
+}
+
+// CodeLiteral is a denial code written in Rego as a literal {"code": "X"}
+// rather than read from the rule's METADATA: policy check reports one no
+// METADATA documents.
+type CodeLiteral struct {
+	Code     string `json:"code"`
+	Location string `json:"location"`
+}
+
+// CodeLiterals lists the {"code": "X"} literals of the modules decided with.
+func (e *Engine) CodeLiterals() []CodeLiteral { return e.literals }
+
+func codeLiterals(b *bundle.Bundle) []CodeLiteral {
+	var out []CodeLiteral
+	key := ast.StringTerm("code")
+	for _, m := range b.Modules {
+		if m.Parsed == nil {
+			continue
+		}
+		ast.WalkTerms(m.Parsed, func(t *ast.Term) bool {
+			obj, ok := t.Value.(ast.Object)
+			if !ok {
+				return false
+			}
+			if v := obj.Get(key); v != nil {
+				if code, ok := v.Value.(ast.String); ok {
+					loc := m.Path
+					if v.Location != nil {
+						loc = v.Location.String()
+					}
+					out = append(out, CodeLiteral{Code: string(code), Location: loc})
+				}
+			}
+			return false
+		})
+	}
+	return out
 }
 
 // New compiles the policies and prepares the decision query.
@@ -185,7 +224,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		return nil, &Error{Code: "local_policy", Location: opts.LocalDir, Message: err.Error()}
 	}
 	b.Modules = append(b.Modules, local...)
-	e := &Engine{source: source, version: bundleVersion(b), data: b.Data, docs: ruleDocs(b), rules: rulePackages(b)}
+	e := &Engine{source: source, version: bundleVersion(b), data: b.Data, docs: ruleDocs(b), rules: rulePackages(b), literals: codeLiterals(b)}
 	// Modules and data go in directly rather than as an activated bundle:
 	// the engine never updates policy in place, it builds a new Engine.
 	// One compiler and store for every query: the second query compiles
