@@ -2,14 +2,14 @@
 GO ?= go
 REGAL := $(GO) tool -modfile=regal.tool.mod regal
 
-.PHONY: demo test test-go test-policy lint-policy build bundle bench clients clients-installed
+.PHONY: demo test test-go test-policy lint-policy fuzz-short build bundle bench clients clients-installed
 
 ## demo: run a scripted agent session on the bundled example workspace over real stdio
 demo:
 	$(GO) run ./cmd/mcpc demo
 
-## test: every test: Go (unit and end-to-end over the real binary), Rego tests, strict check and Regal lint
-test: test-go test-policy lint-policy
+## test: every test: Go (unit and end-to-end over the real binary), Rego tests, strict check and Regal lint, short fuzzing
+test: test-go test-policy lint-policy fuzz-short
 
 test-go: clients-installed
 	$(GO) test ./...
@@ -20,6 +20,21 @@ test-go: clients-installed
 clients-installed:
 	@if command -v npm >/dev/null 2>&1 && [ ! -d test/clients/node_modules ]; then \
 		npm ci --prefix test/clients --no-audit --no-fund; fi
+
+# Fuzz targets CI runs briefly beyond their seed corpora (testdata/fuzz/),
+# as package:Target; append yours.
+FUZZ_TARGETS := \
+	internal/exactjson:FuzzDecode \
+	internal/controller:FuzzDecodePlanNode \
+	internal/patch:FuzzApplyEdits \
+	internal/patch:FuzzCodemods
+FUZZTIME ?= 10s
+
+## fuzz-short: each of FUZZ_TARGETS for FUZZTIME
+fuzz-short:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $$t for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t##*:}\$$" -fuzztime $(FUZZTIME) ./$${t%%:*}/; done
 
 test-policy:
 	$(GO) tool opa test policies/

@@ -67,6 +67,10 @@ func newCompiler(extra map[string][]byte) (*jsonschema.Compiler, error) {
 type Problem struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	// Kind is a stable name for the class of problem when the producer has
+	// one (internal/patch: "no_match", "deadline_exceeded", ...), so a rule
+	// can tell classes apart without parsing Message.
+	Kind string `json:"kind,omitempty"`
 }
 
 // Check validates v (decoded JSON) and flattens the errors to the leaves, with

@@ -6,8 +6,17 @@ import (
 	"os"
 
 	"github.com/mcpc/mcpc/internal/cli"
+	"github.com/mcpc/mcpc/internal/jsrun"
 )
 
 func main() {
+	// A run_sandboxed_code script runs in a process of its own, started
+	// from this executable: that process only runs the script.
+	if jsrun.ChildMain() {
+		return
+	}
+	if exe, err := os.Executable(); err == nil {
+		jsrun.IsolateIn(exe)
+	}
 	os.Exit(cli.Execute())
 }

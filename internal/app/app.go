@@ -246,7 +246,7 @@ func (c *codeIndex) candidates(ranked []retrieval.Ranked) []controller.Candidate
 func (c *codeIndex) Rank(_ context.Context, q controller.RankQuery) ([]controller.Candidate, error) {
 	boost := retrieval.SideLanes(c.ix, retrieval.SideInputs{
 		Prompt: q.Prompt, Lexemes: q.Lexemes, Attachments: q.Attachments,
-		MemoryAnchors: retrieval.MemoryAnchors(c.root),
+		MemoryAnchors: q.MemoryAnchors,
 	})
 	return c.candidates(retrieval.Rank(c.ix, retrieval.Query{
 		Prompt: q.Prompt, Lexemes: q.Lexemes, Limit: q.Limit, MaxBytes: c.maxBytes * 2, Boost: boost,

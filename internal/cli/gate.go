@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpc/mcpc/internal/app"
+	"github.com/mcpc/mcpc/internal/exactjson"
 	"github.com/mcpc/mcpc/internal/store"
 )
 
@@ -24,19 +24,30 @@ func newGateCommand(root *rootParams) *cobra.Command {
 	p := &gateParams{rootParams: root}
 	cmd := &cobra.Command{Use: "gate", Short: "Human approval of commit gates"}
 	approve := &cobra.Command{
-		Use:   "approve",
+		Use:   "approve GATE --work ID",
 		Short: "Approve a commit gate of a work's accepted plan, so its side_effect node may run",
 		Long: `A side_effect node names a commitGateId; execute_gated_side_effect is denied
 (EXEC_UNGATED_SIDE_EFFECT) until a person approves that gate here. The gate must
-belong to a side_effect node of the work's accepted plan. Prints the approval as JSON.`,
-		RunE: func(cmd *cobra.Command, _ []string) error { return p.approve(cmd) },
+belong to a side_effect node of the work's accepted plan. The gate is given as
+the argument or with --gate (not both). Prints the approval as JSON.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 1 && p.gate != "" && p.gate != args[0]:
+				return fmt.Errorf("the gate is given twice (%s and --gate %s)", args[0], p.gate)
+			case len(args) == 1:
+				p.gate = args[0]
+			case p.gate == "":
+				return errors.New("name the gate: mcpc gate approve GATE --work ID")
+			}
+			return p.approve(cmd)
+		},
 	}
 	approve.Flags().StringVar(&p.work, "work", "", "work id (required)")
-	approve.Flags().StringVar(&p.gate, "gate", "", "commitGateId to approve (required)")
+	approve.Flags().StringVar(&p.gate, "gate", "", "commitGateId to approve (the flag form of the GATE argument)")
 	approve.Flags().StringVar(&p.by, "by", "", "who approves; default the current user")
 	approve.Flags().StringVar(&p.note, "note", "", "why, for the record")
 	_ = approve.MarkFlagRequired("work")
-	_ = approve.MarkFlagRequired("gate")
 	cmd.AddCommand(approve)
 	return cmd
 }
@@ -64,11 +75,11 @@ func (p *gateParams) approve(cmd *cobra.Command) error {
 			return err
 		}
 		for _, n := range nodes {
-			var body struct {
-				CommitGateID string `json:"commitGateId"`
-			}
-			_ = json.Unmarshal(n.Body, &body)
-			if n.Kind == "side_effect" && body.CommitGateID == p.gate {
+			// The node policy judged, read with exact keys: a
+			// "commitgateid" twin is not the gate a person approves.
+			body, _, _ := exactjson.Decode(n.Body)
+			fields, _ := body.(map[string]any)
+			if gate, _ := fields["commitGateId"].(string); n.Kind == "side_effect" && gate == p.gate {
 				return tx.ApproveGate(ctx, p.work, p.gate, p.by, p.note)
 			}
 		}

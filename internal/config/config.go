@@ -80,11 +80,25 @@ type Config struct {
 	Request struct {
 		MaxBytes int `json:"maxBytes"` // default 4 MiB
 	} `json:"request"`
+	// Reservations are the collision guard's holds on the files of a change
+	// node an agent patched.
+	Reservations struct {
+		TTLSec int `json:"ttlSec"` // how long a hold lasts without the node finishing; default 1800
+	} `json:"reservations"`
+	// SideEffects bound gated side effects (git_commit and its hooks).
+	SideEffects struct {
+		TimeoutSec int `json:"timeoutSec"` // default 600
+	} `json:"sideEffects"`
 	EvidencePolicy map[string]any `json:"evidencePolicy,omitempty"`
 	Sandbox        Sandbox        `json:"sandbox"`
 	Validation     struct {
 		Commands map[string]Command `json:"commands"`
 	} `json:"validation"`
+	Codemods struct {
+		// Custom codemods by name: internal/patch checks them against the
+		// built-ins when the controller starts.
+		Custom map[string]CustomCodemod `json:"custom,omitempty"`
+	} `json:"codemods"`
 	HTTP struct {
 		// AllowedHosts are Host header names serve --http accepts besides
 		// loopback names and the bound host.
@@ -112,6 +126,27 @@ type Graph struct {
 	} `json:"anchors"`
 	Contracts []string `json:"contracts"` // extra contract files (globs) besides every components.d.ts
 	Prose     []string `json:"prose"`     // markdown policy globs; default docs/*.md, skills.md
+}
+
+// CustomCodemod is a codemod declared in config, one of two kinds: a named
+// sequence of built-in codemods with fixed params, run in order on the
+// target file (Steps), or a tree-sitter query over files of one Language
+// whose Capture in every match becomes Replace, where ${name} stands for
+// the text of the match's capture name. The agent names it and gives no
+// params.
+type CustomCodemod struct {
+	Description string        `json:"description,omitempty"`
+	Steps       []CodemodStep `json:"steps,omitempty"`
+	Language    string        `json:"language,omitempty"`
+	Query       string        `json:"query,omitempty"`
+	Capture     string        `json:"capture,omitempty"`
+	Replace     string        `json:"replace,omitempty"`
+}
+
+// CodemodStep is one built-in codemod of a CustomCodemod.
+type CodemodStep struct {
+	Codemod string         `json:"codemod"`
+	Params  map[string]any `json:"params,omitempty"`
 }
 
 // Bundles configures where serve --bundle may load policy from.
@@ -195,6 +230,8 @@ func (c *Config) defaults() {
 	setInt64(&c.Index.MaxFileBytes, 1<<20)
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
+	setInt(&c.Reservations.TTLSec, 1800)
+	setInt(&c.SideEffects.TimeoutSec, 600)
 	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
 	if c.Graph.Backend == "" {
 		c.Graph.Backend = "embedded"
@@ -244,6 +281,8 @@ var envVars = map[string][]string{
 	"MCPC_PACK_MAX_BYTES":             {"pack", "maxBytes"},
 	"MCPC_SCRATCH_MAX_BYTES":          {"scratch", "maxBytes"},
 	"MCPC_REQUEST_MAX_BYTES":          {"request", "maxBytes"},
+	"MCPC_RESERVATIONS_TTL_SEC":       {"reservations", "ttlSec"},
+	"MCPC_SIDE_EFFECTS_TIMEOUT_SEC":   {"sideEffects", "timeoutSec"},
 }
 
 // envBools maps the supported boolean MCPC_* variables to config paths.

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/sandbox"
@@ -31,6 +32,8 @@ import (
 // record.
 type decider interface {
 	Evaluate(ctx context.Context, doc any, out any) (input, result []byte, err error)
+	// EvaluateQuery evaluates another prepared query (engine.ProgressQuery).
+	EvaluateQuery(ctx context.Context, query string, doc any, out any) error
 	Version() string
 	Data(path ...string) any
 }
@@ -49,7 +52,8 @@ type Options struct {
 	Config *config.Config
 	// Log receives diagnostics. Default: a disabled logger.
 	Log *zerolog.Logger
-	// Now is the clock. Default: time.Now.
+	// Now is the clock. Default: MCPC_NOW when set (a fixed time), else
+	// time.Now.
 	Now func() time.Time
 	// Redactor removes secrets from command output before it reaches an
 	// agent. Default: none.
@@ -80,6 +84,8 @@ type Controller struct {
 	records  *recorder
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
 	configFacts configFacts
+	// codemods are the built-in codemods and those cfg declares.
+	codemods *patch.Registry
 	// sandbox runs validation commands and side effects; sandboxFacts is
 	// what policy knows of it.
 	sandbox      *sandbox.Sandbox
@@ -128,9 +134,15 @@ func New(opts Options) (*Controller, error) {
 		c.log = *opts.Log
 	}
 	if c.now == nil {
-		c.now = time.Now
+		if c.now, err = envClock(); err != nil {
+			return nil, err
+		}
+	}
+	if c.codemods, err = patch.NewRegistry(cfg.Codemods.Custom); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
 	}
 	c.configFacts = configFactsOf(cfg)
+	c.configFacts.Codemods = c.codemods.Custom()
 	c.redactor = opts.Redactor
 	if c.redactor == nil {
 		c.redactor = noRedaction{}
@@ -178,6 +190,7 @@ func (c *Controller) verbCatalogue() map[string]protocol.VerbDescription {
 		if raw, err := json.Marshal(c.engine.Data("data", "mcpc", "verbs")); err == nil {
 			_ = json.Unmarshal(raw, &out)
 		}
+		c.describeCustomCodemods(out)
 		c.verbs, c.verbsVersion = out, v
 	}
 	return c.verbs

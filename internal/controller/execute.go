@@ -42,11 +42,14 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 		return c.runRecipe(ctx, tx, t)
 	case "signal_task_complete":
 		c.complete(t)
+		return tx.ReleaseWork(ctx, t.work.ID)
 	case "execute_gated_side_effect":
 		return c.runSideEffect(ctx, tx, t)
+	case "run_sandboxed_code":
+		c.runSandboxed(t)
 	default:
-		// Policy allowed a verb Go cannot execute (run_sandboxed_code): say
-		// so rather than pretend.
+		// Policy allowed a verb Go cannot execute: say so rather than
+		// pretend.
 		t.result["executed"] = false
 		t.result["reason"] = fmt.Sprintf("%s has no executor in this build", t.req.Verb)
 	}
@@ -89,7 +92,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 		Files: []string{}, Ranking: []rankEntry{}, Policies: orEmpty(t.dec.Policies), Memories: orEmpty(t.dec.Memories),
 		Attachments: atts, Excluded: orEmpty(t.dec.Pack.Excluded), Outcome: orDefault(t.dec.Outcome, "ok"),
 	}
-	c.addFiles(p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.MaxFiles)
+	c.addFiles(p, t.dec.Pack.Files, t.in.Candidates)
 	p.Symbols, p.Usages = c.symbolsFor(p.Files)
 	p.ProofChains = chainsWithin(t.proofChains, p.Files)
 	if err := c.writePack(p); err != nil {
@@ -118,7 +121,7 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 	if err != nil {
 		return err
 	}
-	added := c.addFiles(p, t.dec.Pack.Files, t.in.Candidates, c.cfg.Pack.EscalateMaxFiles)
+	added := c.addFiles(p, t.dec.Pack.Files, t.in.Candidates)
 	syms, usages := c.symbolsFor(added)
 	p.Symbols = append(p.Symbols, syms...)
 	p.Usages = append(p.Usages, usages...)

@@ -25,7 +25,9 @@ const submissionMarker = "(see input.submission)"
 // other processes wait on.
 func (c *Controller) prefetch(ctx context.Context, t *turn) {
 	switch t.req.Verb {
-	case "apply_code_patch":
+	case "run_sandboxed_code":
+		c.prefetchSandboxedCode(ctx, t)
+	case "apply_code_patch", "run_automation_recipe":
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "initialize_work":
 		c.refreshIndex(ctx)
@@ -33,6 +35,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		cands, err := c.index.Rank(ctx, RankQuery{
 			Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
 			Attachments: attachmentText(t.args["attachments"]), Limit: c.cfg.Pack.MaxFiles * 2,
+			MemoryAnchors: c.memoryAnchors(ctx),
 		})
 		if err != nil {
 			c.log.Warn().Err(err).Msg("ranking failed")
@@ -143,7 +146,9 @@ func stringList(v any) []string {
 func configFactsOf(cfg *config.Config) configFacts {
 	f := configFacts{
 		EvidencePolicy: cfg.EvidencePolicy, ValidationCommands: []string{}, ValidationCovers: map[string][]string{},
-		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes,
+		ValidationRequired: []string{}, ScratchMaxBytes: cfg.Scratch.MaxBytes, Codemods: map[string]patch.Spec{},
+		Pack:                packLimits{MaxFiles: cfg.Pack.MaxFiles, MaxBytes: cfg.Pack.MaxBytes, EscalateMaxFiles: cfg.Pack.EscalateMaxFiles},
+		SideEffectExecutors: []string{gitCommit},
 	}
 	if f.EvidencePolicy == nil {
 		f.EvidencePolicy = map[string]any{}
@@ -212,10 +217,10 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 			}
 			in.Reads = reads
 		}
-		c.dryRunPatch(t)
+		c.dryRunPatch(ctx, t)
 	}
 	c.gatherDomain(ctx, t) // after the verb's own facts: it reads input.submission
-	return nil
+	return c.gatherGuards(ctx, tx, t)
 }
 
 // resolveArg records pathscope's facts for a path argument; write verbs also
@@ -236,7 +241,7 @@ func (c *Controller) resolveArg(t *turn, name string, withHash bool) {
 
 // dryRunPatch tries the edits on the file's current content so policy can
 // refuse a patch that would not apply, before anything is written.
-func (c *Controller) dryRunPatch(t *turn) {
+func (c *Controller) dryRunPatch(ctx context.Context, t *turn) {
 	pf, ok := t.in.Paths["targetFile"]
 	edits, err := patch.ParseEdits(t.args["edits"])
 	t.in.Patch = patchFacts{Problems: []schemas.Problem{}, Edits: len(edits)}
@@ -244,17 +249,22 @@ func (c *Controller) dryRunPatch(t *turn) {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
 		return
 	}
-	if !ok || !pf.Valid || !pf.Regular {
+	if !ok {
 		return // the scope rules explain why; there is nothing to try
 	}
-	content, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
+	content, try, err := c.patchSource(t, pf)
+	if !try {
+		return
+	}
 	if err != nil {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.targetFile", Message: err.Error()})
 		return
 	}
-	if _, probs := patch.Apply(string(content), edits); len(probs) > 0 {
+	after, probs := c.applyEdits(ctx, pf.Canonical, string(content), edits)
+	if len(probs) > 0 {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, probs...)
 		return
 	}
 	t.in.Patch.Applicable = true
+	t.dryRun = &dryRun{before: content, after: after}
 }

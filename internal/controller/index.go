@@ -32,6 +32,9 @@ type RankQuery struct {
 	Lexemes     []string
 	Attachments []string // captions and non-inline refs
 	Limit       int
+	// MemoryAnchors are the domain anchors of the memory records policy
+	// counts (lib/memory).
+	MemoryAnchors []string
 }
 
 // CodeIndex is what the controller needs of the code index and retrieval.

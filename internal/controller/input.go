@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/schemas"
@@ -30,11 +31,16 @@ type input struct {
 	Reads            map[string]string    `json:"reads"`
 	Patch            patchFacts           `json:"patch"`
 	Gates            gateFacts            `json:"gates"`
-	Progress         progressCounts       `json:"progress"`
+	NodeStates       []nodeState          `json:"nodeStates"`
 	Config           configFacts          `json:"config"`
 	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 	Enforcement      enforcementFacts     `json:"enforcement"`
+	Intents          intentsFacts         `json:"intents"`
+	SandboxedCode    codeRunFacts         `json:"sandboxedCode"`
+	Reservation      reservationFacts     `json:"reservation"`
+	Recipe           recipeFacts          `json:"recipe"`
+	SideEffect       sideEffectFacts      `json:"sideEffect"`
 }
 
 type requestFacts struct {
@@ -102,12 +108,6 @@ type gateFacts struct {
 	Approved []string `json:"approved"`
 }
 
-type progressCounts struct {
-	TotalNodes     int `json:"totalNodes"`
-	CompletedNodes int `json:"completedNodes"`
-	RemainingNodes int `json:"remainingNodes"`
-}
-
 type configFacts struct {
 	EvidencePolicy     map[string]any `json:"evidencePolicy"`
 	ValidationCommands []string       `json:"validationCommands"`
@@ -117,6 +117,21 @@ type configFacts struct {
 	// ValidationRequired lists the commands marked required, sorted.
 	ValidationRequired []string `json:"validationRequired"`
 	ScratchMaxBytes    int64    `json:"scratchMaxBytes"`
+	// Codemods are the codemods config declares (codemods.custom), by name,
+	// in the shape of policies/data/codemods.json.
+	Codemods map[string]patch.Spec `json:"codemods"`
+	// Pack holds the pack's limits; policy selects the files within them
+	// (lib/pack) and Go writes exactly what it selected.
+	Pack packLimits `json:"pack"`
+	// SideEffectExecutors are the side effect types Go can carry out;
+	// policy decides which node may run (side-effect-executor).
+	SideEffectExecutors []string `json:"sideEffectExecutors"`
+}
+
+type packLimits struct {
+	MaxFiles         int   `json:"maxFiles"`
+	MaxBytes         int64 `json:"maxBytes"`
+	EscalateMaxFiles int   `json:"escalateMaxFiles"`
 }
 
 // decision is data.mcpc.main.decision as Go reads it.
@@ -140,6 +155,12 @@ type decision struct {
 	Policies               []map[string]any `json:"policies"`
 	Memories               []map[string]any `json:"memories"`
 	EnforcementObligations []map[string]any `json:"enforcementObligations"`
+	// PlanGraphSchema is what the response tells the agent a plan must
+	// hold (initialize_work, escalate), less the envelope.
+	PlanGraphSchema map[string]any `json:"planGraphSchema"`
+	// Progress is lib/progress's summary of input.nodeStates (pointer: a
+	// failed decision has none).
+	Progress *decidedProgress `json:"progress"`
 }
 
 type decidedPack struct {
@@ -152,3 +173,5 @@ type decidedObligation struct {
 }
 
 func (d *decision) allowed() bool { return d.Allow != nil && *d.Allow }
+
+func (d *decision) hasProgress() bool { return d.Progress != nil }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/ledger"
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/sandbox"
 	"github.com/mcpc/mcpc/internal/store"
@@ -42,13 +43,12 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 	pf := t.in.Paths["targetFile"]
 	nodeID, _ := t.args["planNodeId"].(string)
 	edits, _ := patch.ParseEdits(t.args["edits"])
-	before, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
+	before, after, probs, err := c.editsToWrite(ctx, t, pf, edits)
 	if err != nil {
 		t.result["error"] = err.Error()
 		return nil
 	}
-	after, probs := patch.Apply(string(before), edits)
-	if len(probs) > 0 || sha256Hex(before) != pf.Hash {
+	if len(probs) > 0 || pf.Exists && sha256Hex(before) != pf.Hash {
 		// The file changed between the decision's dry run and now.
 		t.result["error"] = "the file changed while the patch was being applied; read it again"
 		return nil
@@ -56,12 +56,13 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 	node, _ := findNode(t.nodes, nodeID)
 	in := patchIntent{Token: newID("patch"), WorkID: t.work.ID, NodeID: nodeID, File: pf.Canonical,
 		Before: pf.Hash, After: sha256Hex([]byte(after)), Node: sha256Hex(node.Body), AgentID: t.agent.ID, GitRev: t.gitRev,
-		Summary: diffSummary(pf.Canonical, string(before), after, len(edits))}
+		Summary:  diffSummary(pf.Canonical, string(before), after, len(edits)),
+		IntentID: t.intent.ID, MutationClass: mutationClass(edits)}
 	if err := c.writeIntent(in); err != nil {
 		t.result["error"] = err.Error()
 		return nil
 	}
-	if err := c.paths.WriteFileAtomic(pf.Canonical, []byte(after), false); err != nil {
+	if err := c.writePatched(pf, []byte(after)); err != nil {
 		c.dropIntent(in)
 		t.result["error"] = err.Error()
 		return nil
@@ -70,6 +71,9 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 	// A turn that does not commit leaves the intent for RecoverPatches.
 	t.afterTx = func(context.Context) { c.dropIntent(in) }
 	if err := c.landPatch(ctx, tx, t, in); err != nil {
+		return err
+	}
+	if err := c.reserve(ctx, tx, t, pf.Canonical, nodeID); err != nil {
 		return err
 	}
 	dir := artifactDir(t.work.ID, nodeID)
@@ -104,31 +108,31 @@ func (c *Controller) writeArtifact(dir, name string, v any) {
 	}
 }
 
-// traceLedger is the seed 004 trace ledger, relative to the worktree.
-const traceLedger = ".orchestration/agent_trace.jsonl"
-
 // appendTrace appends the seed 004 trace ledger record of a successful
-// mutation; fail-safe: a ledger failure is logged, never undoes the write.
-func (c *Controller) appendTrace(t *turn, file, contentHash string, summary map[string]any) {
-	rec := map[string]any{
-		"id": newID("trace"), "timestamp": c.now().UTC().Format(time.RFC3339Nano),
-		"intent_id": t.work.ID, "mutation_class": "INTENT_EVOLUTION",
-		"vcs": map[string]any{"revision_id": t.gitRev},
-		"files": []any{map[string]any{
-			"relative_path": file,
-			"conversations": []any{map[string]any{
-				"url":         t.work.ID,
-				"contributor": map[string]any{"entity_type": "AI", "model_identifier": t.agent.ID},
-				"ranges": []any{map[string]any{"start_line": summary["startLine"], "end_line": summary["endLine"],
-					"content_hash": contentHash}},
-				"related": []any{map[string]any{"type": "plan_node", "value": t.args["planNodeId"]}},
-			}},
-		}},
+// mutation, chained to the record before it (see appendLedger); fail-safe:
+// a ledger failure is logged, never undoes the write.
+func (c *Controller) appendTrace(ctx context.Context, tx *store.Tx, t *turn, file, contentHash string, summary map[string]any) {
+	start, end := lineOf(summary["startLine"]), lineOf(summary["endLine"])
+	node, _ := t.args["planNodeId"].(string)
+	intentID, class := t.intent.ID, t.intent.MutationClass
+	if intentID == "" {
+		intentID = t.work.ID // no active_intents.yaml: the work is the intent
 	}
-	line, _ := json.Marshal(rec)
-	// Never through a symlink: a repository could commit the ledger as a
-	// link to a shell start-up file, and the record holds agent text.
-	if err := c.paths.AppendFile(traceLedger, append(line, '\n'), true); err != nil {
+	if class == "" {
+		class = ledger.Unknown
+	}
+	rec := ledger.Record{
+		ID: ledger.NewID(), Timestamp: c.now().UTC().Format(time.RFC3339Nano),
+		IntentID: intentID, MutationClass: class, WorkID: t.work.ID,
+		VCS: ledger.VCS{RevisionID: t.gitRev},
+		Files: []ledger.File{{RelativePath: file, Conversations: []ledger.Conversation{{
+			URL:         t.work.ID,
+			Contributor: ledger.Contributor{EntityType: "AI", ModelIdentifier: t.agent.ID},
+			Ranges:      []ledger.Range{{StartLine: start, EndLine: end, ContentHash: contentHash}},
+			Related:     []ledger.Related{{Type: "plan_node", Value: node}},
+		}}}},
+	}
+	if err := c.appendLedger(ctx, tx, rec); err != nil {
 		c.log.Warn().Err(err).Msg("trace ledger append failed")
 	}
 }
@@ -139,7 +143,10 @@ func (c *Controller) appendTrace(t *turn, file, contentHash string, summary map[
 func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error {
 	recipe, _ := t.args["recipeId"].(string)
 	nodeID, _ := t.args["planNodeId"].(string)
-	if recipe != "run_targeted_validation" {
+	if recipe == recipeReplaceLexeme {
+		return c.replaceLexeme(ctx, tx, t)
+	}
+	if recipe != recipeValidation {
 		t.result["executed"] = false
 		t.result["reason"] = recipe + " has no executor in this build"
 		return nil
@@ -157,6 +164,9 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 	if err := c.startRun(ctx, tx, t, nodeID, statusRunning, run); err != nil {
 		return err
 	}
+	if err := c.recordRecipe(ctx, tx, t, map[string]any{"run": run, "argv": cmd.Argv}); err != nil {
+		return err
+	}
 	workID := t.work.ID
 	t.afterTx = func(ctx context.Context) {
 		outcome := c.runValidation(ctx, cmd.Argv, cmd.Dir, time.Duration(cmd.TimeoutSec)*time.Second)
@@ -168,8 +178,14 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 		}
 		recorded := false
 		err := c.updateAfterTurn(ctx, t, workID, func(tx *store.Tx) (err error) {
-			recorded, err = tx.FinishRun(ctx, workID, nodeID, run, status)
-			return err
+			if recorded, err = tx.FinishRun(ctx, workID, nodeID, run, status); err != nil || !recorded {
+				return err
+			}
+			nodes, err := tx.Nodes(ctx, workID, false)
+			if err != nil {
+				return err
+			}
+			return releaseFinished(ctx, tx, workID, nodes)
 		})
 		dir := artifactDir(workID, nodeID)
 		switch {

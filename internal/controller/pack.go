@@ -82,27 +82,21 @@ func (c *Controller) loadPack(sum packSummary) (*packDoc, error) {
 	return p, nil
 }
 
-// addFiles appends the decided files (policy-filtered candidates) in order,
-// keeping the pack within its file and byte budgets; returns what it added.
-func (c *Controller) addFiles(p *packDoc, decided []string, cands []Candidate, maxAdd int) []string {
+// addFiles appends the files policy selected (lib/pack: exclusions, the
+// file and byte limits) that the pack does not hold yet, in order, and
+// returns them. It cuts nothing: the decision, its record and the pack
+// written hold the same files.
+func (c *Controller) addFiles(p *packDoc, decided []string, cands []Candidate) []string {
 	byFile := map[string]Candidate{}
 	for _, cd := range cands {
 		byFile[cd.File] = cd
 	}
-	var size int64
-	for _, f := range p.Files {
-		size += byFile[f].Size
-	}
 	var added []string
 	for _, f := range decided {
-		if len(added) >= maxAdd || slices.Contains(p.Files, f) {
+		if slices.Contains(p.Files, f) {
 			continue
 		}
 		cd := byFile[f]
-		if size+cd.Size > c.cfg.Pack.MaxBytes && len(p.Files) > 0 {
-			continue
-		}
-		size += cd.Size
 		p.Files = append(p.Files, f)
 		p.Ranking = append(p.Ranking, rankEntry{File: f, Score: cd.Score, Lanes: cd.Lanes})
 		added = append(added, f)

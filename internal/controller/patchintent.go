@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"os"
 	"slices"
 
 	"github.com/mcpc/mcpc/internal/store"
@@ -36,6 +35,9 @@ type patchIntent struct {
 	AgentID string         `json:"agentId"`
 	GitRev  string         `json:"gitRev"`
 	Summary map[string]any `json:"diffSummary"`
+	// IntentID and MutationClass go to the trace ledger (seed 004).
+	IntentID      string `json:"intentId,omitempty"`
+	MutationClass string `json:"mutationClass,omitempty"`
 }
 
 const intentName = "patch.intent.json"
@@ -67,7 +69,8 @@ func (c *Controller) landPatch(ctx context.Context, tx *store.Tx, t *turn, in pa
 	c.writeArtifact(dir, "diff.summary.json", in.Summary)
 	c.writeArtifact(dir, "result.json", map[string]any{"nodeId": in.NodeID, "targetFile": in.File, "applied": true,
 		"before": in.Before, "after": in.After})
-	c.appendTrace(t, in.File, in.After, in.Summary)
+	t.intent = intentFacts{ID: in.IntentID, MutationClass: in.MutationClass}
+	c.appendTrace(ctx, tx, t, in.File, in.After, in.Summary)
 	if err := c.startRun(ctx, tx, t, in.NodeID, statusPatched, in.Token); err != nil {
 		return err
 	}
@@ -149,16 +152,4 @@ func (c *Controller) recoverPatch(ctx context.Context, intentPath string) (lande
 	}
 	c.dropIntent(in)
 	return landed, nil
-}
-
-// failpointName is MCPC_FAILPOINT, read once: the crash tests' way to end
-// the process exactly where a kill -9 could only be aimed at by luck.
-var failpointName = os.Getenv("MCPC_FAILPOINT")
-
-// failpoint ends the process, as abruptly as a kill (no deferred function,
-// no commit), when MCPC_FAILPOINT names this point.
-func failpoint(name string) {
-	if failpointName == name {
-		os.Exit(86)
-	}
 }

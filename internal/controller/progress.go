@@ -1,7 +1,13 @@
 package controller
 
 import (
-	"encoding/json"
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/mcpc/mcpc/internal/engine"
+	"github.com/mcpc/mcpc/internal/exactjson"
 
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
@@ -23,6 +29,7 @@ type planNode struct {
 	NodeID            string           `json:"nodeId"`
 	Kind              string           `json:"kind"`
 	TargetFile        string           `json:"targetFile"`
+	Operation         string           `json:"operation,omitempty"` // change nodes: modify, or create
 	VerificationHooks []map[string]any `json:"verificationHooks"`
 	MapsToNodeIDs     []string         `json:"mapsToNodeIds"`
 	DependsOn         []string         `json:"dependsOn"`
@@ -30,9 +37,32 @@ type planNode struct {
 	SideEffectType    string           `json:"sideEffectType,omitempty"`
 }
 
+// decodeNode reads a stored node. Its body is the node object policy judged,
+// re-marshaled by acceptPlan; it is read with exact key lookups, so Go
+// executes the fields policy saw and never a case twin of one.
 func decodeNode(n store.Node) planNode {
-	var p planNode
-	_ = json.Unmarshal(n.Body, &p)
+	// A body acceptPlan marshaled is always JSON; a damaged row reads as an
+	// empty node, which no rule lets a verb act on.
+	v, _, _ := exactjson.Decode(n.Body)
+	m, _ := v.(map[string]any)
+	return nodeOf(m)
+}
+
+// nodeOf reads a PlanGraph node object with exact key lookups.
+func nodeOf(m map[string]any) planNode {
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	p := planNode{
+		NodeID: str("nodeId"), Kind: str("kind"), TargetFile: str("targetFile"), Operation: str("operation"),
+		CommitGateID: str("commitGateId"), SideEffectType: str("sideEffectType"),
+		MapsToNodeIDs: stringList(m["mapsToNodeIds"]), DependsOn: stringList(m["dependsOn"]),
+		VerificationHooks: []map[string]any{},
+	}
+	hooks, _ := m["verificationHooks"].([]any)
+	for _, h := range hooks {
+		if hm, ok := h.(map[string]any); ok {
+			p.VerificationHooks = append(p.VerificationHooks, hm)
+		}
+	}
 	return p
 }
 
@@ -63,59 +93,132 @@ func planFactsOf(nodes []store.Node, verb string) planFacts {
 	return pf
 }
 
-// progress counts completed nodes. A change node is complete when patched
-// and every validate node mapped to it passed; validate when passed;
-// side_effect when executed; escalate when resolved (ARCHITECTURE §5).
-type progress struct {
-	total, completed int
-	pending          []protocol.PendingValidation
+// nodeState is a group of plan nodes lib/progress judges alike: one kind,
+// one status, and the same distinct statuses of the validate nodes mapped
+// to them. Policy decides which states are complete; Go only groups, so a
+// 200-node plan is a handful of facts on every turn.
+type nodeState struct {
+	Kind       string   `json:"kind"`
+	Status     string   `json:"status"`
+	Validators []string `json:"validators"` // sorted, distinct
+	Count      int      `json:"count"`
 }
 
-func countProgress(nodes []store.Node) progress {
-	p := progress{total: len(nodes), pending: []protocol.PendingValidation{}}
-	status := map[string]string{}
-	validators := map[string][]string{} // change node -> validate nodes mapping to it
+// decidedProgress is lib/progress's summary, in the decision and from
+// engine.ProgressQuery.
+type decidedProgress struct {
+	TotalNodes     int   `json:"totalNodes"`
+	CompletedNodes int   `json:"completedNodes"`
+	RemainingNodes int   `json:"remainingNodes"`
+	CompleteStates []int `json:"completeStates"`
+}
+
+// nodeStatesOf groups nodes by state, in order of first appearance, and
+// returns for each node the index of its state. It runs twice a turn on
+// plans of hundreds of nodes, hence one sorted slice of (mapped node,
+// validator status) pairs rather than a slice per node.
+func nodeStatesOf(nodes []store.Node) ([]nodeState, []int) {
+	type mapped struct{ target, status string }
+	var pairs []mapped
 	for _, n := range nodes {
-		status[n.NodeID] = n.Status
 		if n.Kind == "validate" {
 			for _, m := range n.MapsTo {
-				validators[m] = append(validators[m], n.NodeID)
+				pairs = append(pairs, mapped{m, n.Status})
 			}
 		}
 	}
-	for _, n := range nodes {
-		done := false
-		switch n.Kind {
-		case "change":
-			done = n.Status == statusPatched
-			for _, v := range validators[n.NodeID] {
-				done = done && status[v] == statusPassed
-			}
-		case "validate":
-			done = n.Status == statusPassed
-			if !done {
-				st := n.Status
-				if st == statusPending {
-					st = "not_started"
-				}
-				p.pending = append(p.pending, protocol.PendingValidation{NodeID: n.NodeID, Status: st})
-			}
-		case "side_effect":
-			done = n.Status == statusExecuted
-		case "escalate":
-			done = n.Status == statusResolved
+	slices.SortFunc(pairs, func(a, b mapped) int {
+		return cmp.Or(strings.Compare(a.target, b.target), strings.Compare(a.status, b.status))
+	})
+	type span struct{ from, to int }
+	spans := make(map[string]span, len(pairs))
+	for i := 0; i < len(pairs); {
+		j := i
+		for j < len(pairs) && pairs[j].target == pairs[i].target {
+			j++
 		}
-		if done {
-			p.completed++
+		spans[pairs[i].target] = span{i, j}
+		i = j
+	}
+	// distinct lists the distinct statuses of a span; key is them joined
+	// (one status, the common case, is its own key: no allocation).
+	distinct := func(sp span) []string {
+		out := []string{}
+		for _, p := range pairs[sp.from:sp.to] {
+			if len(out) == 0 || out[len(out)-1] != p.status {
+				out = append(out, p.status)
+			}
 		}
+		return out
+	}
+	key := func(sp span) string {
+		if sp.from == sp.to {
+			return ""
+		}
+		first, last := pairs[sp.from].status, pairs[sp.to-1].status
+		if first == last {
+			return first
+		}
+		return strings.Join(distinct(sp), "\x00")
+	}
+	type stateKey struct{ kind, status, validators string }
+	states := []nodeState{}
+	of := make([]int, len(nodes))
+	index := map[stateKey]int{}
+	for i, n := range nodes {
+		sp := spans[n.NodeID]
+		k := stateKey{n.Kind, n.Status, key(sp)}
+		j, ok := index[k]
+		if !ok {
+			j = len(states)
+			index[k] = j
+			states = append(states, nodeState{Kind: n.Kind, Status: n.Status, Validators: distinct(sp)})
+		}
+		states[j].Count++
+		of[i] = j
+	}
+	return states, of
+}
+
+// progressOf is the response's progress of nodes: counts and completeness
+// as policy decided them for their states, and the validate nodes not
+// complete. The decision's summary is used when execution left the states
+// as they were judged; otherwise lib/progress is asked again. A policy
+// that cannot answer leaves every node remaining.
+func (c *Controller) progressOf(ctx context.Context, t *turn) protocol.Progress {
+	if len(t.nodes) == 0 {
+		// No plan: no node for policy to call complete or not.
+		return protocol.Progress{PendingValidations: []protocol.PendingValidation{}}
+	}
+	states, of := nodeStatesOf(t.nodes)
+	var decided decidedProgress
+	if t.dec.hasProgress() && slices.EqualFunc(states, t.in.NodeStates, sameState) {
+		decided = *t.dec.Progress
+	} else if err := c.engine.EvaluateQuery(ctx, engine.ProgressQuery, map[string]any{"nodeStates": states}, &decided); err != nil {
+		c.log.Error().Err(err).Msg("progress evaluation failed; reporting every node as remaining")
+		decided = decidedProgress{TotalNodes: len(t.nodes), RemainingNodes: len(t.nodes)}
+	}
+	complete := make([]bool, len(states))
+	for _, i := range decided.CompleteStates {
+		if i >= 0 && i < len(complete) {
+			complete[i] = true
+		}
+	}
+	p := protocol.Progress{TotalNodes: decided.TotalNodes, CompletedNodes: decided.CompletedNodes,
+		RemainingNodes: decided.RemainingNodes, PendingValidations: []protocol.PendingValidation{}}
+	for i, n := range t.nodes {
+		if n.Kind != "validate" || complete[of[i]] {
+			continue
+		}
+		st := n.Status
+		if st == statusPending {
+			st = "not_started"
+		}
+		p.PendingValidations = append(p.PendingValidations, protocol.PendingValidation{NodeID: n.NodeID, Status: st})
 	}
 	return p
 }
 
-func (p progress) counts() progressCounts {
-	return progressCounts{TotalNodes: p.total, CompletedNodes: p.completed, RemainingNodes: p.total - p.completed}
-}
-
-func (p progress) wire() protocol.Progress {
-	return protocol.Progress{TotalNodes: p.total, CompletedNodes: p.completed, RemainingNodes: p.total - p.completed, PendingValidations: p.pending}
+func sameState(a, b nodeState) bool {
+	return a.Kind == b.Kind && a.Status == b.Status && a.Count == b.Count && slices.Equal(a.Validators, b.Validators)
 }

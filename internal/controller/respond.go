@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/mcpc/mcpc/internal/protocol"
 )
 
 // respond assembles the full TurnResponse envelope (ARCHITECTURE §5).
-func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse, error) {
+func (c *Controller) respond(ctx context.Context, t *turn) (*protocol.TurnResponse, error) {
 	d := t.dec
 	r := protocol.TurnResponse{
 		RunSessionID: t.req.RunSessionID, AgentID: t.agent.ID, State: d.State,
@@ -42,7 +43,7 @@ func (c *Controller) respond(_ context.Context, t *turn) (*protocol.TurnResponse
 		}
 	}
 	r.BudgetStatus = c.budgetStatus(t)
-	r.Progress = countProgress(t.nodes).wire()
+	r.Progress = c.progressOf(ctx, t)
 	if t.work == nil {
 		if r.RunSessionID == "" {
 			r.RunSessionID = newID("run")
@@ -76,53 +77,23 @@ func (c *Controller) packResponse(r *protocol.TurnResponse, t *turn, strategy ma
 	if p.Outcome == "pack_insufficient" {
 		r.PackInsufficiency = t.dec.PackInsufficiency
 	}
-	r.PlanGraphSchema = withDomainObligations(c.planGraphSchema(c.envelope(t.work, t.agent.ID, p.Ref, p.Hash)), t.dec.EnforcementObligations)
+	r.PlanGraphSchema = withDomainObligations(planGraphSchema(t.dec.PlanGraphSchema, c.envelope(t.work, t.agent.ID, p.Ref, p.Hash)), t.dec.EnforcementObligations)
 	if t.req.Verb == "initialize_work" {
 		r.Strategy = strategy
 	}
 }
 
-// planGraphSchema tells the agent what its plan must hold; the lists come
-// from the same policy data the plan rules check.
-func (c *Controller) planGraphSchema(envelope map[string]any) map[string]any {
-	pg, _ := c.engine.Data("data", "mcpc", "plangraph").(map[string]any)
-	common := stringList(pg["commonNodeFields"])
-	kinds, _ := pg["kindFields"].(map[string]any)
-	required := map[string][]string{}
-	expected := []string{}
-	for _, kind := range []string{"change", "validate", "escalate", "side_effect"} {
-		if fields, ok := kinds[kind]; ok {
-			required[kind] = append(append([]string{}, common...), stringList(fields)...)
-			expected = append(expected, kind)
-		}
+// planGraphSchema tells the agent what its plan must hold: policy built it
+// (lib/plan guidance) from the tables and configuration the plan rules
+// enforce, so it cannot state another evidence policy or other required
+// fields than the ones a plan is judged by. Go adds the envelope to copy.
+func planGraphSchema(decided map[string]any, envelope map[string]any) map[string]any {
+	out := maps.Clone(decided)
+	if out == nil {
+		out = map[string]any{}
 	}
-	policy := pg["defaultEvidencePolicy"]
-	if len(c.cfg.EvidencePolicy) > 0 {
-		policy = c.cfg.EvidencePolicy
-	}
-	return map[string]any{
-		"envelope":               envelope,
-		"envelopeRequiredFields": orEmpty(stringList(pg["envelopeRequiredFields"])),
-		"expectedNodeKinds":      expected,
-		"requiredFields":         required,
-		"evidencePolicy":         policy,
-		"citationSources":        orEmpty(stringList(pg["citationSources"])),
-		"validators":             []string{"structure", "envelope", "required_fields", "scope", "evidence_policy", "verification"},
-		"enforcementObligations": []string{
-			"Copy planGraphSchema.envelope into the plan; a plan built against another pack hash is rejected (PLAN_STALE_PACK).",
-			"Every change node's targetFile and codeEvidence files must be in contextPack.files.",
-			"Every change node must be mapped by a validate node whose verificationHooks name a configured commandId.",
-		},
-		"validationCommands": c.validationCommandIDs(),
-	}
-}
-
-func (c *Controller) validationCommandIDs() []string {
-	ids := []string{}
-	for id := range c.cfg.Validation.Commands {
-		ids = append(ids, id)
-	}
-	return ids
+	out["envelope"] = envelope
+	return out
 }
 
 func knowledgeStrategy(s map[string]any) protocol.KnowledgeStrategy {

@@ -11,10 +11,14 @@ import (
 	"github.com/mcpc/mcpc/internal/store"
 )
 
+// gitCommit is the one side effect type this build executes; policy gets
+// it as config.sideEffectExecutors and decides which node may run.
+const gitCommit = "git_commit"
+
 // runSideEffect carries out a side_effect node whose commit gate a person
-// approved (policy checked the gate). git_commit commits the files this
-// work's change nodes patched, and nothing else; other side effect types
-// have no executor yet and say so. The commit runs after the turn's
+// approved and whose type has an executor (policy checked both: side-effect-gate,
+// side-effect-executor). git_commit commits the files this work's change
+// nodes patched, and nothing else. The commit runs after the turn's
 // transaction: git runs the repository's hooks, which may take minutes, and
 // no other agent's turn should wait for them.
 func (c *Controller) runSideEffect(_ context.Context, _ *store.Tx, t *turn) error {
@@ -23,7 +27,9 @@ func (c *Controller) runSideEffect(_ context.Context, _ *store.Tx, t *turn) erro
 	if n, ok := findNode(t.nodes, nodeID); ok {
 		node = decodeNode(n)
 	}
-	if node.SideEffectType != "git_commit" {
+	if node.SideEffectType != gitCommit {
+		// Unreachable under the bundled policy (side-effect-executor);
+		// a replaced bundle that allows it still runs nothing.
 		t.result["executed"] = false
 		t.result["reason"] = fmt.Sprintf("side effect type %q has no executor in this build (git_commit has)", node.SideEffectType)
 		return nil
@@ -35,7 +41,8 @@ func (c *Controller) runSideEffect(_ context.Context, _ *store.Tx, t *turn) erro
 
 // Gated commits of a workspace run one at a time, across processes: the
 // lock file is held while git runs (the kernel drops it if mcpc dies), and
-// a commit that hangs in a hook is stopped after gatedCommitTimeout.
+// a commit that hangs in a hook is stopped after sideEffects.timeoutSec
+// (default gatedCommitTimeout).
 const (
 	sideEffectLock     = ".ai/tmp/side-effects.lock"
 	gatedCommitTimeout = 10 * time.Minute
@@ -77,10 +84,11 @@ func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work,
 		t.result["error"] = "no change node has been patched: nothing to commit"
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, gatedCommitTimeout)
+	ctx, cancel := context.WithTimeout(ctx, c.sideEffectTimeout())
 	defer cancel()
-	prompt, _, _ := strings.Cut(work.Prompt, "\n")
-	msg := fmt.Sprintf("%s\n\nmcpc work %s, plan node %s (commit gate %s)", prompt, work.ID, nodeID, gate)
+	// The message is the agent's payload as read for the decision (policy
+	// refused a missing or empty one), nothing of mcpc's own state.
+	msg := t.commitMessage
 	if out, err := c.git(ctx, append([]string{"add", "--"}, files...)...); err != nil {
 		t.result["error"] = "git add failed: " + out
 		return
@@ -91,7 +99,8 @@ func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work,
 	}
 	sha, _ := c.git(ctx, "rev-parse", "HEAD")
 	dir := artifactDir(work.ID, nodeID)
-	c.writeArtifact(dir, "result.json", map[string]any{"nodeId": nodeID, "sideEffectType": "git_commit", "commit": sha, "files": files})
+	c.writeArtifact(dir, "result.json", map[string]any{"nodeId": nodeID, "sideEffectType": "git_commit", "commit": sha, "files": files,
+		"commitGateId": gate})
 	err = c.updateAfterTurn(ctx, t, work.ID, func(tx *store.Tx) error {
 		return tx.SetNodeStatus(ctx, work.ID, nodeID, statusExecuted)
 	})
@@ -126,7 +135,7 @@ func (c *Controller) git(ctx context.Context, args ...string) (string, error) {
 	// --literal-pathspecs: a file named "*.ts" or ":(glob)**" must name only
 	// itself, or a gated commit would take in files nobody approved.
 	argv := append([]string{"git", "-C", c.root, "--literal-pathspecs"}, args...)
-	out := c.runCommand(ctx, sandbox.Run{Argv: argv, Git: true}, gatedCommitTimeout)
+	out := c.runCommand(ctx, sandbox.Run{Argv: argv, Git: true}, c.sideEffectTimeout())
 	if out.err != nil && !out.started {
 		return "git did not run: " + out.err.Error(), out.err
 	}
@@ -138,4 +147,13 @@ func (c *Controller) git(ctx context.Context, args ...string) (string, error) {
 func (c *Controller) gitConfig(ctx context.Context, key string) string {
 	out, _ := exec.CommandContext(ctx, "git", "-C", c.root, "config", key).Output()
 	return strings.TrimSpace(string(out))
+}
+
+// sideEffectTimeout is how long a gated side effect (git and its hooks) may
+// run: sideEffects.timeoutSec, by default gatedCommitTimeout.
+func (c *Controller) sideEffectTimeout() time.Duration {
+	if c.cfg.SideEffects.TimeoutSec > 0 {
+		return time.Duration(c.cfg.SideEffects.TimeoutSec) * time.Second
+	}
+	return gatedCommitTimeout
 }

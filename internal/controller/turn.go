@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/exactjson"
+	"github.com/mcpc/mcpc/internal/jsrun"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
@@ -31,9 +33,15 @@ type turn struct {
 	pack     *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
 	record   []byte              // the decision record, once committed
 	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
+	dryRun   *dryRun             // apply_code_patch: what the decision's dry run produced
 	budget   turnBudget
 	// proofChains are the chains initialize_work records in the pack.
 	proofChains json.RawMessage
+	intent      intentFacts   // the active intent of a write (seed 004), when there is one
+	codeRun     *jsrun.Result // run_sandboxed_code: the run, made before the transaction
+	// commitMessage is a git_commit side effect's message, read from the
+	// node's payload in the work's scratch folder.
+	commitMessage string
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
@@ -83,30 +91,39 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 	}
 	t.in.Request.Bytes = len(raw)
 	t.in.Request.Tokens = (len(raw) + 3) / 4
-	var doc any
-	problem := ""
+	// The request is decoded once, keys matched exactly: policy judges this
+	// document and Go executes what it reads from it (never a second,
+	// case-insensitive decoding). Duplicate and case-twin keys are facts
+	// for the invalid-args rule.
+	var (
+		doc     any
+		twins   []exactjson.Problem
+		problem string
+	)
 	if len(raw) > c.cfg.Request.MaxBytes {
 		problem = fmt.Sprintf("the request is %d bytes, over the limit of %d", len(raw), c.cfg.Request.MaxBytes)
-	} else if err := json.Unmarshal(raw, &doc); err != nil {
+	} else if v, probs, err := exactjson.Decode(raw); err != nil {
 		problem = "the request is not valid JSON: " + err.Error()
 		if json.Valid(raw) {
 			problem = "the request could not be decoded: " + err.Error()
 		}
+	} else {
+		doc, twins = v, probs
 	}
 	if problem != "" {
 		t.in.Request.Errors = append(t.in.Request.Errors, schemas.Problem{Message: problem})
 		// Keep the envelope fields, so the response still names the work and
 		// policy judges the verb that was sent; the args stay unknown.
-		var head struct {
-			Verb, RunSessionID, WorkID, AgentID string
-		}
-		_ = json.Unmarshal(raw, &head)
-		t.req = protocol.TurnRequest{Verb: head.Verb, WorkID: head.WorkID, AgentID: head.AgentID, RunSessionID: head.RunSessionID}
+		head := salvageEnvelope(raw)
+		t.req = protocol.TurnRequest{Verb: head["verb"], WorkID: head["workId"], AgentID: head["agentId"], RunSessionID: head["runSessionId"]}
 		t.in.Verb = t.req.Verb
 		t.args = map[string]any{}
 		return
 	}
 	t.in.Request.Decoded = true
+	for _, p := range twins {
+		t.in.Request.Errors = append(t.in.Request.Errors, schemas.Problem{Path: p.Path, Message: p.Message})
+	}
 	t.in.Request.Errors = append(t.in.Request.Errors, c.requests.Check(doc)...)
 	m, _ := doc.(map[string]any)
 	str := func(k string) string { s, _ := m[k].(string); return s }
@@ -121,6 +138,21 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 	}
 	t.in.Verb = t.req.Verb
 	t.in.Args = t.args
+}
+
+// salvageEnvelope reads the envelope's string fields of a request that
+// could not be decoded whole, keys matched exactly.
+func salvageEnvelope(raw []byte) map[string]string {
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &fields) // best effort: a request that is not JSON names nothing
+	out := map[string]string{}
+	for _, k := range []string{"verb", "workId", "agentId", "runSessionId"} {
+		var s string
+		if json.Unmarshal(fields[k], &s) == nil {
+			out[k] = s
+		}
+	}
+	return out
 }
 
 // load finds the work and the agent the request names.
@@ -176,7 +208,7 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	t.in.PackInsufficient = p.Outcome == "pack_insufficient"
 	t.in.Envelope = c.envelope(t.work, a.ID, p.Ref, p.Hash)
 	t.in.Plan = planFactsOf(t.nodes, t.req.Verb)
-	t.in.Progress = countProgress(t.nodes).counts()
+	t.in.NodeStates, _ = nodeStatesOf(t.nodes)
 	return nil
 }
 

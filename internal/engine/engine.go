@@ -34,6 +34,18 @@ import (
 // DecisionQuery is the single entrypoint every turn evaluates.
 const DecisionQuery = "data.mcpc.main.decision"
 
+// ProgressQuery is the plan progress of a set of node states: the
+// controller asks it again when a turn's execution changed node statuses
+// after its decision (lib/progress).
+const ProgressQuery = "data.mcpc.lib.progress.summary"
+
+// MemoryQuery is which memory records count, and the domain anchors the
+// retrieval's memory lane boosts (lib/memory), asked before ranking.
+const MemoryQuery = "data.mcpc.lib.memory.summary"
+
+// extraQueries are prepared besides the decision, for EvaluateQuery.
+var extraQueries = []string{ProgressQuery, MemoryQuery}
+
 // Options configures New.
 type Options struct {
 	// BundlePath is an OPA bundle (a .tar.gz built by `mcpc policy build` or
@@ -116,6 +128,7 @@ func readVerified(path string, v *Verification) (*bundle.Bundle, error) {
 // concurrent use.
 type Engine struct {
 	query   rego.PreparedEvalQuery
+	extra   map[string]rego.PreparedEvalQuery // by query: extraQueries
 	version string
 	source  string
 	data    map[string]any
@@ -158,7 +171,11 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	e := &Engine{source: source, version: bundleVersion(b), data: b.Data, docs: ruleDocs(b)}
 	// Modules and data go in directly rather than as an activated bundle:
 	// the engine never updates policy in place, it builds a new Engine.
-	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Strict(opts.Strict), rego.Store(inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true)))}
+	// One compiler and store for every query: the second query compiles
+	// only itself.
+	compiler := ast.NewCompiler().WithStrict(opts.Strict)
+	store := inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
+	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Strict(opts.Strict), rego.Store(store), rego.Compiler(compiler)}
 	for _, m := range b.Modules {
 		regoOpts = append(regoOpts, rego.ParsedModule(m.Parsed))
 	}
@@ -167,6 +184,16 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		return nil, compileError(source, err)
 	}
 	e.query = pq
+	e.extra = map[string]rego.PreparedEvalQuery{}
+	for _, query := range extraQueries {
+		if opts.Query != "" {
+			break
+		}
+		extra := rego.New(rego.Query(query), rego.Strict(opts.Strict), rego.Store(store), rego.Compiler(compiler))
+		if e.extra[query], err = extra.PrepareForEval(ctx); err != nil {
+			return nil, compileError(source, err)
+		}
+	}
 	return e, nil
 }
 
@@ -358,13 +385,32 @@ var astResult = rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (an
 // Eval evaluates the decision query and decodes the result into out (a
 // pointer to a struct or map). Undefined or non-object results are errors.
 func (e *Engine) Eval(ctx context.Context, in *Input, out any) (json.RawMessage, error) {
+	return e.eval(ctx, e.query, in, out)
+}
+
+// EvaluateQuery evaluates one of the other prepared queries (extraQueries)
+// against doc and decodes its result, an object, into out.
+func (e *Engine) EvaluateQuery(ctx context.Context, query string, doc any, out any) error {
+	pq, ok := e.extra[query]
+	if !ok {
+		return &Error{Code: "query", Message: fmt.Sprintf("%s is not a prepared query", query)}
+	}
+	in, err := ParseInput(doc)
+	if err != nil {
+		return err
+	}
+	_, err = e.eval(ctx, pq, in, out)
+	return err
+}
+
+func (e *Engine) eval(ctx context.Context, query rego.PreparedEvalQuery, in *Input, out any) (json.RawMessage, error) {
 	// OPA would start a goroutine per evaluation to watch ctx; a callback
 	// registered on ctx cancels the same way without one (and without
 	// waking another thread to end it on every turn).
 	cancel := topdown.NewCancel()
 	stop := context.AfterFunc(ctx, cancel.Cancel)
 	defer stop()
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(in.value), astResult, rego.EvalExternalCancel(cancel))
+	rs, err := query.Eval(ctx, rego.EvalParsedInput(in.value), astResult, rego.EvalExternalCancel(cancel))
 	if err != nil {
 		return nil, &Error{Code: "eval", Message: err.Error()}
 	}

@@ -232,6 +232,15 @@ func (l *Loader) Evaluate(ctx context.Context, doc any, out any) ([]byte, []byte
 	return e.Evaluate(ctx, doc, out)
 }
 
+// EvaluateQuery evaluates another prepared query with the engine in force.
+func (l *Loader) EvaluateQuery(ctx context.Context, query string, doc any, out any) error {
+	e := l.current.Load()
+	if e == nil {
+		return &Error{Code: "bundle_missing", Location: l.opts.Bundle, Message: "no policy bundle is loaded"}
+	}
+	return e.EvaluateQuery(ctx, query, doc, out)
+}
+
 // Version is the version of the engine in force ("" before one loaded).
 func (l *Loader) Version() string {
 	if e := l.current.Load(); e != nil {

@@ -1,13 +1,11 @@
 package retrieval
 
 import (
-	"encoding/json"
 	"path"
 	"regexp"
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/indexer"
-	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
 // Side lanes are the retrieval lanes whose evidence lives outside the code
@@ -16,8 +14,8 @@ import (
 //     adp-alert migration needs every <adp-alert> usage: the inventory a
 //     MigrationRule applies to, seed 000 §11.1);
 //   - artifact: files an attachment or the prompt names by path or file name;
-//   - memory: files under the domain anchors of enforced memory records
-//     (.ai/memory/records.json, states provisional and approved).
+//   - memory: files under the domain anchors of the memory records policy
+//     counts (the controller asks lib/memory which of .ai/memory/records.json).
 type SideInputs struct {
 	Prompt      string
 	Lexemes     []string
@@ -78,51 +76,6 @@ func SideLanes(ix *indexer.Index, in SideInputs) map[string]map[string]float64 {
 		}
 		if len(memory) > 0 {
 			out["memory"] = memory
-		}
-	}
-	return out
-}
-
-// maxMemoryBytes bounds the memory records file.
-const maxMemoryBytes = 16 << 20
-
-// MemoryAnchors reads the domain anchors of enforced memory records from a
-// workspace's .ai/memory/records.json (absent or malformed: none).
-func MemoryAnchors(root string) []string {
-	res, err := pathscope.New(root)
-	if err != nil {
-		return nil
-	}
-	// Never through a symlink, a FIFO or past a bound: it is a repository file.
-	raw, err := res.ReadFile(".ai/memory/records.json", maxMemoryBytes)
-	if err != nil {
-		return nil
-	}
-	var records []struct {
-		State           string   `json:"state"`
-		DomainAnchorIDs []string `json:"domainAnchorIds"`
-	}
-	if json.Unmarshal(raw, &records) != nil {
-		var wrapped struct {
-			Records []struct {
-				State           string   `json:"state"`
-				DomainAnchorIDs []string `json:"domainAnchorIds"`
-			} `json:"records"`
-		}
-		if json.Unmarshal(raw, &wrapped) != nil {
-			return nil
-		}
-		for _, r := range wrapped.Records {
-			records = append(records, r)
-		}
-	}
-	var out []string
-	for _, r := range records {
-		if r.State != "approved" && r.State != "provisional" {
-			continue
-		}
-		for _, a := range r.DomainAnchorIDs {
-			out = append(out, strings.TrimPrefix(strings.TrimPrefix(a, "anchor:"), "/"))
 		}
 	}
 	return out

@@ -1,8 +1,6 @@
 package retrieval
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
@@ -43,24 +41,5 @@ func TestSideLanes(t *testing.T) {
 	}
 	if lanes := SideLanes(ix, SideInputs{Prompt: "refactor the thing"}); len(lanes) != 0 {
 		t.Errorf("nothing named, yet lanes %v", lanes)
-	}
-}
-
-func TestMemoryAnchors(t *testing.T) {
-	root := t.TempDir()
-	if got := MemoryAnchors(root); got != nil {
-		t.Errorf("no records file: %v", got)
-	}
-	if err := os.MkdirAll(filepath.Join(root, ".ai", "memory"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	records := `[{"state": "approved", "domainAnchorIds": ["anchor:src/app/dashboard"]},
-	 {"state": "pending", "domainAnchorIds": ["src/secret"]},
-	 {"state": "provisional", "domainAnchorIds": ["/src/app/orders"]}]`
-	if err := os.WriteFile(filepath.Join(root, ".ai", "memory", "records.json"), []byte(records), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := MemoryAnchors(root), []string{"src/app/dashboard", "src/app/orders"}; !slices.Equal(got, want) {
-		t.Errorf("got %v, want %v (pending memories are not enforced)", got, want)
 	}
 }

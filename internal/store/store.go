@@ -156,7 +156,7 @@ CREATE TABLE IF NOT EXISTS reads (
 
 func (s *Store) migrate(ctx context.Context) error {
 	return RetryBusy(ctx, func() error {
-		if _, err := s.db.ExecContext(ctx, schema); err != nil {
+		if _, err := s.db.ExecContext(ctx, schema+safetySchema); err != nil {
 			return err
 		}
 		// Databases made before works had a revision, nodes a run or agents a

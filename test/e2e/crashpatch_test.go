@@ -22,7 +22,7 @@ func crashingAgent(t *testing.T, ws string) (*agent, *protocol.TurnResponse) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.Command(binary, "serve", "--workspace", ws, "--no-warm")
+	cmd := exec.Command(failpointBinary(t), "serve", "--workspace", ws, "--no-warm")
 	cmd.Env = append(os.Environ(), "MCPC_FAILPOINT=patch-written")
 	c, err := mcp.Dial(ctx, cmd)
 	must(t, err)

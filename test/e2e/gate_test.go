@@ -3,7 +3,6 @@ package e2e
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -33,6 +32,7 @@ func TestGatedCommit(t *testing.T) {
 			t.Fatalf("gate approve: %v\n%s", err, out)
 		}
 	}
+	const message = "Replace adp-alert with sdf-alert on the dashboard\n\nThe agent's own words."
 	// An approval is for the plan the person saw: a replaced plan needs its own.
 	approve()
 	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
@@ -40,6 +40,9 @@ func TestGatedCommit(t *testing.T) {
 	mustAllow(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target,
 		"edits": []any{alertCodemod}}))
 	mustDeny(t, a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"}), "EXEC_UNGATED_SIDE_EFFECT")
+	// No message written yet: nothing to commit with.
+	mustDeny(t, a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"}), "EXEC_SIDE_EFFECT_PAYLOAD_INVALID")
+	mustAllow(t, a.turn("write_scratch_file", map[string]any{"relativePath": "commit-message", "content": message + "\n"}))
 	if out, err := runCLI(ws, "gate", "approve", "--work", a.work, "--gate", "not-a-gate"); err == nil {
 		t.Errorf("approved a gate no node names:\n%s", out)
 	}
@@ -77,8 +80,8 @@ func TestGatedCommit(t *testing.T) {
 	if files := git("show", "--name-only", "--format=", "HEAD"); files != demo.Target {
 		t.Errorf("the commit holds %q, want only %s", files, demo.Target)
 	}
-	if !strings.Contains(git("log", "-1", "--format=%B"), a.work) {
-		t.Errorf("the commit message does not name the work")
+	if got := git("log", "-1", "--format=%B"); got != message {
+		t.Errorf("the commit message is %q, want the payload %q", got, message)
 	}
 	mustDeny(t, b.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"}), "EXEC_SIDE_EFFECT_COLLISION")
 }

@@ -227,6 +227,7 @@ func TestSandboxedHookLeaksNothing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("gate approve: %v\n%s", err, out)
 	}
+	writeCommitMessage(t, a)
 	r := a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"})
 	if len(r.Denials) > 0 {
 		t.Fatalf("the gated commit was denied: %v", r.DenyReasons)
@@ -263,6 +264,7 @@ func TestSandboxedPatchedHookLeaksNothing(t *testing.T) {
 	if out, err := runCLI(ws, "gate", "approve", "--work", a.work, "--gate", "release-gate", "--by", "reviewer"); err != nil {
 		t.Fatalf("gate approve: %v\n%s", err, out)
 	}
+	writeCommitMessage(t, a)
 	r := a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"})
 	if len(r.Denials) > 0 {
 		t.Fatalf("the gated commit was denied: %v", r.DenyReasons)
@@ -369,4 +371,11 @@ func containsCode(r *protocol.TurnResponse, code string) bool {
 		}
 	}
 	return false
+}
+
+// writeCommitMessage writes the gated commit's message where the plan's
+// side_effect node names it (sideEffectPayloadRef "scratch:commit-message").
+func writeCommitMessage(t *testing.T, a *agent) {
+	t.Helper()
+	mustAllow(t, a.turn("write_scratch_file", map[string]any{"relativePath": "commit-message", "content": "Use sdf-alert on the dashboard\n"}))
 }

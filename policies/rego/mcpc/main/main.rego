@@ -9,6 +9,8 @@ package mcpc.main
 
 import data.mcpc.lib.enforcement
 import data.mcpc.lib.pack
+import data.mcpc.lib.plan
+import data.mcpc.lib.progress
 import data.mcpc.lib.strategy
 import data.mcpc.lib.tables
 import data.mcpc.lib.turn
@@ -157,6 +159,7 @@ _pack_part := part if {
 		"policies": enforcement.pack_policies,
 		"memories": enforcement.pack_memories,
 		"enforcementObligations": enforcement.obligations,
+		"planGraphSchema": plan.guidance,
 	}
 }
 
@@ -179,6 +182,7 @@ _base := {
 	"advisories": advisories,
 	"obligations": obligations,
 	"budget": turn.budget,
+	"progress": progress.summary,
 }
 
 # A quiet turn (nothing to report, no state to move to, no pack to return) is
@@ -206,6 +210,7 @@ decision := {
 	"advisories": [],
 	"obligations": obligations,
 	"budget": turn.budget,
+	"progress": progress.summary,
 } if {
 	_quiet
 } else := _base if {

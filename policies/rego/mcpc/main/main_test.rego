@@ -60,6 +60,7 @@ test_success_read_turn if {
 		"advisories": [],
 		"obligations": {},
 		"budget": _budget,
+		"progress": {"totalNodes": 0, "completedNodes": 0, "remainingNodes": 0, "completeStates": []},
 	} with input as fixtures.input_doc
 }
 
@@ -87,6 +88,7 @@ test_fail_read_before_initialize if {
 		"advisories": [],
 		"obligations": {},
 		"budget": _budget,
+		"progress": {"totalNodes": 0, "completedNodes": 0, "remainingNodes": 0, "completeStates": []},
 		"suggestedAction": {
 			"verb": "initialize_work",
 			"reason": "read_file_lines is not available in state UNINITIALIZED (available: initialize_work)",
@@ -250,7 +252,10 @@ test_fail_complete_with_nodes_remaining if {
 	d := main.decision with input as fixtures.with_input({
 		"verb": "signal_task_complete", "state": "PLAN_ACCEPTED", "args": {}, "paths": {},
 		"plan": {"accepted": true, "started": true, "nodes": {}},
-		"progress": {"totalNodes": 2, "completedNodes": 1, "remainingNodes": 1},
+		"nodeStates": [
+			{"kind": "change", "status": "patched", "validators": ["passed"], "count": 1},
+			{"kind": "validate", "status": "failed", "validators": [], "count": 1},
+		],
 	})
 	d.allow == false
 	d.nextState == "PLAN_ACCEPTED"
@@ -262,7 +267,10 @@ test_success_complete_enters_completed if {
 	d := main.decision with input as fixtures.with_input({
 		"verb": "signal_task_complete", "state": "PLAN_ACCEPTED", "args": {}, "paths": {},
 		"plan": {"accepted": true, "started": true, "nodes": {}},
-		"progress": {"totalNodes": 2, "completedNodes": 2, "remainingNodes": 0},
+		"nodeStates": [
+			{"kind": "change", "status": "patched", "validators": ["passed"], "count": 1},
+			{"kind": "validate", "status": "passed", "validators": [], "count": 1},
+		],
 	})
 	d.allow == true
 	d.nextState == "COMPLETED"

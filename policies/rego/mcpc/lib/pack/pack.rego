@@ -6,7 +6,12 @@
 #   only, minus those matching an exclusion glob of policies/data/pack.json
 #   (git internals, mcpc's state and configuration, secrets) and those holding key material.
 #   escalate grows the pack monotonically:
-#   the current pack files come first. A kept candidate whose template failed to
+#   the current pack files come first. The size and count limits are applied
+#   here too (input.config.pack): new files enter in rank order, at most
+#   maxFiles of them (escalateMaxFiles on escalate), until their sizes add up
+#   past maxBytes; the top candidate always enters an empty pack. Go writes
+#   exactly these files, so the decision, its record and the real pack agree.
+#   A selected candidate whose template failed to
 #   parse makes the pack insufficient (seed 000 gotcha 7): the work starts, but
 #   submit_execution_plan stays blocked until an escalation resolves it.
 package mcpc.lib.pack
@@ -56,22 +61,41 @@ excluded := [{"file": candidate.file, "reason": rules[0].reason} |
 	}
 ]
 
+# the kept candidates not in the pack yet, in rank order
+_new := [candidate | some candidate in _kept; not candidate.file in _previous_set]
+
+_max_files := input.config.pack.escalateMaxFiles if input.verb == "escalate"
+
+_max_files := input.config.pack.maxFiles if input.verb != "escalate"
+
+# the new candidates that enter: within the file limit, while the sizes of
+# the new files up to and including this one fit the byte budget
+_admitted := [candidate |
+	some i, candidate in _new
+	i < _max_files
+	_fits(i)
+]
+
+_fits(i) if {
+	sum([object.get(candidate, "size", 0) | some j, candidate in _new; j <= i]) <= input.config.pack.maxBytes
+}
+
+_fits(0) if count(_previous) == 0
+
 # METADATA
 # description: the pack's files in rank order
-files := array.concat(_previous, [candidate.file |
-	some candidate in _kept
-	not candidate.file in _previous_set
-])
+files := array.concat(_previous, [candidate.file | some candidate in _admitted])
 
 # METADATA
 # description: the pack decision
 selection := {"files": files, "excluded": excluded}
 
-_unparsed := [candidate.file | some candidate in _kept; candidate.parseError == true]
+# only a file the pack holds can make it insufficient
+_unparsed := [candidate.file | some candidate in _admitted; candidate.parseError == true]
 
 # METADATA
 # scope: document
-# description: ok, or pack_insufficient when a kept template could not be parsed
+# description: ok, or pack_insufficient when a selected template could not be parsed
 default outcome := "ok"
 
 outcome := "pack_insufficient" if count(_unparsed) > 0

@@ -102,3 +102,64 @@ test_fail_unparsed_template_makes_pack_insufficient if {
 test_success_parsed_pack_is_ok if {
 	pack.outcome == "ok" with input as fixtures.with_input({"verb": "initialize_work", "candidates": [_candidate("src/a.html")]})
 }
+
+_sized(file, size) := object.union(_candidate(file), {"size": size})
+
+_limits(max_files, max_bytes, escalate_max_files) := {"config": object.union(fixtures.input_doc.config, {"pack": limits})} if {
+	limits := {"maxFiles": max_files, "maxBytes": max_bytes, "escalateMaxFiles": escalate_max_files}
+}
+
+test_success_pack_within_file_limit if {
+	selection := pack.selection with input as fixtures.with_input(object.union(_limits(2, 1000, 1), {
+		"verb": "initialize_work",
+		"candidates": [_sized("src/a.ts", 1), _sized(".git/config", 1), _sized("src/b.ts", 1), _sized("src/c.ts", 1)],
+	}))
+	selection == {
+		"files": ["src/a.ts", "src/b.ts"],
+		"excluded": [{"file": ".git/config", "reason": "git internals are never part of a context pack"}],
+	}
+}
+
+test_success_pack_within_byte_budget if {
+	selection := pack.selection with input as fixtures.with_input(object.union(_limits(40, 200, 10), {
+		"verb": "initialize_work",
+		"candidates": [_sized("src/a.ts", 100), _sized("src/b.ts", 50), _sized("src/c.ts", 100), _sized("src/d.ts", 1)],
+	}))
+	selection == {"files": ["src/a.ts", "src/b.ts"], "excluded": []}
+}
+
+test_success_top_candidate_enters_an_empty_pack_whatever_its_size if {
+	selection := pack.selection with input as fixtures.with_input(object.union(_limits(40, 200, 10), {
+		"verb": "initialize_work",
+		"candidates": [_sized("src/big.ts", 500), _sized("src/b.ts", 1)],
+	}))
+	selection == {"files": ["src/big.ts"], "excluded": []}
+}
+
+test_success_escalate_adds_at_most_its_limit if {
+	selection := pack.selection with input as fixtures.with_input(object.union(_limits(40, 1000, 1), {
+		"verb": "escalate",
+		"candidates": [_sized("src/c.ts", 1), _sized("src/d.ts", 1)],
+	}))
+	selection == {"files": ["src/a.ts", "src/a.html", "src/c.ts"], "excluded": []}
+}
+
+test_success_escalate_oversized_top_candidate_does_not_enter_a_pack_with_files if {
+	selection := pack.selection with input as fixtures.with_input(object.union(_limits(40, 200, 10), {
+		"verb": "escalate",
+		"candidates": [_sized("src/big.ts", 500)],
+	}))
+	selection == {"files": ["src/a.ts", "src/a.html"], "excluded": []}
+}
+
+# a template the limits leave out of the pack cannot make the pack insufficient:
+# the report would blame a file the pack does not hold
+test_success_unparsed_candidate_outside_the_pack_is_ok if {
+	doc := fixtures.with_input(object.union(_limits(1, 1000, 10), {
+		"verb": "initialize_work",
+		"candidates": [_sized("src/a.ts", 1), object.union(_sized("src/a.html", 1), {"parseError": true})],
+	}))
+	pack.files == ["src/a.ts"] with input as doc
+	pack.outcome == "ok" with input as doc
+	pack.insufficiency.missingAnchors == [] with input as doc
+}

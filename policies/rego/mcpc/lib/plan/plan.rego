@@ -90,3 +90,23 @@ evidence_policy := object.union(tables.plangraph.defaultEvidencePolicy, input.co
 # METADATA
 # description: a field is missing when absent or null
 missing(doc, field) if object.get(doc, field, null) == null
+
+# METADATA
+# description: |
+#   what the response tells the agent its plan must hold (planGraphSchema, less
+#   the envelope Go fills in), built from the same tables and configuration the
+#   plan rules enforce: the evidence policy is evidence_policy itself, the
+#   required fields are node-fields' tables, the node kinds unknown-node-kind's
+#   and the validators the plan rules' ids (test_success_validators_are_the_plan_rules)
+guidance := {
+	"envelopeRequiredFields": tables.plangraph.envelopeRequiredFields,
+	"expectedNodeKinds": sort(object.keys(tables.plangraph.kindFields)),
+	"requiredFields": {kind: array.concat(tables.plangraph.commonNodeFields, fields) |
+		some kind, fields in tables.plangraph.kindFields
+	},
+	"evidencePolicy": evidence_policy,
+	"citationSources": tables.plangraph.citationSources,
+	"validators": tables.plangraph.validators,
+	"enforcementObligations": tables.plangraph.enforcementObligations,
+	"validationCommands": input.config.validationCommands,
+}

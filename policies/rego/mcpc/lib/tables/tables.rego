@@ -93,3 +93,12 @@ strategies := table if {
 } else := table if {
 	table := data.mcpc.strategies # regal ignore:unresolved-reference
 }
+
+# METADATA
+# scope: document
+# description: built-in codemods of apply_code_patch and their params (policies/data/codemods.json)
+codemods := table if {
+	table := data.data.mcpc.codemods # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.codemods # regal ignore:unresolved-reference
+}

@@ -146,5 +146,17 @@ work_missing if {
 plan_node := input.plan.nodes[input.args.planNodeId] if input.plan.accepted
 
 # METADATA
+# description: |
+#   apply_code_patch names a change node with operation create and targets its
+#   targetFile, a file the plan creates: it need not exist yet nor be in the
+#   pack (create-scope judged where it may be)
+creates_target if {
+	input.verb == "apply_code_patch"
+	plan_node.kind == "change"
+	plan_node.operation == "create"
+	input.paths.targetFile.canonical == plan_node.targetFile
+}
+
+# METADATA
 # description: the context pack's files as a set
 pack_files := {file | some file in input.pack.files}

@@ -12,6 +12,7 @@
 #   severity: error
 package mcpc.rules.complete["work-incomplete"]
 
+import data.mcpc.lib.progress
 import data.mcpc.lib.turn
 import data.mcpc.result
 
@@ -30,14 +31,14 @@ report contains violation if {
 	input.verb == "signal_task_complete"
 	not turn.terminal
 	input.plan.accepted
-	input.progress.remainingNodes > 0
+	progress.counts.remainingNodes > 0
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%d of %d plan nodes remain (%d completed)", [
-			input.progress.remainingNodes,
-			input.progress.totalNodes,
-			input.progress.completedNodes,
+			progress.counts.remainingNodes,
+			progress.counts.totalNodes,
+			progress.counts.completedNodes,
 		]),
-		"path": "progress.remainingNodes",
+		"path": "nodeStates",
 		"suggestedVerb": _continue_verb,
 	})
 }

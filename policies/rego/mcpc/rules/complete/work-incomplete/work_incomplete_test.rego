@@ -28,16 +28,15 @@ test_fail_nodes_remain if {
 				"status": "pending",
 			}},
 		},
-		"progress": {
-			"totalNodes": 2,
-			"completedNodes": 0,
-			"remainingNodes": 2,
-		},
+		"nodeStates": [
+			{"kind": "change", "status": "pending", "validators": ["pending"], "count": 1},
+			{"kind": "validate", "status": "pending", "validators": [], "count": 1},
+		],
 	})
 	r == {{
 		"code": "WORK_INCOMPLETE",
 		"message": "2 of 2 plan nodes remain (0 completed)",
-		"path": "progress.remainingNodes",
+		"path": "nodeStates",
 		"remediation": "Finish the remaining plan nodes (patch change nodes, pass their validations, execute side effects, resolve escalations) before signalling completion; progress lists what remains.",
 		"rule": "mcpc.rules.complete[\"work-incomplete\"]",
 		"severity": "error",
@@ -54,11 +53,10 @@ test_success_all_done if {
 			"started": true,
 			"nodes": {},
 		},
-		"progress": {
-			"totalNodes": 2,
-			"completedNodes": 2,
-			"remainingNodes": 0,
-		},
+		"nodeStates": [
+			{"kind": "change", "status": "patched", "validators": ["passed"], "count": 1},
+			{"kind": "validate", "status": "passed", "validators": [], "count": 1},
+		],
 	})
 	count(r) == 0
 }

@@ -1,7 +1,7 @@
 # METADATA
 # title: Patch once
 # description: |
-#   apply_code_patch applies a change node's patch once: to a pending node, and
+#   apply_code_patch (and replace_lexeme_in_file) applies a change node's patch once: to a pending node, and
 #   again only as a correction once a validation mapped to the node has failed
 #   and none is running. A node already patched whose validations are pending,
 #   running or passed is not patched again, by its agent or another: a second
@@ -19,7 +19,7 @@ import data.mcpc.lib.turn
 import data.mcpc.result
 
 report contains violation if {
-	input.verb == "apply_code_patch"
+	_writes
 	turn.plan_node.kind == "change"
 	turn.plan_node.status != "pending"
 	not _correction
@@ -47,3 +47,11 @@ _correction if {
 default _validation_states := "none"
 
 _validation_states := concat(", ", sort(_validations)) if count(_validations) > 0
+
+# a patch, or a recipe that writes the node's file
+_writes if input.verb == "apply_code_patch"
+
+_writes if {
+	input.verb == "run_automation_recipe"
+	input.args.recipeId == "replace_lexeme_in_file"
+}

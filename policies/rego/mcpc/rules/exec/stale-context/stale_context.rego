@@ -1,9 +1,9 @@
 # METADATA
 # title: Stale context
 # description: |
-#   A write is based on what the agent read: this work must have read the
-#   target file, and the sha256 it read must equal the file's current sha256
-#   (seed 004). A patch of a file never read is an edit made blind.
+#   A write (a patch, or the replace_lexeme_in_file recipe) is based on what
+#   the agent read: this work must have read the target file, and the sha256
+#   it read must equal the file's current sha256 (seed 004). A patch of a file never read is an edit made blind.
 # custom:
 #   code: STALE_CONTEXT
 #   remediation: "Read the file again (read_file_lines) and rebuild the edits against its current content."
@@ -14,7 +14,7 @@ package mcpc.rules.exec["stale-context"]
 import data.mcpc.result
 
 report contains violation if {
-	input.verb == "apply_code_patch"
+	_writes
 	target := input.paths.targetFile
 	read := input.reads[target.canonical]
 	read != target.hash
@@ -25,7 +25,7 @@ report contains violation if {
 }
 
 report contains violation if {
-	input.verb == "apply_code_patch"
+	_writes
 	target := input.paths.targetFile
 	target.valid
 	not input.reads[target.canonical]
@@ -33,4 +33,12 @@ report contains violation if {
 		"message": sprintf("%s has not been read in this work; a patch is built on what was read", [target.canonical]),
 		"path": "args.targetFile",
 	})
+}
+
+# a patch, or a recipe that writes the node's file
+_writes if input.verb == "apply_code_patch"
+
+_writes if {
+	input.verb == "run_automation_recipe"
+	input.args.recipeId == "replace_lexeme_in_file"
 }

@@ -2,7 +2,8 @@
 # title: Change scope
 # description: |
 #   A change node targets a file of the context pack and cites code evidence
-#   only from pack files (paths compared verbatim with contextPack.files).
+#   only from pack files (paths compared verbatim with contextPack.files). A
+#   node with operation create targets a new file instead (create-scope).
 # custom:
 #   code: PLAN_SCOPE_VIOLATION
 #   remediation: "Target and cite only files listed in contextPack.files; escalate to add a file to the pack first."
@@ -20,6 +21,7 @@ report contains violation if {
 	some i, node in plan.change_nodes
 	is_string(node.targetFile)
 	not node.targetFile in pack_files
+	not node.operation == "create"
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf(
 			"change node %v targets %s, which is not in the context pack",

@@ -279,3 +279,14 @@ test_success_inside_pack if {
 	})
 	count(r) == 0
 }
+
+test_success_create_node_targets_a_new_file if {
+	r := rule.report with input as fixtures.with_input({
+		"verb": "submit_execution_plan",
+		"submission": {"nodes": [{
+			"nodeId": "c0", "kind": "change", "operation": "create",
+			"targetFile": "src/new.ts", "codeEvidence": [{"file": "src/a.ts"}],
+		}]},
+	})
+	count(r) == 0
+}

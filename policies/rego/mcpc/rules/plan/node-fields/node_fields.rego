@@ -54,6 +54,10 @@ _required[kind] := _common | {field | some field in fields} if {
 	some kind, fields in tables.plangraph.kindFields
 }
 
-_name(_, node) := sprintf("%q (%s)", [node.nodeId, node.kind]) if is_string(node.nodeId)
+_name(_, node) := sprintf("%q (%s)", [node.nodeId, node.kind]) if _has_string_id(node)
 
-_name(i, node) := sprintf("nodes[%d]", [i]) if not is_string(node.nodeId)
+# not is_string(node.nodeId) is undefined, not true, when the node has no
+# nodeId: a node lacking it was never reported
+_name(i, node) := sprintf("nodes[%d]", [i]) if not _has_string_id(node)
+
+_has_string_id(node) if is_string(node.nodeId)

@@ -476,3 +476,19 @@ test_success_complete_nodes if {
 	})
 	count(r) == 0
 }
+
+test_fail_node_without_node_id if {
+	r := rule.report with input as fixtures.with_input({"verb": "submit_execution_plan", "submission": {"nodes": [{
+		"kind": "escalate", "dependsOn": [], "atomicityBoundary": "file", "expectedFailureSignatures": [],
+		"correctionCandidateOnFail": "ask", "requestedEvidence": [], "blockingReasons": [],
+	}]}})
+	r == {{
+		"code": "PLAN_MISSING_REQUIRED_FIELDS",
+		"message": "node nodes[0] is missing \"nodeId\"",
+		"path": "args.planGraph.nodes[0].nodeId",
+		"remediation": "Add the missing fields; planGraphSchema.requiredFields lists them per node kind.",
+		"rule": "mcpc.rules.plan[\"node-fields\"]",
+		"severity": "error",
+		"suggestedVerb": "submit_execution_plan",
+	}}
+}

@@ -6,7 +6,10 @@
 #   trace_symbol_graph and search_codebase_text given an explicit file
 #   (args.targetFile, args.files) deny when it is outside the pack (without one
 #   they answer from obligations.searchScope). args.files entries are compared
-#   verbatim, so a non-canonical spelling is outside the pack.
+#   verbatim, so a non-canonical spelling is outside the pack. apply_code_patch
+#   on the targetFile of a create change node needs no pack entry while the
+#   file does not exist, or holds what this work last wrote or read there
+#   (an existing file it never saw stays out of reach).
 # custom:
 #   code: PACK_SCOPE_VIOLATION
 #   remediation: >-
@@ -17,6 +20,7 @@
 package mcpc.rules.scope["pack-scope"]
 
 import data.mcpc.lib.paths
+import data.mcpc.lib.turn
 import data.mcpc.result
 
 _target_verbs := {
@@ -30,6 +34,7 @@ _target_verbs := {
 report contains violation if {
 	input.verb in _target_verbs
 	some problem in input.paths.targetFile.problems
+	not _new_file_of_plan(problem)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%q %s", [input.paths.targetFile.raw, paths.reason(problem)]),
 		"path": "args.targetFile",
@@ -41,6 +46,7 @@ report contains violation if {
 	target := input.paths.targetFile
 	count(target.problems) == 0
 	not target.canonical in input.pack.files
+	not _own_new_file
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s is not in the context pack", [target.canonical]),
 		"path": "args.targetFile",
@@ -64,4 +70,17 @@ report contains violation if {
 		"message": sprintf("%q is not in the context pack", [file]),
 		"path": sprintf("args.files[%d]", [i]),
 	})
+}
+
+# a create node's file that does not exist yet: its only problem is not_found
+_new_file_of_plan(problem) if {
+	problem == "not_found"
+	turn.creates_target
+}
+
+# the create node's file holds what this work last wrote (or read) there
+_own_new_file if {
+	turn.creates_target
+	target := input.paths.targetFile
+	input.reads[target.canonical] == target.hash
 }

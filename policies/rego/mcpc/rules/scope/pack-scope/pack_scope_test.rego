@@ -192,3 +192,58 @@ test_success_search_without_files if {
 	})
 	count(r) == 0
 }
+
+_create_patch(operation) := fixtures.with_input({
+	"verb": "apply_code_patch",
+	"state": "PLAN_ACCEPTED",
+	"args": {"planNodeId": "c1", "targetFile": "src/new.ts", "edits": [{"op": "set_content", "content": "x"}]},
+	"paths": {"targetFile": {
+		"raw": "src/new.ts", "canonical": "src/new.ts", "valid": false, "problems": ["not_found"],
+		"exists": false, "regular": false, "dir": false, "size": 0, "links": 0,
+	}},
+	"plan": {"accepted": true, "started": true, "nodes": {"c1": {
+		"nodeId": "c1", "kind": "change", "operation": operation,
+		"targetFile": "src/new.ts", "status": "pending",
+	}}},
+})
+
+test_success_create_node_file_needs_no_pack_entry if {
+	r := rule.report with input as _create_patch("create")
+	count(r) == 0
+}
+
+test_fail_missing_file_of_a_modify_node if {
+	r := rule.report with input as _create_patch("modify")
+	r == {{
+		"code": "PACK_SCOPE_VIOLATION",
+		"message": "\"src/new.ts\" does not exist",
+		"path": "args.targetFile",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
+}
+
+_existing := {"targetFile": {
+	"raw": "src/new.ts", "canonical": "src/new.ts", "valid": true, "problems": [],
+	"exists": true, "regular": true, "dir": false, "size": 1, "links": 1, "hash": "sha256:x",
+}}
+
+test_success_created_file_patched_again if {
+	r := rule.report with input as object.union(_create_patch("create"), {"paths": _existing, "reads": {"src/new.ts": "sha256:x"}})
+	count(r) == 0
+}
+
+test_fail_create_node_over_an_existing_unseen_file if {
+	r := rule.report with input as object.union(_create_patch("create"), {"paths": _existing, "reads": {}})
+	r == {{
+		"code": "PACK_SCOPE_VIOLATION",
+		"message": "src/new.ts is not in the context pack",
+		"path": "args.targetFile",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
+}

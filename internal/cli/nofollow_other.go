@@ -1,0 +1,5 @@
+//go:build !unix
+
+package cli
+
+const noFollow = 0

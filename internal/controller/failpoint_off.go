@@ -1,0 +1,8 @@
+//go:build !mcpc_failpoints
+
+package controller
+
+// failpoint does nothing in a production build: no environment variable
+// can make a production mcpc stop between writing a file and recording it
+// (failpoint_on.go has the test hook, behind the mcpc_failpoints tag).
+func failpoint(string) {}

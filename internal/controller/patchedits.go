@@ -1,0 +1,108 @@
+package controller
+
+import (
+	"bytes"
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/patch"
+	"github.com/mcpc/mcpc/internal/pathscope"
+	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/schemas"
+)
+
+// patchDeadline bounds one run of a patch's edits (the dry run, then the
+// write's run): an edit still running then is a deadline_exceeded problem,
+// never a turn that holds the store.
+const patchDeadline = 2 * time.Second
+
+// applyEdits runs a patch's edits on content with this controller's
+// codemods, bounded by patchDeadline.
+func (c *Controller) applyEdits(ctx context.Context, file, content string, edits []patch.Edit) (string, []schemas.Problem) {
+	ctx, cancel := context.WithTimeout(ctx, patchDeadline)
+	defer cancel()
+	return patch.Apply(ctx, content, edits, patch.Options{File: file, Registry: c.codemods})
+}
+
+// patchSource is the content a patch applies to: the target file's, or
+// nothing for a file that does not exist yet and is the targetFile of the
+// change node the patch names (a node with operation "create"; policy
+// decides whether this node may create it). try is false when there is
+// nothing to apply the edits to; the scope rules say why.
+func (c *Controller) patchSource(t *turn, pf pathFacts) (content []byte, try bool, err error) {
+	if pf.Valid && pf.Regular {
+		content, err = c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
+		return content, true, err
+	}
+	if pf.Exists || pf.Canonical == "" || !slices.Equal(pf.Problems, []string{pathscope.ProblemNotFound}) {
+		return nil, false, nil
+	}
+	nodeID, _ := t.args["planNodeId"].(string)
+	node, ok := findNode(t.nodes, nodeID)
+	if !ok || decodeNode(node).TargetFile != pf.Canonical {
+		return nil, false, nil // a missing file no node of the plan names is never tried
+	}
+	return []byte{}, true, nil
+}
+
+// writePatched writes a patch's result: in place of the file the decision
+// saw, or as a new file when it saw none, never over one that appeared
+// since (CreateFileAtomic refuses an existing name).
+func (c *Controller) writePatched(pf pathFacts, content []byte) error {
+	if pf.Exists {
+		return c.paths.WriteFileAtomic(pf.Canonical, content, false)
+	}
+	return c.paths.CreateFileAtomic(pf.Canonical, content, false)
+}
+
+// dryRun is the content the decision's dry run read and what the edits made
+// of it.
+type dryRun struct {
+	before []byte
+	after  string
+}
+
+// editsToWrite is what applyPatch writes: the dry run's result when the
+// file still holds what the dry run read (the edits judged are the edits
+// written, and a codemod's parse is not paid twice), else the edits run
+// again on the current content, whose problems then say it changed.
+func (c *Controller) editsToWrite(ctx context.Context, t *turn, pf pathFacts, edits []patch.Edit) (before []byte, after string, probs []schemas.Problem, err error) {
+	before, _, err = c.patchSource(t, pf)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if t.dryRun != nil && bytes.Equal(before, t.dryRun.before) {
+		return before, t.dryRun.after, nil, nil
+	}
+	after, probs = c.applyEdits(ctx, pf.Canonical, string(before), edits)
+	return before, after, probs, nil
+}
+
+// describeCustomCodemods adds the codemods config declares to
+// apply_code_patch's description: the built-ins are in the policy data's
+// text, these exist only in this workspace's config.
+func (c *Controller) describeCustomCodemods(verbs map[string]protocol.VerbDescription) {
+	d, ok := verbs["apply_code_patch"]
+	custom := c.codemods.Custom()
+	if !ok || len(custom) == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString(d.Description)
+	b.WriteString(" Codemods configured here (no params):")
+	for i, name := range slices.Sorted(maps.Keys(custom)) {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		b.WriteString(" " + name)
+		if desc := custom[name].Description; desc != "" {
+			b.WriteString(" (" + desc + ")")
+		}
+	}
+	b.WriteString(".")
+	d.Description = b.String()
+	verbs["apply_code_patch"] = d
+}

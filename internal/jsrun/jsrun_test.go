@@ -1,0 +1,81 @@
+package jsrun
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRun(t *testing.T) {
+	lim := DefaultLimits
+	lim.Timeout = 300 * time.Millisecond
+	tests := []struct {
+		note    string
+		code    string
+		inputs  any
+		outcome string
+		value   string // the JSON of the value, when OK
+		err     string // a substring of the error
+	}{
+		{note: "async IIFE", code: `(async () => { const x = await Promise.resolve(inputs.n); return {doubled: x * 2}; })()`,
+			inputs: map[string]any{"n": 21}, outcome: OK, value: `{"doubled":42}`},
+		{note: "plain value", code: `inputs.items.filter(s => s.startsWith("a"))`,
+			inputs: map[string]any{"items": []string{"ab", "b", "ac"}}, outcome: OK, value: `["ab","ac"]`},
+		{note: "endless loop", code: `(async () => { for (;;) {} })()`, outcome: Timeout},
+		{note: "endless await chain", code: `(async () => { for (;;) { await null; } })()`, outcome: Timeout},
+		{note: "no require", code: `(async () => require("fs").readFileSync("/etc/passwd", "utf8"))()`, outcome: Thrown, err: "require is not defined"},
+		{note: "no process", code: `(async () => process.env)()`, outcome: Thrown, err: "process is not defined"},
+		{note: "no timers", code: `(async () => new Promise(r => setTimeout(r, 10)))()`, outcome: Thrown, err: "setTimeout is not defined"},
+		{note: "no fetch", code: `(async () => fetch("http://127.0.0.1/"))()`, outcome: Thrown, err: "fetch is not defined"},
+		{note: "never settles", code: `(async () => { await new Promise(() => {}); return 1; })()`, outcome: Unsettled},
+		{note: "rejected", code: `(async () => { throw new Error("boom"); })()`, outcome: Thrown, err: "boom"},
+		{note: "deep recursion", code: `(function f(n) { return f(n + 1); })(0)`, outcome: Thrown, err: "call stack"},
+		{note: "huge repeat", code: `"x".repeat(1 << 30)`, outcome: Thrown, err: "String.prototype.repeat: 1073741824 is over"},
+		{note: "huge padEnd", code: `"x".padEnd(1e9)`, outcome: Thrown, err: "String.prototype.padEnd"},
+		{note: "huge array", code: `new Array(1e8).fill(0).length`, outcome: Thrown, err: "Array length: 100000000 is over"},
+		{note: "huge array called", code: `Array(1e8).length`, outcome: Thrown, err: "Array length"},
+		{note: "array made long by its length", code: `(() => { const a = []; a.length = 1e8; return a.fill(0).length; })()`, outcome: Thrown, err: "Array.prototype.fill on an array of length: 100000000"},
+		{note: "huge sparse concat", code: `(() => { const a = []; a[1e8] = 1; return [].concat(a).length; })()`, outcome: Thrown, err: "Array.prototype.concat"},
+		{note: "huge Array.from", code: `Array.from({length: 1e8}).length`, outcome: Thrown, err: "Array.from"},
+		{note: "huge ArrayBuffer", code: `new ArrayBuffer(2 ** 31).byteLength`, outcome: Thrown, err: "ArrayBuffer bytes"},
+		{note: "huge typed array", code: `new Float64Array(1e8).length`, outcome: Thrown, err: "Float64Array bytes: 800000000"},
+		{note: "arrays still work", code: `(() => { const a = new Array(3).fill(1); return [Array.isArray(a), a instanceof Array, Array.of(1, 2).concat([3]).length, [3, 1, 2].sort().join(","), new Uint8Array([1, 2]).length]; })()`,
+			outcome: OK, value: `[true,true,3,"1,2,3",2]`},
+		{note: "cycle", code: `(() => { const a = {}; a.a = a; return a; })()`, outcome: Thrown, err: "circular"},
+		{note: "function result", code: `(() => () => 1)()`, outcome: NotSerialisable},
+		{note: "undefined result", code: `(async () => {})()`, outcome: OK, value: ``},
+		{note: "output too large", code: `Array.from({length: 2000}, () => "x".repeat(200))`, outcome: OutputTooLarge},
+		{note: "source too large", code: strings.Repeat(" ", 70<<10) + "1", outcome: SourceTooLarge},
+		{note: "memory growth", code: `(async () => { const a = []; for (;;) a.push(new Array(1000).fill({x: 1})); })()`, outcome: MemoryExceeded},
+	}
+	for _, tc := range tests {
+		t.Run(tc.note, func(t *testing.T) {
+			lim := lim
+			if tc.outcome == MemoryExceeded {
+				lim.Timeout, lim.MemoryBytes = 10*time.Second, 16<<20
+			}
+			res := Run(context.Background(), tc.code, tc.inputs, lim)
+			if res.Outcome != tc.outcome {
+				t.Fatalf("outcome %s (%s), want %s", res.Outcome, res.Error, tc.outcome)
+			}
+			if tc.outcome == OK && res.JSON != tc.value {
+				t.Errorf("value %s, want %s", res.JSON, tc.value)
+			}
+			if !strings.Contains(res.Error, tc.err) {
+				t.Errorf("error %q, want it to contain %q", res.Error, tc.err)
+			}
+		})
+	}
+}
+
+// BenchmarkStartup is the cost of one run_sandboxed_code call's sandbox:
+// a fresh runtime, the prelude, the inputs and a trivial async IIFE.
+func BenchmarkStartup(b *testing.B) {
+	inputs := map[string]any{"files": []string{"src/a.ts", "src/b.ts"}}
+	for b.Loop() {
+		if res := Run(context.Background(), `(async () => ({n: inputs.files.length}))()`, inputs, DefaultLimits); res.Outcome != OK {
+			b.Fatal(res.Error)
+		}
+	}
+}
