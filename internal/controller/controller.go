@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/memory"
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
@@ -96,6 +97,7 @@ type Controller struct {
 
 	chains ProofChains // nil: no proof chains
 	domain DomainFacts // nil: no graph policy facts
+	learn  *memory.Learner
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -151,6 +153,7 @@ func New(opts Options) (*Controller, error) {
 	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
+	c.learn = memory.NewLearner(c.paths, cfg, c.log)
 	return c, nil
 }
 
@@ -174,7 +177,10 @@ func (c *Controller) checkpointInPause(records int) bool {
 }
 
 // Close waits for pending decision record files to be written.
-func (c *Controller) Close() { c.records.close() }
+func (c *Controller) Close() {
+	c.records.close()
+	c.learn.Close()
+}
 
 // Root is the absolute workspace root.
 func (c *Controller) Root() string { return c.root }

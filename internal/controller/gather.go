@@ -220,6 +220,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 		c.dryRunPatch(ctx, t)
 	}
 	c.gatherDomain(ctx, t) // after the verb's own facts: it reads input.submission
+	c.gatherLifecycle(t)
 	return c.gatherGuards(ctx, tx, t)
 }
 

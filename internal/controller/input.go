@@ -36,6 +36,7 @@ type input struct {
 	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 	Enforcement      enforcementFacts     `json:"enforcement"`
+	MemoryLifecycle  memoryLifecycleFacts `json:"memoryLifecycle"`
 	Intents          intentsFacts         `json:"intents"`
 	SandboxedCode    codeRunFacts         `json:"sandboxedCode"`
 	Reservation      reservationFacts     `json:"reservation"`
@@ -155,6 +156,9 @@ type decision struct {
 	Policies               []map[string]any `json:"policies"`
 	Memories               []map[string]any `json:"memories"`
 	EnforcementObligations []map[string]any `json:"enforcementObligations"`
+	// ActiveMemories are lib/memory's active records whose domain
+	// anchors cover a pack file.
+	ActiveMemories []map[string]any `json:"activeMemories"`
 	// PlanGraphSchema is what the response tells the agent a plan must
 	// hold (initialize_work, escalate), less the envelope.
 	PlanGraphSchema map[string]any `json:"planGraphSchema"`

@@ -75,6 +75,7 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 	if t.afterTx != nil {
 		t.afterTx(ctx)
 	}
+	c.noteFriction(t)
 	return c.respond(ctx, t)
 }
 

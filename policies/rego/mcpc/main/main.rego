@@ -8,6 +8,7 @@
 package mcpc.main
 
 import data.mcpc.lib.enforcement
+import data.mcpc.lib.memory
 import data.mcpc.lib.pack
 import data.mcpc.lib.plan
 import data.mcpc.lib.progress
@@ -160,6 +161,7 @@ _pack_part := part if {
 		"memories": enforcement.pack_memories,
 		"enforcementObligations": enforcement.obligations,
 		"planGraphSchema": plan.guidance,
+		"activeMemories": memory.active_for(pack.selection.files),
 	}
 }
 

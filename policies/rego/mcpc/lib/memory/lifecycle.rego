@@ -143,3 +143,14 @@ few_shots := [{"id": record.id, "folders": _folders(record), "fewShot": record.f
 	record.enforcementType == "few_shot"
 	is_object(record.fewShot)
 ]
+
+# METADATA
+# description: |
+#   what Go asks of the lifecycle outside a turn's decision: the clock's
+#   transitions (mcpc memory expire-check), the active ids, and the active
+#   few-shots (injected into trace_symbol_graph results)
+lifecycle_summary := {
+	"transitions": transitions,
+	"active": [r.id | some r in active],
+	"fewShots": few_shots,
+}
