@@ -28,13 +28,14 @@ type packDoc struct {
 	Usages      []Usage          `json:"usages"`
 	Policies    []map[string]any `json:"policies"`
 	Memories    []map[string]any `json:"memories"`
-	// ActiveMemories are the active memories of the pack's domains.
-	ActiveMemories []map[string]any `json:"activeMemories"`
 	Attachments []attachment     `json:"attachments"`
 	Excluded    []map[string]any `json:"excluded"`
 	Outcome     string           `json:"outcome"`
 	Escalations int              `json:"escalations"`
 	ProofChains json.RawMessage  `json:"proofChains,omitempty"` // seed 002 chains behind proof_chain files
+
+	// ActiveMemories are the active memories of the pack's domains.
+	ActiveMemories []map[string]any `json:"activeMemories"`
 }
 
 type rankEntry struct {
