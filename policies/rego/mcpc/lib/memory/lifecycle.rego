@@ -29,6 +29,7 @@ _auto_promotable(record) if {
 _settled := {"approved", "rejected", "expired", "retired"}
 
 # METADATA
+# scope: document
 # description: |
 #   a record's state on the clock: pending until its contest window ends,
 #   provisional until its provisional window ends, then approved (an
@@ -101,9 +102,13 @@ active := [record |
 ]
 
 # a record's anchors as folders; a record without anchors is workspace-wide
-_folders(record) := [trim_prefix(trim_prefix(a, "anchor:"), "/") | some a in object.get(record, "domainAnchorIds", []); is_string(a)]
+_folders(record) := [trim_prefix(trim_prefix(a, "anchor:"), "/") |
+	some a in object.get(record, "domainAnchorIds", [])
+	is_string(a)
+]
 
 # METADATA
+# scope: document
 # description: whether a record's domain anchors cover a file
 covers(record, _) if count(_folders(record)) == 0
 
