@@ -165,7 +165,15 @@ func withDomainObligations(schema map[string]any, obls []map[string]any) map[str
 	if len(obls) == 0 {
 		return schema
 	}
-	lines, _ := schema["enforcementObligations"].([]string)
+	var lines []any
+	switch l := schema["enforcementObligations"].(type) {
+	case []any:
+		lines = slices.Clone(l)
+	case []string:
+		for _, s := range l {
+			lines = append(lines, s)
+		}
+	}
 	for _, o := range obls {
 		lines = append(lines, fmt.Sprintf("%v %v: %v.", o["kind"], o["policy"], o["must"]))
 	}

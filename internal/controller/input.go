@@ -35,13 +35,13 @@ type input struct {
 	Config           configFacts          `json:"config"`
 	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
-	Enforcement      enforcementFacts     `json:"enforcement"`
-	MemoryLifecycle  memoryLifecycleFacts `json:"memoryLifecycle"`
 	Intents          intentsFacts         `json:"intents"`
 	SandboxedCode    codeRunFacts         `json:"sandboxedCode"`
 	Reservation      reservationFacts     `json:"reservation"`
 	Recipe           recipeFacts          `json:"recipe"`
 	SideEffect       sideEffectFacts      `json:"sideEffect"`
+	Enforcement      enforcementFacts     `json:"enforcement"`
+	MemoryLifecycle  memoryLifecycleFacts `json:"memoryLifecycle"`
 }
 
 type requestFacts struct {
@@ -151,20 +151,23 @@ type decision struct {
 	PackInsufficiency map[string]any    `json:"packInsufficiency"`
 	Obligations       decidedObligation `json:"obligations"`
 	Budget            *decidedBudget    `json:"budget"`
-	// Policies, Memories and EnforcementObligations are what the pack
-	// shows of the enforcement bundle (initialize_work, escalate).
-	Policies               []map[string]any `json:"policies"`
-	Memories               []map[string]any `json:"memories"`
-	EnforcementObligations []map[string]any `json:"enforcementObligations"`
-	// ActiveMemories are lib/memory's active records whose domain
-	// anchors cover a pack file.
-	ActiveMemories []map[string]any `json:"activeMemories"`
 	// PlanGraphSchema is what the response tells the agent a plan must
 	// hold (initialize_work, escalate), less the envelope.
 	PlanGraphSchema map[string]any `json:"planGraphSchema"`
 	// Progress is lib/progress's summary of input.nodeStates (pointer: a
 	// failed decision has none).
 	Progress *decidedProgress `json:"progress"`
+	// Policies, Memories and EnforcementObligations are what the pack
+	// shows of the enforcement bundle (initialize_work, escalate).
+	Policies               []map[string]any `json:"policies"`
+	Memories               []map[string]any `json:"memories"`
+	EnforcementObligations []map[string]any `json:"enforcementObligations"`
+	// Confidence is a plan decision's composite confidence and outcome
+	// (seed 003): {score, outcome, components}.
+	Confidence map[string]any `json:"confidence"`
+	// ActiveMemories are lib/memory's active records whose domain
+	// anchors cover a pack file.
+	ActiveMemories []map[string]any `json:"activeMemories"`
 }
 
 type decidedPack struct {

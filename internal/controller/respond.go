@@ -58,6 +58,12 @@ func (c *Controller) respond(ctx context.Context, t *turn) (*protocol.TurnRespon
 	if len(view.splits) > 0 {
 		r.SubAgentHints = protocol.SubAgentHints{Recommended: len(view.splits) > 1, SuggestedSplits: view.splits}
 	}
+	if d.Confidence != nil {
+		if r.Result == nil {
+			r.Result = map[string]any{}
+		}
+		r.Result["confidence"] = d.Confidence // seed 003: continue, retry or escalate
+	}
 	if t.pack != nil && d.allowed() {
 		c.packResponse(&r, t, view.strategy)
 	}

@@ -226,6 +226,12 @@ func TestDomainPolicyFamilies(t *testing.T) {
 		c["editIntent"] = c["editIntent"].(string) + " next to an sdf-data-grid"
 	}))
 	mustAllow(t, r)
+	// Seed 003: 0.5 x the default self score 0.5 + 0.3 x validator 1 + 0.2 x
+	// heuristics 0 (the only change node takes the low-evidence path) = 0.55.
+	conf, _ := r.Result["confidence"].(map[string]any)
+	if conf["outcome"] != "retry" || conf["score"] != 0.55 {
+		t.Errorf("confidence of the accepted plan: %v", r.Result["confidence"])
+	}
 }
 
 // TestUnknownMigrationRuleDoesNotBlock: a template using a tag with an

@@ -7,6 +7,7 @@
 #   error, so a read turn never evaluates plan rules.
 package mcpc.main
 
+import data.mcpc.lib.confidence
 import data.mcpc.lib.enforcement
 import data.mcpc.lib.memory
 import data.mcpc.lib.pack
@@ -157,10 +158,10 @@ _pack_part := part if {
 		"strategy": strategy.selected,
 		"pack": pack.selection,
 		"outcome": pack.outcome,
+		"planGraphSchema": plan.guidance,
 		"policies": enforcement.pack_policies,
 		"memories": enforcement.pack_memories,
 		"enforcementObligations": enforcement.obligations,
-		"planGraphSchema": plan.guidance,
 		"activeMemories": memory.active_for(pack.selection.files),
 	}
 }
@@ -215,8 +216,24 @@ decision := {
 	"progress": progress.summary,
 } if {
 	_quiet
-} else := _base if {
-	# any other allowed turn outside initialize_work and escalate adds nothing to the base
+} else := object.union(_base, _confidence_part) if {
+	# any other allowed turn outside initialize_work and escalate adds nothing
+	# to the base but a plan's confidence
 	allow
 	not _pack_verb
-} else := object.union_n([_base, _suggestion_part, _pack_part, _insufficiency_part])
+} else := object.union_n([_base, _suggestion_part, _pack_part, _insufficiency_part, _confidence_part])
+
+# a plan decision carries seed 003's composite confidence and outcome
+default _confidence_part := {}
+
+_confidence_part := {"confidence": confidence.denied} if {
+	input.verb == "submit_execution_plan"
+	not _first_stage_blocks
+	_blocked
+}
+
+_confidence_part := {"confidence": confidence.allowed} if {
+	input.verb == "submit_execution_plan"
+	not _first_stage_blocks
+	not _blocked
+}

@@ -13,14 +13,12 @@ package mcpc.lib.enforcement
 
 import data.mcpc.lib.plan
 
-_facts := input.enforcement
-
 # the strategy a plan follows: its envelope's, as the server expects it
 _strategy := object.get(input.envelope, "knowledgeStrategyId", "")
 
 _migration_strategy if _strategy == "migration_adp_to_sdf"
 
-_now_ns := time.parse_rfc3339_ns(_facts.now)
+_now_ns := time.parse_rfc3339_ns(input.enforcement.now)
 
 # a record whose expiresAt is not a valid time is treated as expired: a
 # record policy cannot read never applies
@@ -33,7 +31,7 @@ _live(record) if time.parse_rfc3339_ns(record.expiresAt) > _now_ns
 #   the memory records in force: approved, or provisional (enforced but
 #   reversible, seed 002), and not past expiresAt on the clock
 active_memories contains record if {
-	some record in _facts.memories
+	some record in input.enforcement.memories
 	record.state in {"approved", "provisional"}
 	_live(record)
 }
@@ -65,9 +63,14 @@ memory_strategy_signals := [signal |
 	signal := object.union(record.strategySignal, {"source": sprintf("memory:%s", [id])})
 ]
 
+# complete rules built once per decision: a partial object looked up by key
+# walks every entry on each lookup, hence the ignore directives
+
 # METADATA
 # description: MigrationRules by the tag they migrate
-rules_by_tag[rule.fromTag] := rule if some rule in _facts.migrationRules
+rules_by_tag := {rule.fromTag: rule | # regal ignore:prefer-set-or-object-rule
+	some rule in input.enforcement.migrationRules
+}
 
 _tag_pattern := `[a-z][a-z0-9]*(?:-[a-z0-9]+)+`
 
@@ -80,7 +83,11 @@ _text(node) := lower(concat(" ", array.concat(
 # description: the custom element tags a node's editIntent and targetSymbols name
 named_tags(node) := {tag | some tag in regex.find_n(_tag_pattern, _text(node), -1)}
 
-_file_tags(node) := {tag | some tag in object.get(_facts.fileTags, node.targetFile, [])} if _migration_strategy
+_file_tags(node) := {tag |
+	some tag in object.get(input.enforcement.fileTags, node.targetFile, [])
+} if {
+	_migration_strategy
+}
 
 _file_tags(_) := set() if not _migration_strategy
 
@@ -89,13 +96,17 @@ _file_tags(_) := set() if not _migration_strategy
 #   the migrations of the plan: a change node migrates a tag with a
 #   MigrationRule when its editIntent or targetSymbols name the tag, or its
 #   targetFile uses the tag under the migration strategy
-migrations contains migration if {
-	count(_facts.migrationRules) > 0
+migrations := [migration | # regal ignore:prefer-set-or-object-rule
+	count(input.enforcement.migrationRules) > 0
 	some i, node in plan.change_nodes
-	some tag in (named_tags(node) | _file_tags(node))
+	some tag in (node_tags[i] | _file_tags(node))
 	rule := rules_by_tag[tag]
 	migration := {"index": i, "nodeId": node.nodeId, "tag": tag, "rule": rule}
-}
+]
+
+# METADATA
+# description: change node index to the tags its editIntent and targetSymbols name
+node_tags := {i: named_tags(node) | some i, node in plan.change_nodes} # regal ignore:prefer-set-or-object-rule
 
 # METADATA
 # description: the node's policyRefs (strings only)
@@ -120,8 +131,8 @@ escalated(rule_id) if {
 
 # METADATA
 # description: contracts of declared components by tag
-contracts[contract.tag] := contract if {
-	some contract in _facts.contracts
+contracts := {contract.tag: contract | # regal ignore:prefer-set-or-object-rule
+	some contract in input.enforcement.contracts
 	contract.declared == true
 }
 
@@ -130,8 +141,8 @@ contracts[contract.tag] := contract if {
 #   prose policies with their standing: enforceable when a usage example in
 #   the same domain anchor grounds it and it is normative (must), advisory
 #   otherwise, with the reason
-prose contains entry if {
-	some policy in _facts.prose
+prose := [entry | # regal ignore:prefer-set-or-object-rule
+	some policy in input.enforcement.prose
 	entry := {
 		"id": policy.id,
 		"file": policy.file,
@@ -143,7 +154,7 @@ prose contains entry if {
 		"why": _why(policy),
 		"examples": policy.examples,
 	}
-}
+]
 
 default _enforceable(_) := false
 
@@ -178,7 +189,7 @@ _why(policy) := "advisory: names no component a plan could be checked against" i
 # METADATA
 # description: what a plan must cite, for the pack's planGraphSchema.enforcementObligations
 obligations := array.concat(
-	[_migration_obligation(rule) | some rule in _facts.migrationRules],
+	[_migration_obligation(rule) | some rule in input.enforcement.migrationRules],
 	[{
 		"policy": entry.id,
 		"kind": "ProsePolicy",
@@ -212,8 +223,10 @@ _migration_obligation(rule) := {
 #   mappings, the component contracts, and the prose policies with whether
 #   they are enforceable and why
 pack_policies := array.flatten([
-	[object.union({"kind": "MigrationRule"}, _pack_rule(rule)) | some rule in sort_by_id(_facts.migrationRules)],
-	[object.union({"kind": "ComponentContract"}, contract) | some contract in _facts.contracts],
+	[object.union({"kind": "MigrationRule"}, _pack_rule(rule)) |
+		some rule in sort_by_id(input.enforcement.migrationRules)
+	],
+	[object.union({"kind": "ComponentContract"}, contract) | some contract in input.enforcement.contracts],
 	[object.union({"kind": "ProsePolicy"}, entry) | some entry in sort_by_id([entry | some entry in prose])],
 ])
 

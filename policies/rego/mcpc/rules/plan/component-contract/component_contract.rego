@@ -18,11 +18,11 @@ import data.mcpc.lib.enforcement
 import data.mcpc.lib.plan
 import data.mcpc.result
 
-_mapped contains [i, mapping] if {
+_mapped := [[i, mapping] | # regal ignore:prefer-set-or-object-rule
 	some i, node in plan.change_nodes
 	mapping := node.componentMapping
 	startswith(mapping.toTag, "sdf-")
-}
+]
 
 report contains violation if {
 	some [i, mapping] in _mapped

@@ -21,7 +21,8 @@ import data.mcpc.lib.enforcement
 import data.mcpc.lib.plan
 import data.mcpc.result
 
-_targets contains node.targetFile if {
+_targets := {node.targetFile | # regal ignore:prefer-set-or-object-rule
+	count(enforcement.plan_rules) > 0
 	some node in plan.change_nodes
 	is_string(node.targetFile)
 }
@@ -30,8 +31,8 @@ _plan_tags := {tag |
 	some node in plan.change_nodes
 	some tag in object.get(input.enforcement.fileTags, node.targetFile, [])
 } | {tag |
-	some node in plan.change_nodes
-	some tag in enforcement.named_tags(node)
+	some tags in enforcement.node_tags
+	some tag in tags
 }
 
 _holds(condition, "fileGlobs") if {
@@ -62,26 +63,23 @@ _field_holds(condition, field) if not condition[field]
 
 _field_holds(condition, field) if _holds(condition, field)
 
-_hook_has(node, key, value) if {
-	some hook in node.verificationHooks
-	_hook_value(hook, key) == value
+# every [kind, recipeId, commandId] the plan offers, with null standing for
+# "any": built once, so each required step is one lookup
+_offered := {[kind, recipe, command] | # regal ignore:prefer-set-or-object-rule
+	count(enforcement.plan_rules) > 0
+	some [kind, hook] in _kind_hooks
+	some recipe in {object.get(hook, "recipeId", null), null}
+	some command in {object.get(hook, ["params", "commandId"], null), null}
 }
 
-_hook_value(hook, "recipeId") := hook.recipeId
-
-_hook_value(hook, "commandId") := hook.params.commandId
-
-_meets(step) if {
+# the distinct [kind, hook] pairs of the plan ({} for any node of the kind)
+_kind_hooks := {[node.kind, hook] | # regal ignore:prefer-set-or-object-rule
+	count(enforcement.plan_rules) > 0
 	some node in plan.nodes
-	node.kind == step.kind
-	every key in ["recipeId", "commandId"] {
-		_step_key_met(node, step, key)
-	}
+	some hook in array.concat(object.get(node, "verificationHooks", []), [{}])
 }
 
-_step_key_met(_, step, key) if not step[key]
-
-_step_key_met(node, step, key) if _hook_has(node, key, step[key])
+_meets(step) if [step.kind, object.get(step, "recipeId", null), object.get(step, "commandId", null)] in _offered
 
 report contains violation if {
 	some rule in enforcement.plan_rules

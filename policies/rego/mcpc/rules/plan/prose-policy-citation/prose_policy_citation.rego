@@ -30,15 +30,22 @@ _in_scope(file, scopes) if {
 	startswith(file, concat("", [scope, "/"]))
 }
 
-_tags(node) := enforcement.named_tags(node) | {node.componentMapping.toTag | is_string(node.componentMapping.toTag)}
+_enforceable := [entry | some entry in enforcement.prose; entry.enforceable]
+
+# change node index to the tags it touches, built once (only when a policy can deny)
+_tags := {i: tags | # regal ignore:prefer-set-or-object-rule
+	count(_enforceable) > 0
+	some i, node in plan.change_nodes
+	tags := enforcement.node_tags[i] | {node.componentMapping.toTag | is_string(node.componentMapping.toTag)}
+}
 
 report contains violation if {
-	some entry in enforcement.prose
-	entry.enforceable
-	some i, node in plan.change_nodes
-	_in_scope(node.targetFile, entry.scopes)
+	some entry in _enforceable
+	some i, tags in _tags
 	some tag in entry.mentions
-	tag in _tags(node)
+	tag in tags
+	node := plan.nodes[i]
+	_in_scope(node.targetFile, entry.scopes)
 	not entry.id in enforcement.refs(node)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s%s", [
