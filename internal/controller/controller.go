@@ -57,7 +57,7 @@ type Options struct {
 	// time.Now.
 	Now func() time.Time
 	// Redactor removes secrets from command output before it reaches an
-	// agent. Default: none.
+	// agent. Default: the secret detector of internal/secrets.
 	Redactor outputRedactor
 	// Pause runs in each pause between turns (once the recorder has
 	// written what waited for it), for process upkeep that must not land
@@ -98,6 +98,12 @@ type Controller struct {
 	chains ProofChains // nil: no proof chains
 	domain DomainFacts // nil: no graph policy facts
 	learn  *memory.Learner
+
+	// cleanScans: pack file to the hash of content the secret detector
+	// found clean (markSecrets, readable), so reads of it skip redaction;
+	// redactions: pack file to its last redaction (readable).
+	cleanScans sync.Map
+	redactions sync.Map
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -147,7 +153,7 @@ func New(opts Options) (*Controller, error) {
 	c.configFacts.Codemods = c.codemods.Custom()
 	c.redactor = opts.Redactor
 	if c.redactor == nil {
-		c.redactor = noRedaction{}
+		c.redactor = detectorRedaction{}
 	}
 	c.sandbox = c.newSandbox()
 	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}

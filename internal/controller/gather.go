@@ -41,7 +41,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 			c.log.Warn().Err(err).Msg("ranking failed")
 		}
 		cands = c.withProofChains(ctx, t, cands)
-		c.markKeyMaterial(cands)
+		c.markSecrets(ctx, cands)
 		t.in.Candidates = orEmpty(cands)
 	case "escalate":
 		if t.req.WorkID == "" {
@@ -65,7 +65,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		if err != nil {
 			c.log.Warn().Err(err).Msg("escalation search failed")
 		}
-		c.markKeyMaterial(cands)
+		c.markSecrets(ctx, cands)
 		t.in.Candidates = orEmpty(cands)
 	}
 }
@@ -182,12 +182,13 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	case "write_scratch_file":
 		if t.work != nil {
 			if s, ok := t.args["relativePath"].(string); ok {
-				scratch, err := c.paths.Sub(workDir(t.work.ID) + "/scratch")
+				root := workDir(t.work.ID) + "/scratch"
+				scratch, err := c.paths.Sub(root)
 				if err != nil {
 					return err
 				}
 				t.scratch = scratch // the writer uses the resolver the facts came from
-				in.Paths["relativePath"] = pathFacts{Facts: scratch.Resolve(s)}
+				in.Paths["relativePath"] = scratchFacts(root, scratch.Resolve(s))
 			}
 		}
 	case "submit_execution_plan":
@@ -216,6 +217,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 				return err
 			}
 			in.Reads = reads
+			c.hashOwnFile(t)
 		}
 		c.dryRunPatch(ctx, t)
 	}
@@ -232,12 +234,28 @@ func (c *Controller) resolveArg(t *turn, name string, withHash bool) {
 		return
 	}
 	pf := pathFacts{Facts: c.paths.Resolve(s)}
-	if withHash && pf.Valid && pf.Regular {
+	// Only a pack file's hash: of any other, the hash is a fact about
+	// content the agent may not see.
+	if withHash && pf.Valid && pf.Regular && slices.Contains(t.in.Pack.Files, pf.Canonical) {
 		if h, err := c.paths.HashFile(pf.Canonical); err == nil {
 			pf.Hash = h
 		}
 	}
 	t.in.Paths[name] = pf
+}
+
+// hashOwnFile hashes a target outside the pack that this work itself wrote
+// or read (a file a create node made): its hash tells the work nothing it
+// did not know, and pack-scope needs it to let the work edit that file again.
+func (c *Controller) hashOwnFile(t *turn) {
+	pf := t.in.Paths["targetFile"]
+	if _, known := t.in.Reads[pf.Canonical]; !known || pf.Hash != "" || !pf.Valid || !pf.Regular {
+		return
+	}
+	if h, err := c.paths.HashFile(pf.Canonical); err == nil {
+		pf.Hash = h
+		t.in.Paths["targetFile"] = pf
+	}
 }
 
 // dryRunPatch tries the edits on the file's current content so policy can

@@ -13,9 +13,9 @@ type Candidate struct {
 	Lanes      []string `json:"lanes"`
 	Size       int64    `json:"size"`
 	ParseError bool     `json:"parseError"`
-	// KeyMaterial: the file holds a private key or a cloud secret key
-	// (markKeyMaterial), whatever its name.
-	KeyMaterial bool `json:"keyMaterial"`
+	// SecretFindings: the rules of the secret detector its content matched
+	// (markSecrets), whatever its name; nil when it was not scanned.
+	SecretFindings []string `json:"secretFindings"`
 }
 
 // The index's own fact types: the controller passes them through to

@@ -76,6 +76,11 @@ type agentFacts struct {
 type pathFacts struct {
 	pathscope.Facts
 	Hash string `json:"hash,omitempty"`
+	// Destination and ScratchRoot (write_scratch_file): the worktree path
+	// the write lands at and the work's scratch folder, for the rule that
+	// keeps writes off mcpc's own files.
+	Destination string `json:"destination,omitempty"`
+	ScratchRoot string `json:"scratchRoot,omitempty"`
 }
 
 type packFacts struct {

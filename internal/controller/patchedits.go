@@ -34,6 +34,9 @@ func (c *Controller) applyEdits(ctx context.Context, file, content string, edits
 // nothing to apply the edits to; the scope rules say why.
 func (c *Controller) patchSource(t *turn, pf pathFacts) (content []byte, try bool, err error) {
 	if pf.Valid && pf.Regular {
+		if !slices.Contains(t.in.Pack.Files, pf.Canonical) && (pf.Hash == "" || t.in.Reads[pf.Canonical] != pf.Hash) {
+			return nil, false, nil // whether edits apply would tell what a file outside the pack holds
+		}
 		content, err = c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
 		return content, true, err
 	}

@@ -25,7 +25,8 @@ func (c *Controller) readFileLines(ctx context.Context, tx *store.Tx, t *turn) e
 		t.result["error"] = "the file could not be read: " + err.Error()
 		return nil
 	}
-	lines := splitLines(data)
+	hash := sha256Hex(data)
+	lines := splitLines(c.readable(pf.Canonical, data, hash, time.Now().Add(readScanBudget)))
 	start, end := intArg(t.args, "startLine", 1), intArg(t.args, "endLine", len(lines))
 	if end > len(lines) {
 		end = len(lines)
@@ -39,7 +40,7 @@ func (c *Controller) readFileLines(ctx context.Context, tx *store.Tx, t *turn) e
 	t.result["endLine"] = end
 	t.result["totalLines"] = len(lines)
 	t.result["content"] = content
-	return tx.RecordRead(ctx, t.work.ID, pf.Canonical, sha256Hex(data))
+	return tx.RecordRead(ctx, t.work.ID, pf.Canonical, hash)
 }
 
 func splitLines(data []byte) []string {
@@ -118,6 +119,7 @@ search:
 		if err != nil {
 			continue
 		}
+		data = c.readable(f, data, sha256Hex(data), deadline)
 		for i, line := range bytes.Split(data, []byte("\n")) {
 			if len(line)*insts > maxLineWork {
 				skipped++

@@ -20,10 +20,29 @@ type outputRedactor interface {
 	Redact(content []byte) []byte
 }
 
-// noRedaction is the redactor until a detector is configured.
+// noRedaction leaves output as it is: for tests that judge the raw output.
 type noRedaction struct{}
 
 func (noRedaction) Redact(content []byte) []byte { return content }
+
+// outputRedactionBudget bounds the scan of one command's output (at most
+// sandbox.outputMaxBytes): what the detector did not reach in time is
+// withheld, never returned unscanned.
+const outputRedactionBudget = 2 * time.Second
+
+// detectorRedaction is the default: the process's one secret detector.
+// Without a detector nothing a command printed is returned (fail closed).
+type detectorRedaction struct{}
+
+func (detectorRedaction) Redact(content []byte) []byte {
+	det, err := secretDetector()
+	if err != nil {
+		return []byte("[REDACTED: no secret detector: " + err.Error() + "]")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), outputRedactionBudget)
+	defer cancel()
+	return det.RedactContext(ctx, content)
+}
 
 // sandboxFacts tell policy whether the commands mcpc runs for an agent
 // (validation commands, side effects) can run in a sandbox; where none can

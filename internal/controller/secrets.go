@@ -1,21 +1,138 @@
 package controller
 
-import "regexp"
+import (
+	"context"
+	"regexp"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
 
-// keyMaterial finds private keys and cloud secret keys in a file's content.
-// A secret's name does not always give it away (a key pasted into notes, a
-// service-account file named after its project), and the pack policy's
-// name rules cannot know every name.
+	"github.com/mcpc/mcpc/internal/secrets"
+)
+
+// keyMaterial is what the sandbox masks by content (internal/sandbox takes
+// a regexp, run on every sandboxed command): private keys and AWS secret
+// keys. Packs and reads use the full detector below.
 var keyMaterial = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?i:aws_secret_access_key)\s*[=:]`)
 
-// keyScanBytes bounds the files scanned; larger ones are left to the name
-// rules.
-const keyScanBytes = 1 << 20
+// secretDetector is built once per process, on the first pack: compiling
+// gitleaks' rule set takes tens of milliseconds no read turn should pay.
+var secretDetector = sync.OnceValues(secrets.NewDetector)
 
-// markKeyMaterial tells the pack policy which candidates hold key material.
-func (c *Controller) markKeyMaterial(cands []Candidate) {
-	for i := range cands {
-		data, err := c.paths.ReadFile(cands[i].File, keyScanBytes)
-		cands[i].KeyMaterial = err == nil && keyMaterial.Match(data)
+// markSecrets scans each candidate's content and reports the rules that
+// matched as its SecretFindings (never the secret itself); the pack policy
+// leaves out a candidate with findings, and one left unscanned (nil: the
+// file could not be read within the detector's cap, or there is no
+// detector), without naming it. A secret's name does not always give it away
+// (a key pasted into notes, a token in a script), and the name rules cannot
+// know every name.
+//
+// It runs when a pack is built (initialize_work, escalate), before the
+// turn's transaction, on every core: about 0.1 ms per KiB, within
+// packScanBudget for the whole pack. Content built to make every rule run
+// costs 300 times that; a candidate whose scan the budget cut short is
+// reported with mcpc-scan-incomplete and left out.
+func (c *Controller) markSecrets(ctx context.Context, cands []Candidate) {
+	ctx, cancel := context.WithTimeout(ctx, packScanBudget)
+	defer cancel()
+	det, err := secretDetector()
+	if err != nil {
+		c.log.Error().Err(err).Msg("secret detector unavailable: no candidate enters the pack")
+		return
 	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(cands)) {
+		wg.Go(func() {
+			for i := range next {
+				cands[i].SecretFindings = c.scanFile(ctx, det, cands[i].File)
+			}
+		})
+	}
+	for i := range cands {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
+
+// scanFile returns the distinct rules that matched the file's content, or
+// nil when it could not be scanned. Content found clean is remembered by
+// hash, so reading it later costs no second scan.
+func (c *Controller) scanFile(ctx context.Context, det *secrets.Detector, file string) []string {
+	data, err := c.paths.ReadFile(file, secrets.MaxScanBytes)
+	if err != nil {
+		return nil
+	}
+	ids := []string{}
+	for _, f := range det.ScanContext(ctx, data) {
+		if !slices.Contains(ids, f.RuleID) {
+			ids = append(ids, f.RuleID)
+		}
+	}
+	if len(ids) == 0 {
+		c.cleanScans.Store(file, sha256Hex(data))
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Time budgets of the secret scan. A pack's scan runs before the turn's
+// transaction; a read's runs inside it, holding the store's write lock, so
+// it is short, and what it could not scan is withheld.
+const (
+	packScanBudget = 2 * time.Second
+	readScanBudget = 250 * time.Millisecond
+)
+
+// redaction is a read's redacted content, kept for the content hash it was
+// made from.
+type redaction struct {
+	hash    string
+	content []byte
+}
+
+// readable is what a read verb may return of a pack file's content: the
+// content itself when it is what a scan found clean, else the content with
+// each secret redacted. A pack file can gain a secret after the pack was
+// built (a patch, a person's edit); the read then gets [REDACTED:<rule>]
+// where the secret was, line numbers unchanged, rather than a denial: the
+// rest of the file is what the agent works on.
+//
+// Redacting is chosen over a Rego rule on a content fact because the fact
+// would have to be gathered before the decision, on every read turn,
+// scanning the file each time; here an unchanged file costs one hash
+// comparison (the read hashes the content anyway), and a changed one is
+// scanned once per content: the result is kept by hash. The scan stops at
+// deadline (readScanBudget, or a search's own); lines it did not reach are
+// withheld. Should the detector be unavailable, nothing is returned.
+func (c *Controller) readable(file string, data []byte, hash string, deadline time.Time) []byte {
+	if clean, ok := c.cleanScans.Load(file); ok && clean == hash {
+		return data
+	}
+	if r, ok := c.redactions.Load(file); ok && r.(redaction).hash == hash {
+		return r.(redaction).content
+	}
+	det, err := secretDetector()
+	if err != nil {
+		c.log.Error().Err(err).Msg("secret detector unavailable: content withheld")
+		return []byte("[REDACTED:" + secrets.IncompleteRule + "]")
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	red := det.RedactContext(ctx, data)
+	switch {
+	case len(red) == len(data) && string(red) == string(data):
+		c.cleanScans.Store(file, hash)
+		c.redactions.Delete(file)
+	case ctx.Err() == nil && len(data) <= maxKeptRedaction:
+		c.redactions.Store(file, redaction{hash: hash, content: red})
+	}
+	return red
+}
+
+// maxKeptRedaction bounds the redactions kept (one per pack file); a larger
+// file is redacted again on each read, within its budget. A redaction cut
+// short by its deadline is never kept.
+const maxKeptRedaction = 1 << 20

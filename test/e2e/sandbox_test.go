@@ -379,3 +379,21 @@ func writeCommitMessage(t *testing.T, a *agent) {
 	t.Helper()
 	mustAllow(t, a.turn("write_scratch_file", map[string]any{"relativePath": "commit-message", "content": "Use sdf-alert on the dashboard\n"}))
 }
+
+// TestValidationOutputRedacted: what a validation prints passes the secret
+// detector before it reaches the agent, sandboxed or not: a token the
+// command assembles at run time comes back as a redaction mark.
+func TestValidationOutputRedacted(t *testing.T) {
+	ws := scriptWorkspace(t, "")
+	a, _, _ := acceptScriptWork(t, ws, "MCPC_SANDBOX_ALLOW_UNSANDBOXED=1")
+	// The token is built by the shell so that no file of the repository
+	// holds it whole.
+	const tail = "Zx9Kq2Lm8Np4Rt6Vw1Yb3Cd5Fg7Hj0AsDfGhJk"
+	patchScript(t, a, "echo 'no adp-alert left'", "printf 'token=ghp_%s\\n' '"+tail[:36]+"'\necho 'no adp-alert left'")
+	r := validateAlert(a)
+	mustAllow(t, r)
+	out, _ := r.Result["output"].(string)
+	if strings.Contains(out, tail[:36]) || !strings.Contains(out, "[REDACTED:") || !strings.Contains(out, "no adp-alert left") {
+		t.Fatalf("the validation output was not redacted:\n%s", out)
+	}
+}

@@ -172,9 +172,9 @@ test_success_initialize_work if {
 		"args": {"lexemes": ["adp-data-table"]}, "paths": {},
 		"pack": {"ref": "", "hash": "", "files": []},
 		"candidates": [
-			{"file": "src/a.ts", "score": 3, "lanes": ["lexical"], "parseError": false},
-			{"file": ".env", "score": 2, "lanes": ["lexical"], "parseError": false},
-			{"file": "src/a.html", "score": 1, "lanes": ["lexical"], "parseError": false},
+			{"file": "src/a.ts", "score": 3, "lanes": ["lexical"], "parseError": false, "secretFindings": []},
+			{"file": ".env", "score": 2, "lanes": ["lexical"], "parseError": false, "secretFindings": []},
+			{"file": "src/a.html", "score": 1, "lanes": ["lexical"], "parseError": false, "secretFindings": []},
 		],
 	})
 	d.allow == true
@@ -191,7 +191,7 @@ test_success_initialize_work_with_unparsed_template if {
 	d := main.decision with input as fixtures.with_input({
 		"verb": "initialize_work", "state": "UNINITIALIZED",
 		"work": {"id": "", "given": false, "found": false}, "args": {}, "paths": {},
-		"candidates": [{"file": "src/a.html", "score": 1, "lanes": ["lexical"], "parseError": true}],
+		"candidates": [{"file": "src/a.html", "score": 1, "lanes": ["lexical"], "parseError": true, "secretFindings": []}],
 	})
 	d.allow == true
 	d.outcome == "pack_insufficient"

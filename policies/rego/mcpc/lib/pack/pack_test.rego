@@ -3,7 +3,7 @@ package mcpc.lib.pack_test
 import data.mcpc.fixtures_test as fixtures
 import data.mcpc.lib.pack
 
-_candidate(file) := {"file": file, "score": 1, "lanes": ["lexical"], "parseError": false}
+_candidate(file) := {"file": file, "score": 1, "lanes": ["lexical"], "parseError": false, "secretFindings": []}
 
 test_success_excludes_secrets_and_state if {
 	selection := pack.selection with input as fixtures.with_input({
@@ -27,13 +27,13 @@ test_success_excludes_secrets_and_state if {
 		"files": ["src/a.ts", "src/b.ts"],
 		"excluded": [
 			{"file": ".git/config", "reason": "git internals are never part of a context pack"},
-			{"file": ".ai/tmp/work/w/context-pack.json", "reason": "mcpc runtime state is never part of a context pack"},
+			{"file": ".ai/tmp/work/w/context-pack.json", "reason": "mcpc's runtime state (works, scratch folders, locks)"},
 			{"file": ".GIT/config", "reason": "git internals are never part of a context pack"},
 			{
 				"file": ".ai/config/repo.json",
-				"reason": "mcpc's configuration (validation commands, budgets) is never part of a context pack: an agent must not change the rules it runs under",
+				"reason": "mcpc's configuration (validation commands, budgets): an agent must not change the rules it runs under",
 			},
-			{"file": ".orchestration/agent_trace.jsonl", "reason": "mcpc's trace ledger is never part of a context pack"},
+			{"file": ".orchestration/agent_trace.jsonl", "reason": "mcpc's trace ledger"},
 		],
 	}
 }
@@ -47,6 +47,22 @@ test_success_secrets_are_left_out_silently if {
 		"infra/terraform.tfstate", "infra/prod.tfvars", "config/secrets.yml", "store.JKS",
 		"config/prod.env", ".vault-token", "gcp-orders-service-account.json", "home/.gnupg/secring.gpg",
 		"keys/putty.ppk", "ops/.config/gcloud/application_default_credentials.json",
+		# env-file variants
+		".env.production.local", "web/.env-local", "env.local", ".flaskenv", "api/.env_staging",
+		# Docker and package-manager auth
+		".docker/config.json", ".dockercfg", "web/.npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", "pip.conf",
+		"home/.gem/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".composer/auth.json",
+		"auth.json", ".gradle/gradle.properties", "settings-security.xml", ".m2/settings.xml",
+		# Terraform
+		"infra/prod.auto.tfvars", "infra/prod.tfvars.json", "infra/terraform.tfstate.backup", ".terraformrc",
+		"terraform.rc",
+		# netrc and friends
+		"_netrc", ".my.cnf", "credentials.json", "service-account-orders.json", "deploy/kubeconfig",
+		"ci/prod.kubeconfig", "vpn/office.ovpn", "htpasswd", "deploy/secrets.yml", ".s3cfg", ".boto",
+		".git-credentials",
+		# keystores
+		"android/release.jks", "android/release.keystore", "certs/server.p12", "certs/server.pfx", "keys/auth.p8",
+		"keys/app.bks", "keys/app.jceks",
 	]
 	selection := pack.selection with input as fixtures.with_input({
 		"verb": "initialize_work",
@@ -55,16 +71,43 @@ test_success_secrets_are_left_out_silently if {
 	selection == {"files": ["src/a.ts"], "excluded": []}
 }
 
-test_success_key_material_is_left_out_silently if {
+test_success_secret_content_is_left_out_silently if {
 	selection := pack.selection with input as fixtures.with_input({
 		"verb": "escalate",
 		"pack": {"ref": "p", "hash": "h", "files": ["src/a.ts"]},
 		"candidates": [
-			object.union(_candidate("docs/deploy-notes.md"), {"keyMaterial": true}),
-			object.union(_candidate("src/b.ts"), {"keyMaterial": false}),
+			object.union(_candidate("docs/deploy-notes.md"), {"secretFindings": ["private-key"]}),
+			object.union(_candidate("src/b.ts"), {"secretFindings": []}),
+			object.union(_candidate(".ai/config/creds.json"), {"secretFindings": ["mcpc-aws-secret-access-key"]}),
 		],
 	})
 	selection == {"files": ["src/a.ts", "src/b.ts"], "excluded": []}
+}
+
+# a candidate Go did not scan is treated as holding a secret
+test_success_unscanned_candidate_is_left_out if {
+	selection := pack.selection with input as fixtures.with_input({
+		"verb": "initialize_work",
+		"candidates": [object.remove(_candidate("src/b.ts"), ["secretFindings"]), _candidate("src/a.ts")],
+	})
+	selection == {"files": ["src/a.ts"], "excluded": []}
+}
+
+# mcpc's own files never enter the pack, whatever their spelling, and an
+# older pack that held one loses it on escalate
+test_success_own_files_are_left_out if {
+	own := [
+		".ai/graph/seed/policies/migration_rules.jsonl", ".ai/memory/m.jsonl", ".ai/policies/testing.md",
+		".ai/inbox/r.json", ".mcp.json", ".claude/settings.json", ".cursor/mcp.json", ".vscode/mcp.json",
+		".AI/Config/repo.json",
+	]
+	selection := pack.selection with input as fixtures.with_input({
+		"verb": "escalate",
+		"pack": {"ref": "p", "hash": "h", "files": ["src/a.ts", ".ai/graph/seed/contracts.jsonl"]},
+		"candidates": array.concat([_candidate(file) | some file in own], [_candidate("src/b.ts")]),
+	})
+	selection.files == ["src/a.ts", "src/b.ts"]
+	[entry.file | some entry in selection.excluded] == own
 }
 
 test_success_escalate_grows_monotonically if {
@@ -101,6 +144,20 @@ test_fail_unparsed_template_makes_pack_insufficient if {
 
 test_success_parsed_pack_is_ok if {
 	pack.outcome == "ok" with input as fixtures.with_input({"verb": "initialize_work", "candidates": [_candidate("src/a.html")]})
+}
+
+# names close to secret ones that are ordinary code stay in
+test_success_ordinary_names_are_kept if {
+	ordinary := [
+		"src/environments/environment.ts", "src/auth/auth.service.ts", "src/app/keyboard.ts", "infra/main.tf",
+		"infra/variables.tf", "package.json", ".eslintrc.json", "settings.gradle", "src/app/token-list.ts",
+		"docs/netrc-format.md",
+	]
+	selection := pack.selection with input as fixtures.with_input({
+		"verb": "initialize_work",
+		"candidates": [_candidate(file) | some file in ordinary],
+	})
+	selection == {"files": ordinary, "excluded": []}
 }
 
 _sized(file, size) := object.union(_candidate(file), {"size": size})

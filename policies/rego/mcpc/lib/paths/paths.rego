@@ -31,3 +31,11 @@ reasons := {
 reason(problem) := reasons[problem]
 
 reason(problem) := sprintf("has problem %s", [problem]) if not reasons[problem]
+
+# METADATA
+# description: |
+#   problems learnt from the filesystem rather than from the path string:
+#   reported for a pack file only, since for any other file they would tell
+#   an agent whether it exists and what it is (an ignored .env, a secret
+#   left out of the pack) where the path alone says nothing
+filesystem_problems := {"escapes_worktree", "symlink", "not_found", "not_regular", "hard_linked"}

@@ -72,6 +72,10 @@ dependencies := {dep | some node in nodes; some dep in node.dependsOn} # regal i
 citations := {citation | some node in nodes; some citation in node.citations} # regal ignore:prefer-set-or-object-rule
 
 # METADATA
+# description: every distinct targetFile of the change nodes (non-strings included)
+change_targets := {node.targetFile | some node in change_nodes} # regal ignore:prefer-set-or-object-rule
+
+# METADATA
 # description: every distinct code evidence entry of the change nodes
 change_evidence := {e | some node in change_nodes; some e in node.codeEvidence} # regal ignore:prefer-set-or-object-rule
 

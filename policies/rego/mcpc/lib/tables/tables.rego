@@ -87,6 +87,15 @@ packpolicy := table if {
 
 # METADATA
 # scope: document
+# description: mcpc's own files, as globs with reasons; never in a pack, never written by an agent
+protected_paths := table if {
+	table := data.data.mcpc.protectedPaths # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.protectedPaths # regal ignore:unresolved-reference
+}
+
+# METADATA
+# scope: document
 # description: known automation recipes
 recipes := table if {
 	table := data.data.mcpc.recipes # regal ignore:unresolved-reference

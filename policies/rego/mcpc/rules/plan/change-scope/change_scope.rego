@@ -17,7 +17,7 @@ import data.mcpc.result
 
 report contains violation if {
 	pack_files := turn.pack_files
-	count(_targets - pack_files) > 0
+	count(plan.change_targets - pack_files) > 0
 	some i, node in plan.change_nodes
 	is_string(node.targetFile)
 	not node.targetFile in pack_files
@@ -45,9 +45,6 @@ report contains violation if {
 		"path": sprintf("%s.codeEvidence[%d].file", [plan.node_path(i), k]),
 	})
 }
-
-# guard input: the distinct targetFiles (non-strings included; the walk above skips them)
-_targets := {node.targetFile | some node in plan.change_nodes} # regal ignore:prefer-set-or-object-rule
 
 # guard: some distinct code evidence entry of a change node names no pack file
 _evidence_outside_pack if {

@@ -6,10 +6,12 @@
 #   trace_symbol_graph and search_codebase_text given an explicit file
 #   (args.targetFile, args.files) deny when it is outside the pack (without one
 #   they answer from obligations.searchScope). args.files entries are compared
-#   verbatim, so a non-canonical spelling is outside the pack. apply_code_patch
-#   on the targetFile of a create change node needs no pack entry while the
-#   file does not exist, or holds what this work last wrote or read there
-#   (an existing file it never saw stays out of reach).
+#   verbatim, so a non-canonical spelling is outside the pack. A file outside
+#   the pack is denied the same way whether it exists, is missing, a folder or
+#   a link: only what the path string shows is reported for it.
+#   apply_code_patch on the targetFile of a create change node needs no pack
+#   entry while the file does not exist, or holds what this work last wrote or
+#   read there (an existing file it never saw stays out of reach).
 # custom:
 #   code: PACK_SCOPE_VIOLATION
 #   remediation: >-
@@ -31,10 +33,23 @@ _target_verbs := {
 	"search_codebase_text",
 }
 
+# a problem the path string itself shows
 report contains violation if {
 	input.verb in _target_verbs
 	some problem in input.paths.targetFile.problems
-	not _new_file_of_plan(problem)
+	not problem in paths.filesystem_problems
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%q %s", [input.paths.targetFile.raw, paths.reason(problem)]),
+		"path": "args.targetFile",
+	})
+}
+
+# what the filesystem says, for a pack file only
+report contains violation if {
+	input.verb in _target_verbs
+	input.paths.targetFile.canonical in input.pack.files
+	some problem in input.paths.targetFile.problems
+	problem in paths.filesystem_problems
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%q %s", [input.paths.targetFile.raw, paths.reason(problem)]),
 		"path": "args.targetFile",
@@ -42,11 +57,15 @@ report contains violation if {
 }
 
 report contains violation if {
-	input.verb in _target_verbs
 	target := input.paths.targetFile
-	count(target.problems) == 0
 	not target.canonical in input.pack.files
+	target.canonical != ""
+	input.verb in _target_verbs
 	not _own_new_file
+	not _new_file_of_plan(target)
+	every problem in target.problems {
+		problem in paths.filesystem_problems
+	}
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s is not in the context pack", [target.canonical]),
 		"path": "args.targetFile",
@@ -73,9 +92,9 @@ report contains violation if {
 }
 
 # a create node's file that does not exist yet: its only problem is not_found
-_new_file_of_plan(problem) if {
-	problem == "not_found"
+_new_file_of_plan(target) if {
 	turn.creates_target
+	target.problems == ["not_found"]
 }
 
 # the create node's file holds what this work last wrote (or read) there

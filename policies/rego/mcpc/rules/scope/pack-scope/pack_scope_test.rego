@@ -22,26 +22,62 @@ test_fail_traversal if {
 			"hash": "sha256:aaa",
 		}},
 	})
-	r == {
-		{
-			"code": "PACK_SCOPE_VIOLATION",
-			"message": "\"src/../../etc/passwd\" contains a traversal segment",
-			"path": "args.targetFile",
-			"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
-			"rule": "mcpc.rules.scope[\"pack-scope\"]",
-			"severity": "error",
-			"suggestedVerb": "escalate",
-		},
-		{
-			"code": "PACK_SCOPE_VIOLATION",
-			"message": "\"src/../../etc/passwd\" resolves outside the worktree",
-			"path": "args.targetFile",
-			"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
-			"rule": "mcpc.rules.scope[\"pack-scope\"]",
-			"severity": "error",
-			"suggestedVerb": "escalate",
-		},
-	}
+	r == {{
+		"code": "PACK_SCOPE_VIOLATION",
+		"message": "\"src/../../etc/passwd\" contains a traversal segment",
+		"path": "args.targetFile",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
+}
+
+_outside(canonical, exists, problems) := fixtures.with_input({
+	"args": {"targetFile": canonical},
+	"paths": {"targetFile": {
+		"raw": canonical,
+		"canonical": canonical,
+		"valid": count(problems) == 0,
+		"problems": problems,
+		"exists": exists,
+		"regular": exists,
+		"dir": false,
+		"size": 0,
+		"links": 1,
+	}},
+})
+
+# a secret left out of the pack, a missing file and a link outside the pack
+# get the same denial: what the filesystem says of them is not reported
+test_fail_outside_pack_alike_whatever_is_there if {
+	want := {{
+		"code": "PACK_SCOPE_VIOLATION",
+		"message": "config/x is not in the context pack",
+		"path": "args.targetFile",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
+	rule.report == want with input as _outside("config/x", true, [])
+	rule.report == want with input as _outside("config/x", false, ["not_found"])
+	rule.report == want with input as _outside("config/x", true, ["not_regular"])
+	rule.report == want with input as _outside("config/x", true, ["escapes_worktree", "symlink"])
+}
+
+# in the pack, what the filesystem says is reported
+test_fail_pack_file_gone if {
+	r := rule.report with input as _outside("src/a.ts", false, ["not_found"])
+	r == {{
+		"code": "PACK_SCOPE_VIOLATION",
+		"message": "\"src/a.ts\" does not exist",
+		"path": "args.targetFile",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "escalate",
+	}}
 }
 
 test_fail_not_in_pack if {
@@ -212,11 +248,12 @@ test_success_create_node_file_needs_no_pack_entry if {
 	count(r) == 0
 }
 
+# outside the pack, a missing file is denied as any other file would be
 test_fail_missing_file_of_a_modify_node if {
 	r := rule.report with input as _create_patch("modify")
 	r == {{
 		"code": "PACK_SCOPE_VIOLATION",
-		"message": "\"src/new.ts\" does not exist",
+		"message": "src/new.ts is not in the context pack",
 		"path": "args.targetFile",
 		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
 		"rule": "mcpc.rules.scope[\"pack-scope\"]",

@@ -1,0 +1,11 @@
+// Package secrets finds secrets in file content.
+//
+// It wraps gitleaks' detect package (the pinned module in go.mod) with its
+// maintained default rule set plus mcpc's own rules (rules.toml, embedded),
+// for the forms the defaults miss. A Finding names the rule that matched
+// and the lines, never the secret: findings become policy facts and may be
+// recorded, so they must not carry what they found.
+//
+// Secrets by file name (.env, .npmrc, *.tfvars ...) are not this package's
+// business: that list lives in policies/data/pack.json and Rego matches it.
+package secrets
