@@ -67,6 +67,9 @@ type Options struct {
 	ProofChains ProofChains
 	// Domain gathers the knowledge graph's policy facts. Default: none.
 	Domain DomainFacts
+	// NoLearning turns the friction ledger off, so a benchmark can measure
+	// what it costs a denied turn. serve never sets it.
+	NoLearning bool
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -159,7 +162,9 @@ func New(opts Options) (*Controller, error) {
 	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
-	c.learn = memory.NewLearner(c.paths, cfg, c.log)
+	if !opts.NoLearning {
+		c.learn = memory.NewLearner(c.paths, cfg, c.log)
+	}
 	return c, nil
 }
 
@@ -185,7 +190,9 @@ func (c *Controller) checkpointInPause(records int) bool {
 // Close waits for pending decision record files to be written.
 func (c *Controller) Close() {
 	c.records.close()
-	c.learn.Close()
+	if c.learn != nil {
+		c.learn.Close()
+	}
 }
 
 // Root is the absolute workspace root.

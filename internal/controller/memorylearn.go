@@ -40,7 +40,7 @@ func (c *Controller) gatherLifecycle(t *turn) {
 // friction ledger and opens candidates on its own goroutine: the turn
 // pays for building a small struct and a channel send.
 func (c *Controller) noteFriction(t *turn) {
-	if t.dec.allowed() || len(t.dec.Denials) == 0 {
+	if c.learn == nil || t.dec.allowed() || len(t.dec.Denials) == 0 {
 		return
 	}
 	d := memory.Denial{At: c.now(), Verb: t.req.Verb, Session: t.req.RunSessionID, Seq: t.seq}
@@ -143,7 +143,9 @@ const maxRetroDecisions = 2000
 // retrospective adds seed 002's session retrospective to a completed
 // work's result, once the learner has written every denial so far.
 func (c *Controller) retrospective(ctx context.Context, tx *store.Tx, t *turn) {
-	c.learn.Sync()
+	if c.learn != nil {
+		c.learn.Sync()
+	}
 	stats := memory.SessionStats{Verbs: map[string]int{}, Reads: map[string]int{}}
 	seqs, err := tx.DecisionSeqs(ctx, t.work.ID)
 	if err != nil {
