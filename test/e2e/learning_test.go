@@ -283,4 +283,3 @@ func anyIDsBy(v any, key string) []string {
 	}
 	return out
 }
-
