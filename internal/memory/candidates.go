@@ -14,6 +14,12 @@ import (
 // force: a signature with one of these gets no second candidate.
 var openStates = map[string]bool{"pending": true, "provisional": true, "approved": true}
 
+// maxPendingFromFriction bounds the pending candidates friction opens: an
+// agent denied in ever new folders would otherwise grow records.json
+// without end (and push people's records past MaxRecords). Past it the
+// ledger still records every denial; candidates wait for review.
+const maxPendingFromFriction = 200
+
 // SignatureID is the stable id of a signature's candidates.
 func SignatureID(sig Signature) string {
 	sum := sha256.Sum256([]byte(sig.Key()))
@@ -27,7 +33,16 @@ func SignatureID(sig Signature) string {
 func OpenCandidates(res *pathscope.Resolver, sigs []Signature, d Denial, counts map[string]int, now time.Time) error {
 	return Update(res, func(records []Record) ([]Record, bool, error) {
 		changed := false
+		pending := 0
+		for _, r := range records {
+			if str(r, "trigger") == "rejection_pattern" && str(r, "state") == "pending" {
+				pending++
+			}
+		}
 		for _, sig := range sigs {
+			if pending >= maxPendingFromFriction {
+				break
+			}
 			base := SignatureID(sig)
 			gen, open := 0, false
 			for _, r := range records {
@@ -49,6 +64,7 @@ func OpenCandidates(res *pathscope.Resolver, sigs []Signature, d Denial, counts 
 			}
 			records = append(records, candidate(id, sig, d, counts[sig.Key()], now))
 			changed = true
+			pending++
 		}
 		return records, changed, nil
 	})

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -161,5 +162,22 @@ func TestReview(t *testing.T) {
 				t.Errorf("a refused review changed something: %v %s", records[0], log)
 			}
 		})
+	}
+}
+
+func TestPendingFromFrictionIsBounded(t *testing.T) {
+	l, res := newLearner(t, 16<<20)
+	for i := range maxPendingFromFriction + 20 {
+		for range 3 {
+			l.Note(denial("SPRAY", fmt.Sprintf("junk/d%d/f.ts", i)))
+		}
+	}
+	l.Sync()
+	records, err := Load(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(records) != maxPendingFromFriction {
+		t.Errorf("%d candidates, want the bound %d", len(records), maxPendingFromFriction)
 	}
 }
