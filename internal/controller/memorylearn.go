@@ -137,12 +137,16 @@ func coveredBy(file string, folders []string) bool {
 	return false
 }
 
-// maxRetroDecisions bounds the decisions a retrospective reads.
-const maxRetroDecisions = 2000
+// maxRetroDecisions bounds the decisions a retrospective reads (the most
+// recent ones): it runs under the store's write lock.
+const maxRetroDecisions = 500
 
 // retrospective adds seed 002's session retrospective to a completed
 // work's result, once the learner has written every denial so far.
 func (c *Controller) retrospective(ctx context.Context, tx *store.Tx, t *turn) {
+	if t.in.State == "COMPLETED" {
+		return // once, on completion: a completed work's repeated signal costs nothing
+	}
 	if c.learn != nil {
 		c.learn.Sync()
 	}
