@@ -76,7 +76,8 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	eng := engine.Load(ctx, engine.LoaderOptions{
-		Bundle: opts.BundlePath, PollInterval: opts.BundlePoll, Log: opts.Log,
+		LocalDir: filepath.Join(ws, ".ai", "policies"),
+		Bundle:   opts.BundlePath, PollInterval: opts.BundlePoll, Log: opts.Log,
 		Verify: verify, AllowInsecureHTTP: opts.AllowInsecureBundleHTTP || cfg.Bundles.AllowInsecureHTTP,
 	})
 	if opts.BundlePath == "" && eng.Current() == nil {

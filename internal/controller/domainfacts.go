@@ -76,14 +76,14 @@ const maxDomainFiles = 200
 // gatherDomain fills input.enforcement for the verbs whose rules read it:
 // initialize_work and escalate (the pack lists the rules in scope and what
 // a plan must cite) and submit_execution_plan (the plan is checked against
-// them). At initialize_work, human overrides are ingested first, so the
-// memories read next include them.
+// them). Human overrides are ingested earlier (prefetch, before ranking
+// reads the memories), so the records read here include them.
 func (c *Controller) gatherDomain(ctx context.Context, t *turn) {
 	var files []string
 	switch t.req.Verb {
 	case "initialize_work":
-		c.ingestOverrides(t)
-		files = candidateFiles(t.in.Candidates)
+		files = candidateFiles(t.in.Candidates) // overrides were ingested in prefetch
+
 	case "escalate":
 		files = append(slices.Clone(t.in.Pack.Files), candidateFiles(t.in.Candidates)...)
 	case "submit_execution_plan":
@@ -115,7 +115,8 @@ func (c *Controller) gatherDomain(ctx context.Context, t *turn) {
 }
 
 // ingestOverrides moves human overrides into records.json, one process at
-// a time; a file that fails its schema is reported and left in place.
+// a time; a file that fails its schema is reported and left in place. It
+// runs at initialize_work outside the store transaction.
 func (c *Controller) ingestOverrides(t *turn) {
 	e := &t.in.Enforcement
 	unlock, err := c.paths.Lock(".ai/tmp/memory-ingest.lock")

@@ -30,6 +30,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 	case "apply_code_patch", "run_automation_recipe":
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "initialize_work":
+		c.ingestOverrides(t) // before memories are queried (seed 000 §15, gotcha 3)
 		c.refreshIndex(ctx)
 		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
 		cands, err := c.index.Rank(ctx, RankQuery{

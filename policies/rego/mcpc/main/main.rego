@@ -43,6 +43,16 @@ _second_stage contains violation if {
 	some violation in data.mcpc.rules[category][_].report
 }
 
+# repository-local rules (.ai/policies, packages under mcpc.local.rules): extra
+# violations of the verb's categories, never a way to lift a default deny
+_second_stage contains violation if {
+	not _first_stage_blocks
+	some category in tables.verb_policy[input.verb].categories
+
+	# regal ignore:mixed-iteration,unresolved-reference
+	some violation in data.mcpc.local.rules[category][_].report
+}
+
 # every violation of this turn (the second stage is empty when the first blocks:
 # the verb's own rules would only repeat why)
 _violations := _first_stage | _second_stage

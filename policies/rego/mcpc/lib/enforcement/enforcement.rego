@@ -130,6 +130,23 @@ escalated(rule_id) if {
 }
 
 # METADATA
+# description: change node index to its policyRefs, built once when something is to be cited
+cited := {i: refs(node) | # regal ignore:prefer-set-or-object-rule
+	_citable
+	some i, node in plan.change_nodes
+}
+
+_citable if count(input.enforcement.migrationRules) > 0
+
+_citable if count(input.enforcement.prose) > 0
+
+# METADATA
+# description: the prop names each declared contract allows, by tag
+contract_props := {tag: {prop.name | some prop in contract.props} | # regal ignore:prefer-set-or-object-rule
+	some tag, contract in contracts
+}
+
+# METADATA
 # description: contracts of declared components by tag
 contracts := {contract.tag: contract | # regal ignore:prefer-set-or-object-rule
 	some contract in input.enforcement.contracts

@@ -89,7 +89,29 @@ _feature(flag) := object.get(_aliases, flag, flag)
 
 # the override layer: strategy_signal memories in force (mcpc.lib.enforcement
 # decides which), then the signals Go passes (graph policy signals)
-_strategy_signals := array.concat(enforcement.memory_strategy_signals, input.strategySignals)
+_strategy_signals := array.flatten([enforcement.memory_strategy_signals, _graph_signals, input.strategySignals])
+
+_migration_words := {"migrate", "migrating", "migration"}
+
+# a graph policy signal (seed 000 section 13 step 3): the prompt asks for a
+# migration and the files retrieval found use tags that have MigrationRules,
+# though neither names an adp-* tag
+default _graph_signals := []
+
+_graph_signals := [{
+	"featureFlag": "migrationAdpDetected",
+	"value": true,
+	"source": sprintf("graph:MigrationRule:%s", [rule_ids[0]]),
+}] if {
+	some word in _migration_words
+	word in _words
+	rule_ids := sort({enforcement.rules_by_tag[tag].id |
+		some tags in input.enforcement.fileTags
+		some tag in tags
+		enforcement.rules_by_tag[tag]
+	})
+	count(rule_ids) > 0
+}
 
 _override_flags contains _feature(signal.featureFlag) if some signal in _strategy_signals
 

@@ -73,3 +73,24 @@ test_success_override_can_clear_migration if {
 	s := strategy.selected with input as _with("Migrate adp-alert", ["adp-alert"], [{"featureFlag": "migrationAdpDetected", "value": false}])
 	s.strategyId == "ui_aggrid_feature"
 }
+
+test_success_graph_signal_forces_migration if {
+	s := strategy.selected with input as object.union(_with("Migrate the order detail page to SDF", [], []), {"enforcement": {
+		"now": "2026-11-25T00:00:00Z",
+		"memories": [],
+		"migrationRules": [{"id": "mig-adp-alert", "fromTag": "adp-alert", "toTag": "sdf-alert", "status": "approved"}],
+		"fileTags": {"src/app/orders/detail/order-detail.component.html": ["adp-alert", "sdf-alert"]},
+	}})
+	s.strategyId == "migration_adp_to_sdf"
+	{"reason": "override: migrationAdpDetected set to true", "evidenceRefs": ["strategySignal:migrationAdpDetected", "graph:MigrationRule:mig-adp-alert"]} in s.reasons
+}
+
+test_success_no_graph_signal_without_a_migration_ask if {
+	s := strategy.selected with input as object.union(_with("Rename the Save button on the order detail page", [], []), {"enforcement": {
+		"now": "2026-11-25T00:00:00Z",
+		"memories": [],
+		"migrationRules": [{"id": "mig-adp-alert", "fromTag": "adp-alert", "toTag": "sdf-alert", "status": "approved"}],
+		"fileTags": {"src/app/orders/detail/order-detail.component.html": ["adp-alert"]},
+	}})
+	s.strategyId != "migration_adp_to_sdf"
+}

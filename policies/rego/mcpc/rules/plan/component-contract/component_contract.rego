@@ -38,8 +38,7 @@ report contains violation if {
 
 report contains violation if {
 	some [i, mapping] in _mapped
-	contract := enforcement.contracts[mapping.toTag]
-	declared := {prop.name | some prop in contract.props}
+	declared := enforcement.contract_props[mapping.toTag]
 	some k, prop in mapping.props
 	not prop in declared
 	violation := result.fail(rego.metadata.chain(), {

@@ -20,8 +20,8 @@ import data.mcpc.result
 
 report contains violation if {
 	some migration in enforcement.migrations
+	not migration.rule.id in enforcement.cited[migration.index]
 	node := plan.nodes[migration.index]
-	not migration.rule.id in enforcement.refs(node)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf(
 			"change node %v migrates %s but does not cite MigrationRule %s (status %s) in policyRefs",

@@ -46,7 +46,7 @@ report contains violation if {
 	tag in tags
 	node := plan.nodes[i]
 	_in_scope(node.targetFile, entry.scopes)
-	not entry.id in enforcement.refs(node)
+	not entry.id in enforcement.cited[i]
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s%s", [
 			sprintf(
