@@ -67,6 +67,9 @@ func newCompiler(extra map[string][]byte) (*jsonschema.Compiler, error) {
 type Problem struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	// Expected is the schema the value at Path had to match (compact
+	// JSON, summarised when long), so a denial can show the shape.
+	Expected string `json:"expected,omitempty"`
 	// Kind is a stable name for the class of problem when the producer has
 	// one (internal/patch: "no_match", "deadline_exceeded", ...), so a rule
 	// can tell classes apart without parsing Message.
@@ -89,7 +92,7 @@ func Check(s *jsonschema.Schema, v any) []Problem {
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			p := Problem{Path: dotted(e.InstanceLocation), Message: e.Message}
+			p := Problem{Path: dotted(e.InstanceLocation), Message: e.Message, Expected: expectedAt(e.AbsoluteKeywordLocation)}
 			if k := p.Path + "\x00" + p.Message; !seen[k] {
 				seen[k] = true
 				out = append(out, p)

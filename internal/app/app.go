@@ -178,8 +178,16 @@ func checkStateDir(ws string) error {
 		return err
 	}
 	dir := path.Dir(StorePath)
-	if _, err := res.Sub(dir); err != nil {
+	state, err := res.Sub(dir)
+	if err != nil {
 		return fmt.Errorf("mcpc's state folder %s: %w", dir, err)
+	}
+	// The state folder ignores itself, so the database, packs and decisions
+	// are never one `git add -A` away from a commit.
+	if f := state.Resolve(".gitignore"); !f.Exists {
+		if err := state.WriteFile(".gitignore", []byte("*\n"), false); err != nil {
+			return fmt.Errorf("mcpc's state folder %s: %w", dir, err)
+		}
 	}
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
 		name := StorePath + suffix

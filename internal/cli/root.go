@@ -66,6 +66,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(
 		newServeCommand(p), newIndexCommand(p), newExplainCommand(p), newPolicyCommand(p),
 		newDemoCommand(p), newEvalCommand(p), newGateCommand(p), newTraceCommand(p), newVersionCommand(), newGraphCommand(p),
+		newHookCommand(p), newInitCommand(p), newWorksCommand(p),
 		newMemoryCommand(p),
 	)
 	return root

@@ -31,8 +31,10 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "initialize_work":
 		c.ingestOverrides(t) // before memories are queried (seed 000 §15, gotcha 3)
+		reportProgress(ctx, 0, 3, "refreshing the code index")
 		c.refreshIndex(ctx)
 		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
+		reportProgress(ctx, 1, 3, "ranking files for the prompt")
 		cands, err := c.index.Rank(ctx, RankQuery{
 			Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
 			Attachments: attachmentText(t.args["attachments"]), Limit: c.cfg.Pack.MaxFiles * 2,
@@ -44,6 +46,7 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 		cands = c.withProofChains(ctx, t, cands)
 		c.markSecrets(ctx, cands)
 		t.in.Candidates = orEmpty(cands)
+		reportProgress(ctx, 2, 3, "deciding the context pack")
 	case "escalate":
 		if t.req.WorkID == "" {
 			return
@@ -61,13 +64,16 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 			}
 			return nil
 		})
+		reportProgress(ctx, 0, 3, "refreshing the code index")
 		c.refreshIndex(ctx)
+		reportProgress(ctx, 1, 3, "searching for the need")
 		cands, err := c.index.Search(ctx, escalationNeed(t.args), exclude, c.cfg.Pack.EscalateMaxFiles*2)
 		if err != nil {
 			c.log.Warn().Err(err).Msg("escalation search failed")
 		}
 		c.markSecrets(ctx, cands)
 		t.in.Candidates = orEmpty(cands)
+		reportProgress(ctx, 2, 3, "deciding what the pack gains")
 	}
 }
 

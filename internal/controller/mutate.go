@@ -169,7 +169,9 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 	}
 	workID := t.work.ID
 	t.afterTx = func(ctx context.Context) {
+		reportProgress(ctx, 0, 1, "running validation command "+cmdID)
 		outcome := c.runValidation(ctx, cmd.Argv, cmd.Dir, time.Duration(cmd.TimeoutSec)*time.Second)
+		reportProgress(ctx, 1, 1, "validation command "+cmdID+" finished")
 		outcome["commandId"] = cmdID
 		outcome["nodeId"] = nodeID
 		status := statusFailed

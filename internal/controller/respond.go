@@ -36,10 +36,13 @@ func (c *Controller) respond(ctx context.Context, t *turn) (*protocol.TurnRespon
 		r.SuggestedAction = suggestedAction(d.SuggestedAction)
 	}
 	r.VerbDescriptions = map[string]protocol.VerbDescription{}
-	verbs := c.verbCatalogue()
-	for _, v := range r.Capabilities {
-		if desc, ok := verbs[v]; ok {
-			r.VerbDescriptions[v] = desc
+	if described := c.describedVerbs(t, r.State, r.Capabilities); len(described) > 0 {
+		verbs, shapes := c.verbCatalogue(), verbArgSchemas()
+		for _, v := range described {
+			if desc, ok := verbs[v]; ok {
+				desc.Args = shapes[v]
+				r.VerbDescriptions[v] = desc
+			}
 		}
 	}
 	r.BudgetStatus = c.budgetStatus(t)
@@ -74,19 +77,27 @@ func (c *Controller) respond(ctx context.Context, t *turn) (*protocol.TurnRespon
 // the plan schema with the envelope to copy, and the strategy.
 func (c *Controller) packResponse(r *protocol.TurnResponse, t *turn, strategy map[string]any) {
 	p := t.pack
+	r.Outcome = p.Outcome
+	if p.Outcome == "pack_insufficient" {
+		r.PackInsufficiency = t.dec.PackInsufficiency
+	}
+	env := c.envelope(t.work, t.agent.ID, p.Ref, p.Hash)
+	if t.req.Verb != "initialize_work" {
+		// escalate: the grown file list and the new envelope; what it
+		// added is in result.added, the whole pack at contextPackRef.
+		r.ContextPack = map[string]any{"ref": p.Ref, "hash": p.Hash, "files": orEmpty(p.Files), "excluded": p.Excluded}
+		r.PlanGraphSchema = map[string]any{"envelope": env}
+		return
+	}
 	r.ContextPack = map[string]any{
 		"ref": p.Ref, "hash": p.Hash, "files": orEmpty(p.Files), "ranking": p.Ranking,
 		"symbols": p.Symbols, "usages": p.Usages, "policies": p.Policies, "memories": p.Memories,
 		"attachments": p.Attachments, "excluded": p.Excluded, "activeMemories": orEmpty(p.ActiveMemories),
 	}
-	r.Outcome = p.Outcome
-	if p.Outcome == "pack_insufficient" {
-		r.PackInsufficiency = t.dec.PackInsufficiency
-	}
-	r.PlanGraphSchema = withDomainObligations(planGraphSchema(t.dec.PlanGraphSchema, c.envelope(t.work, t.agent.ID, p.Ref, p.Hash)), t.dec.EnforcementObligations)
-	if t.req.Verb == "initialize_work" {
-		r.Strategy = strategy
-	}
+	r.PlanGraphSchema = withDomainObligations(planGraphSchema(t.dec.PlanGraphSchema, env), t.dec.EnforcementObligations)
+	r.PlanGraphSchema["schema"] = planGraphJSONSchema()
+	r.PlanGraphSchema["example"] = c.examplePlan(t.work, env, p.Files, r.PlanGraphSchema["evidencePolicy"])
+	r.Strategy = strategy
 }
 
 // planGraphSchema tells the agent what its plan must hold: policy built it

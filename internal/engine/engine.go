@@ -58,6 +58,11 @@ type Options struct {
 	BundlePath string
 	// Query overrides the decision query. Default: DecisionQuery.
 	Query string
+	// Packages, when set, compiles only the modules whose package is one
+	// of these (data.mcpc.hook) or below one: a query that needs a part of
+	// the policy (mcpc hook, a process per event) skips compiling the rest.
+	// Default: every module.
+	Packages []string
 	// Strict compiles as `opa check --strict` does: unused imports and
 	// variables, shadowed names and deprecated built-ins are errors.
 	// Default false.
@@ -192,7 +197,9 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	store := inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
 	regoOpts := []func(*rego.Rego){rego.Query(q), rego.Strict(opts.Strict), rego.Store(store), rego.Compiler(compiler)}
 	for _, m := range b.Modules {
-		regoOpts = append(regoOpts, rego.ParsedModule(m.Parsed))
+		if inPackages(m.Parsed, opts.Packages) {
+			regoOpts = append(regoOpts, rego.ParsedModule(m.Parsed))
+		}
 	}
 	pq, err := rego.New(regoOpts...).PrepareForEval(ctx)
 	if err != nil {
@@ -531,4 +538,19 @@ func ruleDocs(b *bundle.Bundle) map[string]RuleDoc {
 		}
 	}
 	return out
+}
+
+// inPackages says whether module m is in one of pkgs or below one; every
+// module is when pkgs is empty.
+func inPackages(m *ast.Module, pkgs []string) bool {
+	if len(pkgs) == 0 {
+		return true
+	}
+	path := m.Package.Path.String()
+	for _, p := range pkgs {
+		if path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[") {
+			return true
+		}
+	}
+	return false
 }

@@ -15,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpc/mcpc/internal/controller"
 	"github.com/mcpc/mcpc/internal/protocol"
 )
 
@@ -90,9 +91,22 @@ func NewServer(t Turner, opts Options) *sdk.Server {
 				ctx = protocol.WithSession(ctx, id)
 			}
 		}
+		var progress *sessionProgress
+		if req.Session != nil && req.Params.GetProgressToken() != nil {
+			progress = &sessionProgress{ss: req.Session, token: req.Params.GetProgressToken()}
+			ctx = controller.WithProgress(ctx, progress)
+		}
 		resp, err := t.Turn(ctx, args)
 		if err != nil {
 			return nil, err
+		}
+		// The turn ran to its end whatever happened to the request (see
+		// workerTurner); so do its last notifications.
+		if progress != nil {
+			progress.finish(context.WithoutCancel(ctx), resp)
+		}
+		if req.Session != nil {
+			logTurn(context.WithoutCancel(ctx), req.Session, verbOf(args), resp)
 		}
 		text, err := json.Marshal(resp)
 		if err != nil {

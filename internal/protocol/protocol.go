@@ -113,6 +113,11 @@ type VerbDescription struct {
 	WhenToUse    string   `json:"whenToUse"`
 	RequiredArgs []string `json:"requiredArgs"`
 	OptionalArgs []string `json:"optionalArgs"`
+	// Args is the JSON Schema of the verb's args, from
+	// schemas/turn-request.schema.json (what the server checks).
+	Args json.RawMessage `json:"args,omitempty"`
+	// Example is a valid args object for the verb (policies/data/verbs.json).
+	Example json.RawMessage `json:"example,omitempty"`
 }
 
 // TurnResponse is every controller_turn result.

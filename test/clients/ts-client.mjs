@@ -19,7 +19,7 @@ import { isDeepStrictEqual, parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { LoggingMessageNotificationSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 
 const PROMPT = "Migrate the dashboard stock warning from adp-alert to sdf-alert";
 const TARGET = "src/app/dashboard/dashboard.component.html";
@@ -124,6 +124,11 @@ async function connect() {
 let n = 0;
 let work = "";
 let agent = "";
+// progress[label] lists the notifications/progress a turn received (the SDK
+// sends a progressToken in _meta when onprogress is given); logs the
+// notifications/message the server sent once the level was set.
+const progress = {};
+const logs = [];
 
 // turn calls controller_turn and checks what every result must satisfy: a
 // normal tool result (isError false even on a denial), one text content whose
@@ -131,7 +136,8 @@ let agent = "";
 async function turn(client, label, req) {
   n++;
   const full = work ? { workId: work, agentId: agent, ...req } : req;
-  const res = await client.callTool({ name: TOOL, arguments: full }, undefined, { timeout });
+  const seen = (progress[label] = []);
+  const res = await client.callTool({ name: TOOL, arguments: full }, undefined, { timeout, onprogress: (p) => seen.push(p) });
   check(res.isError !== true, `turn ${n} (${label}): isError is ${res.isError}; denials must be normal results`);
   check(Array.isArray(res.content) && res.content.length === 1 && res.content[0].type === "text",
     `turn ${n} (${label}): want exactly one text content, got ${JSON.stringify(res.content)?.slice(0, 300)}`);
@@ -326,7 +332,27 @@ try {
   check(sv?.name === "mcpc", `serverInfo.name ${sv?.name}, want mcpc`);
   check(SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated), `negotiated protocol ${negotiated}, not one the TS SDK supports`);
   console.log(`ts-sdk client over ${opts.transport}: server ${sv.name} ${sv.version}, protocol ${negotiated}`);
+  conn.client.setNotificationHandler(LoggingMessageNotificationSchema, (m) => logs.push(m.params));
+  await conn.client.setLoggingLevel("info");
   await lifecycle(conn.client);
+  // Progress: initialize_work reports its steps, the validation its run,
+  // each sequence strictly increasing and never past its total. The SDK
+  // hands notifications to onprogress a microtask late and forgets the
+  // token when the answer is read, so one that arrives in the same read as
+  // the answer (the server's closing "done") may be dropped: the checks
+  // count on the ones sent while the turn works.
+  for (const [label, least] of [["start the work", 2], ["run the validation", 1]]) {
+    const seen = progress[label] ?? [];
+    check(seen.length >= least, `${label}: ${seen.length} progress notifications, want at least ${least}`);
+    for (let i = 1; i < seen.length; i++) {
+      check(seen[i].progress > seen[i - 1].progress, `${label}: progress does not increase: ${JSON.stringify(seen)}`);
+    }
+    check(seen.every((p) => p.total === undefined || p.progress <= p.total), `${label}: progress past its total: ${JSON.stringify(seen)}`);
+    console.log(`    ${label}: ${seen.length} progress notifications (${seen.map((p) => p.message).join(" / ")})`);
+  }
+  check(logs.length >= n - 1 && logs.every((l) => l.logger === "mcpc" && typeof l.data?.verb === "string"),
+    `want a log message per turn after logging/setLevel, got ${logs.length} for ${n} turns: ${JSON.stringify(logs.slice(0, 2))}`);
+  console.log(`    ${logs.length} log messages (notifications/message) for ${n} turns`);
   const rpcErrors = received.filter((m) => m.error && m.id !== undefined);
   check(rpcErrors.length === 1, `want exactly one JSON-RPC error (the unknown tool), got: ${JSON.stringify(rpcErrors)}`);
   await conn.close();

@@ -141,7 +141,10 @@ _candidates contains "api_contract_feature" if signature.hasSwagger == true
 
 _candidates contains "api_contract_feature" if signature.taskTypeGuess == "api_contract"
 
-_candidates contains "ui_aggrid_feature"
+_candidates contains "ui_aggrid_feature" if signature.mentionsAgGrid == true
+
+# neither grid, migration, debug nor API work: no chain to follow
+_candidates contains "general_change"
 
 # METADATA
 # description: the first strategy of the fixed priority order whose condition holds
@@ -183,9 +186,8 @@ _reasons contains reason if {
 	reason := {"reason": text, "evidenceRefs": [sprintf("strategySignal:%s", [flag]), source]}
 }
 
-_reasons contains {"reason": "default: no migration, debug or API signal", "evidenceRefs": []} if {
-	chosen_id == "ui_aggrid_feature"
-	count(_ag_grid_words) == 0
+_reasons contains {"reason": "default: no migration, debug, API or ag-Grid signal", "evidenceRefs": []} if {
+	chosen_id == "general_change"
 }
 
 # METADATA

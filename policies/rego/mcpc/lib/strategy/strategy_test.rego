@@ -71,6 +71,18 @@ test_success_memory_signal_overrides_before_graph_signals if {
 
 test_success_override_can_clear_migration if {
 	s := strategy.selected with input as _with("Migrate adp-alert", ["adp-alert"], [{"featureFlag": "migrationAdpDetected", "value": false}])
+	s.strategyId == "general_change"
+}
+
+test_success_neutral_for_a_plain_change if {
+	s := strategy.selected with input as _with("Rename the Save button to Submit", ["save"], [])
+	s.strategyId == "general_change"
+	s.contextSignature.mentionsAgGrid == false
+	s.reasons == [{"reason": "default: no migration, debug, API or ag-Grid signal", "evidenceRefs": []}]
+}
+
+test_success_ag_grid_only_when_named if {
+	s := strategy.selected with input as _with("Sort the orders grid by date in ag-Grid", [], [])
 	s.strategyId == "ui_aggrid_feature"
 }
 

@@ -120,3 +120,12 @@ codemods := table if {
 } else := table if {
 	table := data.mcpc.codemods # regal ignore:unresolved-reference
 }
+
+# METADATA
+# scope: document
+# description: host hook tables of mcpc hook - own files, state, shell command lists
+hookpolicy := table if {
+	table := data.data.mcpc.hookpolicy # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.hookpolicy # regal ignore:unresolved-reference
+}

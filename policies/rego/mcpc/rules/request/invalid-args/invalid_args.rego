@@ -5,6 +5,8 @@
 #   JSON Schemas (input.request.errors, one denial each), a required argument of
 #   the verb catalogue missing from args, or none of a verb's alternative
 #   arguments given (trace_symbol_graph needs symbol, targetFile or query).
+#   Each message names the field, the shape the schema expected there (when Go
+#   reports it) and a valid args object for the verb (verbs.json example).
 # custom:
 #   code: INVALID_ARGS
 #   remediation: >-
@@ -19,8 +21,9 @@ import data.mcpc.result
 
 report contains violation if {
 	some error in input.request.errors
+	parts := array.concat(_expected_part(error), _example_part(error.path))
 	violation := result.fail(rego.metadata.chain(), {
-		"message": error.message,
+		"message": _explain(error.message, parts),
 		"path": error.path,
 		"suggestedVerb": _retry_verb,
 	})
@@ -34,7 +37,7 @@ report contains violation if {
 	path := sprintf("args.%s", [arg])
 	not _schema_error_at(path)
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("%s requires argument %q", [input.verb, arg]),
+		"message": _explain(sprintf("%s requires argument %q", [input.verb, arg]), _example_part(path)),
 		"path": path,
 		"suggestedVerb": _retry_verb,
 	})
@@ -47,7 +50,10 @@ report contains violation if {
 		not _given(arg)
 	}
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("%s requires one of %s", [input.verb, concat(", ", alternatives)]),
+		"message": _explain(
+			sprintf("%s requires one of %s", [input.verb, concat(", ", alternatives)]),
+			_example_part("args"),
+		),
 		"path": "args",
 		"suggestedVerb": _retry_verb,
 	})
@@ -63,3 +69,18 @@ _schema_error_at(path) if {
 default _retry_verb := ""
 
 _retry_verb := input.verb if turn.known_verb
+
+_explain(message, []) := message
+
+_explain(message, parts) := concat("; ", array.concat([message], parts)) if count(parts) > 0
+
+_expected_part(error) := [sprintf("expected %s", [error.expected])] if object.get(error, "expected", "") != ""
+
+else := []
+
+_example_part(path) := [sprintf("example args: %s", [json.marshal(example)])] if {
+	startswith(path, "args")
+	example := tables.verbs[input.verb].example
+}
+
+else := []

@@ -8,6 +8,7 @@ test_fail_schema_errors_one_denial_each if {
 		{
 			"path": "args.startLine",
 			"message": "expected integer, got string",
+			"expected": "{\"minimum\":1,\"type\":\"integer\"}",
 		},
 		{
 			"path": "args.endLine",
@@ -17,7 +18,7 @@ test_fail_schema_errors_one_denial_each if {
 	r == {
 		{
 			"code": "INVALID_ARGS",
-			"message": "expected integer, got string",
+			"message": "expected integer, got string; example args: {\"endLine\":40,\"startLine\":1,\"targetFile\":\"src/app/app.component.html\"}",
 			"path": "args.endLine",
 			"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
 			"rule": "mcpc.rules.request[\"invalid-args\"]",
@@ -26,7 +27,7 @@ test_fail_schema_errors_one_denial_each if {
 		},
 		{
 			"code": "INVALID_ARGS",
-			"message": "expected integer, got string",
+			"message": "expected integer, got string; expected {\"minimum\":1,\"type\":\"integer\"}; example args: {\"endLine\":40,\"startLine\":1,\"targetFile\":\"src/app/app.component.html\"}",
 			"path": "args.startLine",
 			"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
 			"rule": "mcpc.rules.request[\"invalid-args\"]",
@@ -45,7 +46,7 @@ test_fail_required_arg_missing if {
 	r == {
 		{
 			"code": "INVALID_ARGS",
-			"message": "apply_code_patch requires argument \"edits\"",
+			"message": "apply_code_patch requires argument \"edits\"; example args: {\"edits\":[{\"find\":\"adp-alert\",\"occurrence\":1,\"op\":\"replace_text\",\"replace\":\"sdf-alert\"}],\"planNodeId\":\"change-1\",\"targetFile\":\"src/app/app.component.html\"}",
 			"path": "args.edits",
 			"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
 			"rule": "mcpc.rules.request[\"invalid-args\"]",
@@ -54,7 +55,7 @@ test_fail_required_arg_missing if {
 		},
 		{
 			"code": "INVALID_ARGS",
-			"message": "apply_code_patch requires argument \"planNodeId\"",
+			"message": "apply_code_patch requires argument \"planNodeId\"; example args: {\"edits\":[{\"find\":\"adp-alert\",\"occurrence\":1,\"op\":\"replace_text\",\"replace\":\"sdf-alert\"}],\"planNodeId\":\"change-1\",\"targetFile\":\"src/app/app.component.html\"}",
 			"path": "args.planNodeId",
 			"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
 			"rule": "mcpc.rules.request[\"invalid-args\"]",
@@ -75,7 +76,7 @@ test_fail_schema_error_not_duplicated if {
 	})
 	r == {{
 		"code": "INVALID_ARGS",
-		"message": "missing property",
+		"message": "missing property; example args: {\"pattern\":\"adp-alert\"}",
 		"path": "args.pattern",
 		"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
 		"rule": "mcpc.rules.request[\"invalid-args\"]",
@@ -91,7 +92,7 @@ test_fail_trace_needs_one_of if {
 	})
 	r == {{
 		"code": "INVALID_ARGS",
-		"message": "trace_symbol_graph requires one of symbol, targetFile, query",
+		"message": "trace_symbol_graph requires one of symbol, targetFile, query; example args: {\"symbol\":\"DashboardComponent\"}",
 		"path": "args",
 		"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
 		"rule": "mcpc.rules.request[\"invalid-args\"]",

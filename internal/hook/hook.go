@@ -1,0 +1,351 @@
+package hook
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/engine"
+	"github.com/mcpc/mcpc/internal/pathscope"
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+// Query is the hook decision every event evaluates.
+const Query = "data.mcpc.hook.decision"
+
+// policyPackages are the parts of the policy the hook decision uses; a
+// hook is a process per event, so it compiles only these.
+var policyPackages = []string{"data.mcpc.hook", "data.mcpc.rules.hook", "data.mcpc.lib.hook", "data.mcpc.lib.protected", "data.mcpc.lib.tables", "data.mcpc.result"}
+
+// StorePath is mcpc's database, relative to the workspace (app.StorePath;
+// repeated here so a hook does not link the server).
+const StorePath = ".ai/tmp/mcpc.db"
+
+// traceLedger is the seed 004 trace ledger the controller appends to.
+const traceLedger = ".orchestration/agent_trace.jsonl"
+
+// Options configures Run.
+type Options struct {
+	Host      Host
+	Workspace string // the governed repository; "" for the event's first workspace root (Cursor), else "."
+	WorkID    string // MCPC_WORK_ID: the work this session belongs to, "" for the one active work
+	Bundle    string // a policy bundle; "" for the embedded policies
+	Now       func() time.Time
+}
+
+// Decision is what policy decided about one event.
+type Decision struct {
+	Permission string      `json:"permission"`
+	Denials    []Violation `json:"denials"`
+	Asks       []Violation `json:"asks"`
+	WorkID     string      `json:"workId"`
+}
+
+// Violation is one rule's finding.
+type Violation struct {
+	Code        string `json:"code"`
+	Rule        string `json:"rule"`
+	Message     string `json:"message"`
+	Path        string `json:"path"`
+	Remediation string `json:"remediation"`
+	Severity    string `json:"severity"`
+}
+
+// target is one path the event reads or writes, for policy.
+type target struct {
+	Access string          `json:"access"` // read or write
+	At     string          `json:"at"`     // where in the host's event
+	Path   pathscope.Facts `json:"path"`
+}
+
+// input is the hook decision's input document (docs/hooks.md).
+type input struct {
+	Hook struct {
+		Host    string        `json:"host"`
+		Event   string        `json:"event"`
+		Tool    string        `json:"tool"`
+		Kind    string        `json:"kind"`
+		Targets []target      `json:"targets"`
+		Shell   *shellCommand `json:"shell"`
+	} `json:"hook"`
+	Binding struct {
+		Requested string   `json:"requested"`
+		Found     bool     `json:"found"`
+		Active    []string `json:"active"`
+	} `json:"binding"`
+	Work  *workFact           `json:"work,omitempty"`
+	Pack  packFact            `json:"pack"`
+	Owned map[string][]string `json:"owned"` // file -> change nodes of the accepted plan
+}
+
+type workFact struct {
+	ID    string `json:"id"`
+	State string `json:"state"`
+}
+
+type packFact struct {
+	Files []string `json:"files"`
+}
+
+// Run reads one host event, decides it and returns the host's answer. An
+// error is returned with the answer that denies the event (fail closed).
+func Run(ctx context.Context, opts Options, raw []byte) (answer []byte, dec *Decision, err error) {
+	ev, err := parse(opts.Host, raw)
+	if err == nil {
+		dec, err = run(ctx, opts, ev)
+	}
+	if err != nil {
+		dec = &Decision{Permission: "deny", Denials: []Violation{{Code: "HOOK_ERROR", Message: err.Error(),
+			Remediation: "mcpc could not judge this tool use, so it is denied; fix the error or work through controller_turn"}}}
+	}
+	name := ""
+	if ev != nil {
+		name = ev.Name
+	}
+	post := ev != nil && ev.Post
+	return answerFor(opts.Host, name, post, dec), dec, err
+}
+
+func parse(host Host, raw []byte) (*event, error) {
+	switch host {
+	case ClaudeCode:
+		return parseClaude(raw)
+	case Cursor:
+		return parseCursor(raw)
+	}
+	return nil, fmt.Errorf("unknown host %q (claude-code or cursor)", host)
+}
+
+func run(ctx context.Context, opts Options, ev *event) (*Decision, error) {
+	ws := opts.Workspace
+	if ws == "" && len(ev.Roots) > 0 {
+		ws = ev.Roots[0]
+	} else if ws == "" {
+		ws = "."
+	}
+	res, err := pathscope.New(ws)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := engine.New(ctx, engine.Options{BundlePath: opts.Bundle, Query: Query, Packages: policyPackages})
+	if err != nil {
+		return nil, err
+	}
+	in := input{Owned: map[string][]string{}, Pack: packFact{Files: []string{}}}
+	in.Hook.Host, in.Hook.Event, in.Hook.Tool, in.Hook.Kind = string(opts.Host), ev.Name, ev.Tool, ev.Kind
+	in.Hook.Targets = targets(res, ev)
+	if ev.Kind == kindShell {
+		sc := parseShell(ev.Command)
+		in.Hook.Shell = &sc
+		in.Hook.Targets = append(in.Hook.Targets, shellTargets(res, ev.Cwd, &sc)...)
+	}
+	in.Binding.Requested, in.Binding.Active = opts.WorkID, []string{}
+
+	st, err := openStore(res.Root())
+	if err != nil {
+		return nil, err
+	}
+	if st != nil {
+		defer st.Close()
+		if err := bind(ctx, st, eng, &in); err != nil {
+			return nil, err
+		}
+	}
+	var dec Decision
+	if _, _, err := eng.Evaluate(ctx, in, &dec); err != nil {
+		return nil, err
+	}
+	if ev.Post && st != nil && in.Work != nil {
+		if err := record(ctx, st, res, opts, ev, &in); err != nil {
+			return nil, err
+		}
+	}
+	return &dec, nil
+}
+
+func targets(res *pathscope.Resolver, ev *event) []target {
+	out := []target{}
+	access := "read"
+	if ev.Kind == kindEdit || ev.Kind == kindWrite {
+		access = "write"
+	}
+	for _, p := range ev.Paths {
+		out = append(out, target{Access: access, At: ev.At, Path: res.Resolve(relativeTo(res.Root(), ev.Cwd, p))})
+	}
+	return out
+}
+
+// shellTargets are the files a shell command names: arguments that are
+// existing files or that point outside the worktree are reads, < inputs
+// are reads, > and >> targets are writes.
+func shellTargets(res *pathscope.Resolver, cwd string, sc *shellCommand) []target {
+	out := []target{}
+	for i, seg := range sc.Segments {
+		for j, arg := range seg.Argv {
+			if j == 0 || strings.HasPrefix(arg, "-") {
+				continue
+			}
+			f := res.Resolve(relativeTo(res.Root(), cwd, arg))
+			outside := slices.Contains(f.Problems, pathscope.ProblemEscapesWorktree) || (filepath.IsAbs(arg) && f.Canonical == "")
+			if (f.Exists && f.Regular) || outside {
+				out = append(out, target{Access: "read", At: fmt.Sprintf("hook.shell.segments[%d].argv[%d]", i, j), Path: f})
+			}
+		}
+		for j, in := range seg.Inputs {
+			out = append(out, target{Access: "read", At: fmt.Sprintf("hook.shell.segments[%d].inputs[%d]", i, j), Path: res.Resolve(relativeTo(res.Root(), cwd, in))})
+		}
+		for j, w := range seg.Redirects {
+			out = append(out, target{Access: "write", At: fmt.Sprintf("hook.shell.segments[%d].redirects[%d]", i, j), Path: res.Resolve(relativeTo(res.Root(), cwd, w))})
+		}
+	}
+	return out
+}
+
+// openStore opens the workspace's store when it exists; a workspace where
+// mcpc never ran has no works (nil, nil), and a hook does not create one.
+func openStore(root string) (*store.Store, error) {
+	path := filepath.Join(root, filepath.FromSlash(StorePath))
+	info, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("mcpc's database %s is not a regular file", StorePath)
+	}
+	return store.Open(path)
+}
+
+// bind finds the work the event belongs to and gathers its pack and the
+// files its accepted change nodes own.
+func bind(ctx context.Context, st *store.Store, eng *engine.Engine, in *input) error {
+	terminal := terminalStates(eng)
+	return st.View(ctx, func(tx *store.Tx) error {
+		ids, err := tx.WorkIDs(ctx)
+		if err != nil {
+			return err
+		}
+		var chosen *store.Work
+		for _, id := range ids {
+			w, err := tx.Work(ctx, id)
+			if err != nil {
+				return err
+			}
+			if slices.Contains(terminal, w.State) {
+				continue
+			}
+			in.Binding.Active = append(in.Binding.Active, w.ID)
+			if in.Binding.Requested == w.ID {
+				chosen, in.Binding.Found = w, true
+			}
+		}
+		if in.Binding.Requested == "" && len(in.Binding.Active) == 1 {
+			if chosen, err = tx.Work(ctx, in.Binding.Active[0]); err != nil {
+				return err
+			}
+		}
+		if chosen == nil {
+			return nil
+		}
+		in.Work = &workFact{ID: chosen.ID, State: chosen.State}
+		var pack packFact
+		if len(chosen.Pack) > 0 {
+			if err := json.Unmarshal(chosen.Pack, &pack); err != nil {
+				return fmt.Errorf("work %s's pack: %w", chosen.ID, err)
+			}
+		}
+		if pack.Files != nil {
+			in.Pack = pack
+		}
+		nodes, err := tx.Nodes(ctx, chosen.ID, false)
+		if err != nil {
+			return err
+		}
+		for _, n := range nodes {
+			if n.Kind == "change" && n.TargetFile != "" {
+				in.Owned[n.TargetFile] = append(in.Owned[n.TargetFile], n.NodeID)
+			}
+		}
+		return nil
+	})
+}
+
+func terminalStates(eng *engine.Engine) []string {
+	v := eng.Data("data", "mcpc", "terminalStates")
+	if v == nil {
+		v = eng.Data("mcpc", "terminalStates")
+	}
+	list, _ := v.([]any)
+	out := []string{}
+	for _, s := range list {
+		if s, ok := s.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// record keeps what a tool that ran did: the read snapshot of a file read
+// or written (the stale-read check at apply_code_patch compares against
+// it, as after read_file_lines), and a trace ledger entry for an edit.
+func record(ctx context.Context, st *store.Store, res *pathscope.Resolver, opts Options, ev *event, in *input) error {
+	for _, t := range in.Hook.Targets {
+		if !t.Path.Valid || !t.Path.Regular {
+			continue
+		}
+		data, err := res.ReadFile(t.Path.Canonical, 8<<20)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		hash := "sha256:" + hex.EncodeToString(sum[:])
+		if err := st.Update(ctx, func(tx *store.Tx) error { return tx.RecordRead(ctx, in.Work.ID, t.Path.Canonical, hash) }); err != nil {
+			return err
+		}
+		if t.Access == "write" {
+			if err := appendTrace(res, opts, ev, in, t.Path.Canonical, hash); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func appendTrace(res *pathscope.Resolver, opts Options, ev *event, in *input, file, hash string) error {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	related := []any{}
+	for _, n := range in.Owned[file] {
+		related = append(related, map[string]any{"type": "plan_node", "value": n})
+	}
+	rec := map[string]any{
+		"id": fmt.Sprintf("trace-hook-%d", now().UnixNano()), "timestamp": now().UTC().Format(time.RFC3339Nano),
+		"intent_id": in.Work.ID, "mutation_class": "INTENT_EVOLUTION",
+		"files": []any{map[string]any{
+			"relative_path": file,
+			"conversations": []any{map[string]any{
+				"url":         in.Work.ID,
+				"contributor": map[string]any{"entity_type": "AI", "model_identifier": string(opts.Host) + ":" + ev.Tool},
+				"ranges":      []any{map[string]any{"content_hash": hash}},
+				"related":     related,
+			}},
+		}},
+	}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return res.AppendFile(traceLedger, append(line, '\n'), true)
+}

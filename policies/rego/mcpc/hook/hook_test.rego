@@ -1,0 +1,137 @@
+package mcpc.hook_test
+
+import data.mcpc.hook
+
+_target(access, file) := {"access": access, "at": "tool_input.file_path", "path": {
+	"raw": file, "canonical": file, "valid": true, "problems": [],
+	"exists": true, "regular": true, "dir": false, "size": 10, "links": 1,
+}}
+
+# METADATA
+# description: a Read of a pack file in work-1, whose change node owns src/a.ts
+input_doc := {
+	"hook": {"host": "claude-code", "event": "PreToolUse", "tool": "Read", "kind": "read", "targets": [_target("read", "src/a.ts")]},
+	"binding": {"requested": "", "found": false, "active": ["work-1"]},
+	"work": {"id": "work-1", "state": "PLAN_ACCEPTED"},
+	"pack": {"files": ["src/a.ts", "src/b.ts"]},
+	"owned": {"src/a.ts": ["change-a"]},
+}
+
+# METADATA
+# description: input_doc with the hook section replaced by h
+with_hook(h) := object.union(input_doc, {"hook": object.union(input_doc.hook, h)})
+
+test_success_pack_read if {
+	d := hook.decision with input as input_doc
+	d == {"permission": "allow", "denials": [], "asks": [], "workId": "work-1"}
+}
+
+test_success_owned_edit if {
+	d := hook.decision with input as with_hook({"tool": "Edit", "kind": "edit", "targets": [_target("write", "src/a.ts")]})
+	d.permission == "allow"
+}
+
+test_fail_read_outside_pack if {
+	d := hook.decision with input as with_hook({"targets": [_target("read", "src/c.ts")]})
+	d.permission == "deny"
+	[v.code | some v in d.denials] == ["HOOK_READ_OUTSIDE_PACK"]
+}
+
+test_fail_unowned_edit if {
+	d := hook.decision with input as with_hook({"tool": "Write", "kind": "write", "targets": [_target("write", "src/b.ts")]})
+	d.denials == [{
+		"code": "HOOK_EDIT_NOT_OWNED",
+		"message": "no change node of work work-1's accepted plan owns src/b.ts",
+		"path": "tool_input.file_path",
+		"remediation": "Submit a plan whose change node targets this file (submit_execution_plan), or edit it with apply_code_patch through controller_turn once the plan is accepted.",
+		"rule": "mcpc.rules.hook[\"edit-ownership\"]",
+		"severity": "error",
+	}]
+}
+
+test_fail_own_file_without_work if {
+	d := hook.decision with input as object.union(
+		object.remove(input_doc, ["work"]),
+		{"hook": {"host": "claude-code", "event": "PreToolUse", "tool": "Write", "kind": "write", "targets": [_target("write", ".claude/settings.json")]}},
+	)
+	d.permission == "deny"
+	[v.code | some v in d.denials] == ["HOOK_OWN_FILE"]
+}
+
+test_success_no_work_allows_other_files if {
+	d := hook.decision with input as object.union(
+		object.remove(input_doc, ["work"]),
+		{"hook": {"host": "claude-code", "event": "PreToolUse", "tool": "Edit", "kind": "edit", "targets": [_target("write", "src/z.ts")]}},
+	)
+	d.permission == "allow"
+}
+
+test_fail_secret_read_without_work if {
+	d := hook.decision with input as object.union(object.remove(input_doc, ["work"]), {"hook": {"targets": [_target("read", "config/prod.env")]}})
+	[v.code | some v in d.denials] == ["HOOK_PROTECTED_READ"]
+}
+
+_shell(argv) := with_hook({"tool": "Bash", "kind": "shell", "targets": [], "shell": {
+	"command": concat(" ", argv), "parsed": true, "substitution": false,
+	"segments": [{"argv": argv, "redirects": [], "inputs": []}],
+}})
+
+test_success_safe_command if {
+	d := hook.decision with input as _shell(["git", "status"])
+	d.permission == "allow"
+}
+
+test_fail_network_command if {
+	d := hook.decision with input as _shell(["git", "push", "origin"])
+	[v.code | some v in d.denials] == ["HOOK_SHELL_NETWORK"]
+}
+
+test_fail_write_command if {
+	d := hook.decision with input as _shell(["sed", "-i", "s/a/b/", "src/a.ts"])
+	[v.code | some v in d.denials] == ["HOOK_SHELL_WRITE"]
+}
+
+test_fail_unlisted_command_asks if {
+	d := hook.decision with input as _shell(["python3", "x.py"])
+	d.permission == "ask"
+	[v.code | some v in d.asks] == ["HOOK_SHELL_UNLISTED"]
+}
+
+test_fail_substitution_asks if {
+	d := hook.decision with input as with_hook({"tool": "Bash", "kind": "shell", "targets": [], "shell": {
+		"command": "echo $(id)", "parsed": true, "substitution": true,
+		"segments": [{"argv": ["echo", "$(id)"], "redirects": [], "inputs": []}],
+	}})
+	d.permission == "ask"
+}
+
+test_success_redirect_to_dev_null if {
+	d := hook.decision with input as with_hook({"tool": "Bash", "kind": "shell", "targets": [_target("write", "/dev/null")], "shell": {
+		"command": "ls > /dev/null", "parsed": true, "substitution": false,
+		"segments": [{"argv": ["ls"], "redirects": ["/dev/null"], "inputs": []}],
+	}})
+	d.permission == "allow"
+}
+
+test_fail_unknown_work if {
+	d := hook.decision with input as object.union(object.remove(input_doc, ["work"]), {"binding": {"requested": "work-9", "found": false, "active": ["work-1"]}})
+	[v.code | some v in d.denials] == ["HOOK_WORK_NOT_FOUND"]
+}
+
+test_fail_ambiguous_work if {
+	d := hook.decision with input as object.union(object.remove(input_doc, ["work"]), {"binding": {"requested": "", "found": false, "active": ["work-1", "work-2"]}})
+	[v.code | some v in d.denials] == ["HOOK_WORK_AMBIGUOUS"]
+}
+
+test_fail_protected_config_read_without_work if {
+	d := hook.decision with input as object.union(object.remove(input_doc, ["work"]), {"hook": {"targets": [_target("read", ".ai/config/repo.json")]}})
+	[v.code | some v in d.denials] == ["HOOK_PROTECTED_READ"]
+}
+
+test_fail_memory_write_is_own_file if {
+	d := hook.decision with input as object.union(
+		object.remove(input_doc, ["work"]),
+		{"hook": {"host": "cursor", "event": "afterFileEdit", "tool": "afterFileEdit", "kind": "edit", "targets": [_target("write", ".ai/memory/notes.jsonl")]}},
+	)
+	[v.code | some v in d.denials] == ["HOOK_OWN_FILE"]
+}

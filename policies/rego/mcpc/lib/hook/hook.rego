@@ -1,0 +1,60 @@
+# METADATA
+# title: Host hook facts
+# description: |
+#   Helpers for the rules of mcpc.rules.hook, which judge a host's own tool
+#   use (Claude Code's Read, Edit, Bash; Cursor's file reads and shell) that
+#   `mcpc hook` reports (docs/hooks.md). input.hook.targets lists every path
+#   the event reads or writes, canonicalised by Go; input.work is the work the
+#   event belongs to, absent when the workspace has no active work.
+package mcpc.lib.hook
+
+import data.mcpc.lib.protected
+import data.mcpc.lib.tables
+
+# METADATA
+# description: the event belongs to an active work, whose pack and plan bind it
+bound if input.work.id != ""
+
+# METADATA
+# description: |
+#   a file of mcpc's own (configuration, seed, memory, policies, state, ledger,
+#   client wiring): the protected paths controller_turn refuses too
+#   (policies/data/protected.json)
+own_file(file) if protected.is_protected(file)
+
+# METADATA
+# description: mcpc's runtime state or git internals
+state_file(file) if {
+	some rule in tables.hookpolicy.stateFiles
+	glob.match(rule.glob, ["/"], file)
+}
+
+# METADATA
+# description: a file the pack policy calls secret (its globs match any case)
+secret_file(file) if {
+	some rule in tables.packpolicy.exclusions
+	rule.secret
+	glob.match(rule.glob, ["/"], lower(file))
+}
+
+# METADATA
+# description: an argument vector starts with a command entry ("git push" matches git push origin)
+command_matches(entry, argv) if {
+	words := split(entry, " ")
+	count(argv) >= count(words)
+	array.slice(argv, 0, count(words)) == words
+}
+
+# METADATA
+# description: the segment runs a command of the named list of policies/data/hook.json
+listed(list, argv) if {
+	some entry in tables.hookpolicy[list]
+	command_matches(entry, argv)
+}
+
+# METADATA
+# scope: document
+# description: the message name of a target (its canonical path, else what the host sent)
+name(target) := target.path.canonical if target.path.canonical != ""
+
+name(target) := target.path.raw if target.path.canonical == ""
