@@ -83,3 +83,25 @@ test_success_few_shots_of_active_few_shot_records if {
 		{"id": "yes", "folders": ["src/app"], "fewShot": {"instruction": "do it"}},
 	] with input as doc
 }
+
+# a record whose createdAt policy cannot read keeps its stored state
+test_success_unreadable_created_at_keeps_its_state if {
+	rec := object.union(_record("odd", "few_shot", "provisional"), {"createdAt": "yesterday"})
+	doc := _doc("2030-01-01T00:00:00Z", [rec])
+	memory.transitions == [] with input as doc
+	_ids(memory.active) == ["odd"] with input as doc
+}
+
+# an anchor of the root covers every file
+test_success_root_anchor_covers_every_file if {
+	rec := object.union(_record("root", "informational", "approved"), {"domainAnchorIds": ["anchor:"]})
+	_ids(memory.active_for(["README.md"])) == ["root"] with input as _doc("2026-01-02T00:00:00Z", [rec])
+}
+
+test_success_lifecycle_summary if {
+	doc := _doc("2026-01-03T00:00:01Z", [_record("few", "few_shot", "pending")])
+	summary := memory.lifecycle_summary with input as doc
+	summary.active == ["few"]
+	count(summary.transitions) == 1
+	summary.fewShots == [{"id": "few", "folders": ["src/app"], "fewShot": {"instruction": "do it"}}]
+}
