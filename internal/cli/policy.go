@@ -127,8 +127,9 @@ func ruleProblems(eng *engine.Engine) engine.Errors {
 			out = append(out, &engine.Error{Code: "undocumented_code", Location: pkg, Message: fmt.Sprintf("custom.code %q is not a stable code (A-Z, 0-9, _)", code)})
 		case remediation == "":
 			out = append(out, &engine.Error{Code: "undocumented", Location: pkg, Message: "custom.remediation is missing"})
-		case severity != "error" && severity != "warning":
-			out = append(out, &engine.Error{Code: "undocumented", Location: pkg, Message: fmt.Sprintf("custom.severity %q is neither error nor warning", severity)})
+		case severity != "error" && severity != "warning" && severity != "ask":
+			// ask: a hook rule that asks the person instead of denying (mcpc.rules.hook)
+			out = append(out, &engine.Error{Code: "undocumented", Location: pkg, Message: fmt.Sprintf("custom.severity %q is neither error, warning nor ask", severity)})
 		}
 	}
 	return out
