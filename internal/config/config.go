@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"regexp"
 	"strconv"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/schemas"
@@ -80,6 +82,12 @@ type Config struct {
 	Request struct {
 		MaxBytes int `json:"maxBytes"` // default 4 MiB
 	} `json:"request"`
+	Store struct {
+		// LockTimeoutMs bounds how long one turn holds the store's write
+		// lock, and how long a turn's expensive facts (patch dry run,
+		// ranking, escalation search) may take to gather. Default 2000.
+		LockTimeoutMs int `json:"lockTimeoutMs"`
+	} `json:"store"`
 	// Reservations are the collision guard's holds on the files of a change
 	// node an agent patched.
 	Reservations struct {
@@ -106,9 +114,47 @@ type Config struct {
 		// AllowedOrigins are Origin values accepted besides the server's own.
 		AllowedOrigins []string `json:"allowedOrigins"`
 	} `json:"http"`
-	Bundles Bundles `json:"bundles"`
-	Graph   Graph   `json:"graph"`
-	Memory  Memory  `json:"memory"`
+	Bundles    Bundles    `json:"bundles"`
+	Graph      Graph      `json:"graph"`
+	Connectors Connectors `json:"connectors"`
+	Observe    Observe    `json:"observe"`
+	Memory     Memory     `json:"memory"`
+}
+
+// Connectors configures the requirement connectors initialize_work fetches
+// through (internal/connector): Jira tickets the prompt names and the
+// OpenAPI operations it references.
+type Connectors struct {
+	// TimeoutMs bounds all connector work of one initialize_work; default 5000.
+	TimeoutMs int `json:"timeoutMs"`
+	// RequestTimeoutMs bounds one HTTP attempt; default 2000.
+	RequestTimeoutMs int `json:"requestTimeoutMs"`
+	// MaxRetries are the attempts after the first on 429, 5xx and
+	// timeouts; default 2.
+	MaxRetries *int `json:"maxRetries"`
+	// RequestsPerSecond is the rate limit per process; default 10.
+	RequestsPerSecond float64 `json:"requestsPerSecond"`
+	// CacheTTLSec is how long a cached answer is used without asking the
+	// server again; default 300. Past it, an answer with an ETag is
+	// revalidated.
+	CacheTTLSec *int `json:"cacheTtlSec"`
+	// MaxAttachmentBytes bounds one ticket's or operation's attachment;
+	// default 32768.
+	MaxAttachmentBytes int `json:"maxAttachmentBytes"`
+	Jira               struct {
+		BaseURL   string `json:"baseUrl"`
+		TokenFile string `json:"tokenFile"` // workspace-relative; default .ai/auth/jira.token
+		TokenEnv  string `json:"tokenEnv"`  // read before the file; default MCPC_JIRA_TOKEN
+		// KeyPattern finds ticket keys; default [A-Z][A-Z0-9]+-\d+.
+		KeyPattern               string   `json:"keyPattern"`
+		AcceptanceCriteriaFields []string `json:"acceptanceCriteriaFields"`
+		MaxIssues                int      `json:"maxIssues"` // default 5
+	} `json:"jira"`
+	OpenAPI struct {
+		// Specs are workspace-relative files or http(s) URLs.
+		Specs         []string `json:"specs"`
+		MaxOperations int      `json:"maxOperations"` // default 10
+	} `json:"openapi"`
 }
 
 // Memory configures how memory learns from friction and how its records
@@ -233,7 +279,38 @@ func Load(workspace string) (*Config, error) {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	c.defaults()
+	if _, err := regexp.Compile(c.Connectors.Jira.KeyPattern); err != nil {
+		return nil, fmt.Errorf("config: connectors.jira.keyPattern: %w", err)
+	}
 	return c, nil
+}
+
+func (c *Connectors) defaults() {
+	setInt(&c.TimeoutMs, 5000)
+	setInt(&c.RequestTimeoutMs, 2000)
+	if c.MaxRetries == nil {
+		n := 2
+		c.MaxRetries = &n
+	}
+	if c.RequestsPerSecond == 0 {
+		c.RequestsPerSecond = 10
+	}
+	if c.CacheTTLSec == nil {
+		n := 300
+		c.CacheTTLSec = &n
+	}
+	setInt(&c.MaxAttachmentBytes, 32<<10)
+	if c.Jira.TokenFile == "" {
+		c.Jira.TokenFile = ".ai/auth/jira.token"
+	}
+	if c.Jira.TokenEnv == "" {
+		c.Jira.TokenEnv = "MCPC_JIRA_TOKEN"
+	}
+	if c.Jira.KeyPattern == "" {
+		c.Jira.KeyPattern = `[A-Z][A-Z0-9]+-\d+`
+	}
+	setInt(&c.Jira.MaxIssues, 5)
+	setInt(&c.OpenAPI.MaxOperations, 10)
 }
 
 func (c *Config) defaults() {
@@ -252,9 +329,11 @@ func (c *Config) defaults() {
 	setInt64(&c.Index.MaxFileBytes, 1<<20)
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
+	setInt(&c.Store.LockTimeoutMs, 2000)
 	setInt(&c.Reservations.TTLSec, 1800)
 	setInt(&c.SideEffects.TimeoutSec, 600)
 	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
+	c.Observe.defaults()
 	if c.Graph.Backend == "" {
 		c.Graph.Backend = "embedded"
 	}
@@ -266,12 +345,18 @@ func (c *Config) defaults() {
 	if c.Memory.AutoPromotable == nil {
 		c.Memory.AutoPromotable = []string{"informational", "strategy_signal"}
 	}
+	c.Connectors.defaults()
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120
 			c.Validation.Commands[id] = cmd
 		}
 	}
+}
+
+// LockTimeout is Store.LockTimeoutMs as a duration.
+func (c *Config) LockTimeout() time.Duration {
+	return time.Duration(c.Store.LockTimeoutMs) * time.Millisecond
 }
 
 func setInt(p *int, d int) {
@@ -306,6 +391,7 @@ var envVars = map[string][]string{
 	"MCPC_BUDGET_WORK_MAX_TOKENS":     {"budget", "workMaxTokens"},
 	"MCPC_BUDGET_SESSION_MAX_TOKENS":  {"budget", "sessionMaxTokens"},
 	"MCPC_BUDGET_REQUEST_MAX_PERCENT": {"budget", "requestMaxPercent"},
+	"MCPC_STORE_LOCK_TIMEOUT_MS":      {"store", "lockTimeoutMs"},
 	"MCPC_PACK_MAX_FILES":             {"pack", "maxFiles"},
 	"MCPC_PACK_MAX_BYTES":             {"pack", "maxBytes"},
 	"MCPC_SCRATCH_MAX_BYTES":          {"scratch", "maxBytes"},
@@ -319,6 +405,7 @@ var envVars = map[string][]string{
 // neither.
 var envBools = map[string][]string{
 	"MCPC_SANDBOX_ALLOW_UNSANDBOXED": {"sandbox", "allowUnsandboxed"},
+	"MCPC_OBSERVE_DISABLED":          {"observe", "disabled"},
 }
 
 func applyEnv(m map[string]any) error {

@@ -33,6 +33,8 @@ import (
 // record.
 type decider interface {
 	Evaluate(ctx context.Context, doc any, out any) (input, result []byte, err error)
+	// EvaluateStage1 evaluates the first stage (data.mcpc.main.stage1).
+	EvaluateStage1(ctx context.Context, doc any, out any) (input, result []byte, err error)
 	// EvaluateQuery evaluates another prepared query (engine.ProgressQuery).
 	EvaluateQuery(ctx context.Context, query string, doc any, out any) error
 	Version() string
@@ -70,6 +72,9 @@ type Options struct {
 	// NoLearning turns the friction ledger off, so a benchmark can measure
 	// what it costs a denied turn. serve never sets it.
 	NoLearning bool
+	// Observer receives every finished turn (events, decision logs).
+	// Default: none.
+	Observer Observer
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -95,12 +100,14 @@ type Controller struct {
 	sandbox      *sandbox.Sandbox
 	sandboxFacts sandboxFacts
 	redactor     outputRedactor
+	observer     Observer
 	// budget is the process's session and the answers not charged yet.
 	budget budgetBook
 
 	chains ProofChains // nil: no proof chains
 	domain DomainFacts // nil: no graph policy facts
 	learn  *memory.Learner
+	reqs   requirementConnectors
 
 	// cleanScans: pack file to the hash of content the secret detector
 	// found clean (markSecrets, readable), so reads of it skip redaction;
@@ -155,6 +162,7 @@ func New(opts Options) (*Controller, error) {
 	c.configFacts = configFactsOf(cfg)
 	c.configFacts.Codemods = c.codemods.Custom()
 	c.redactor = opts.Redactor
+	c.observer = opts.Observer
 	if c.redactor == nil {
 		c.redactor = detectorRedaction{}
 	}
