@@ -106,8 +106,8 @@ var denialCode = regexp.MustCompile(`^[A-Z][A-Z0-9_]{2,63}$`)
 
 // ruleProblems finds rules a denial could not explain: a rule package
 // without package METADATA, or whose METADATA lacks a title, a
-// description, a well-formed custom.code, a remediation or a severity of
-// error or warning (repository-local rules included: the same checks).
+// description, a well-formed custom.code, a remediation or a severity
+// (repository-local rules included: the same checks).
 func ruleProblems(eng *engine.Engine) engine.Errors {
 	docs := eng.RuleDocs()
 	var out engine.Errors
@@ -127,9 +127,8 @@ func ruleProblems(eng *engine.Engine) engine.Errors {
 			out = append(out, &engine.Error{Code: "undocumented_code", Location: pkg, Message: fmt.Sprintf("custom.code %q is not a stable code (A-Z, 0-9, _)", code)})
 		case remediation == "":
 			out = append(out, &engine.Error{Code: "undocumented", Location: pkg, Message: "custom.remediation is missing"})
-		case severity != "error" && severity != "warning" && severity != "ask":
-			// ask: a hook rule that asks the person instead of denying (mcpc.rules.hook)
-			out = append(out, &engine.Error{Code: "undocumented", Location: pkg, Message: fmt.Sprintf("custom.severity %q is neither error, warning nor ask", severity)})
+		case severity == "":
+			out = append(out, &engine.Error{Code: "undocumented", Location: pkg, Message: "custom.severity is missing"})
 		}
 	}
 	return out

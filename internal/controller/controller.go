@@ -67,14 +67,14 @@ type Options struct {
 	Pause func()
 	// ProofChains walks proof chains at initialize_work. Default: none.
 	ProofChains ProofChains
+	// Observer receives every finished turn (events, decision logs).
+	// Default: none.
+	Observer Observer
 	// Domain gathers the knowledge graph's policy facts. Default: none.
 	Domain DomainFacts
 	// NoLearning turns the friction ledger off, so a benchmark can measure
 	// what it costs a denied turn. serve never sets it.
 	NoLearning bool
-	// Observer receives every finished turn (events, decision logs).
-	// Default: none.
-	Observer Observer
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -105,9 +105,9 @@ type Controller struct {
 	budget budgetBook
 
 	chains ProofChains // nil: no proof chains
+	reqs   requirementConnectors
 	domain DomainFacts // nil: no graph policy facts
 	learn  *memory.Learner
-	reqs   requirementConnectors
 
 	// cleanScans: pack file to the hash of content the secret detector
 	// found clean (markSecrets, readable), so reads of it skip redaction;

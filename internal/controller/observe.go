@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/connector"
 	"github.com/mcpc/mcpc/internal/protocol"
 )
 
@@ -28,6 +29,9 @@ type TurnObservation struct {
 	Files         []string // the canonical paths the turn's facts name
 	Added         []string // files an escalate added to the pack
 	Stages        []string // the steps of the turn that ran
+	// Connectors are the requests initialize_work's connectors made
+	// (target, status, cache, duration; never a credential).
+	Connectors []connector.Trace
 	PolicyVersion string
 	Input, Result []byte // the decision's input and result documents
 }
@@ -48,7 +52,16 @@ func (c *Controller) observe(t *turn, start time.Time) {
 		At: start, Duration: time.Since(start), EvalTime: t.evalTime, Verb: t.req.Verb, Seq: t.seq, Allowed: t.dec.allowed(),
 		Denials: t.dec.Denials, StateBefore: t.in.State, StateAfter: t.in.State, Tokens: t.charge(),
 		PolicyVersion: c.engine.Version(), Input: t.inputRaw, Result: t.decRaw,
-		Stages: []string{"decode", "load", "gather", "decide"},
+		Stages: []string{"decode"},
+	}
+	if t.prefetched {
+		o.Stages = append(o.Stages, "gather outside the lock")
+	}
+	for _, st := range t.stages {
+		o.Stages = append(o.Stages, "decide "+st.Name)
+	}
+	if t.requirements != nil {
+		o.Connectors = t.requirements.facts.Trace
 	}
 	if t.agent != nil {
 		o.AgentID = t.agent.ID
@@ -68,8 +81,10 @@ func (c *Controller) observe(t *turn, start time.Time) {
 		o.Stages = append(o.Stages, "after-commit")
 	}
 	o.NodeID, _ = t.args["planNodeId"].(string)
-	for p := range t.in.Paths {
-		o.Files = append(o.Files, p)
+	for _, pf := range t.in.Paths {
+		if pf.Canonical != "" {
+			o.Files = append(o.Files, pf.Canonical)
+		}
 	}
 	slices.Sort(o.Files)
 	if added, ok := t.result["added"].(map[string]any); ok {

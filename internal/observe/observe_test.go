@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/connector"
 	"github.com/mcpc/mcpc/internal/controller"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
@@ -338,5 +339,36 @@ func TestMemoryChange(t *testing.T) {
 	}
 	if err := json.Unmarshal(evs[0].Body, &body); err != nil || body.States["pending"] != 1 || body.States["approved"] != 1 {
 		t.Errorf("memory_change body = %s", evs[0].Body)
+	}
+}
+
+// TestConnectorRequestsAreEvents: each request initialize_work's connectors
+// made is an event of its own, with the kernel's trace as its body.
+func TestConnectorRequestsAreEvents(t *testing.T) {
+	st := openStore(t)
+	p, err := New(Options{Store: st, Workspace: t.TempDir(), Version: "test", Config: config.Observe{
+		MaxEvents: 100, QueueSize: 10, AnchorDepth: 2, DecisionLog: config.DecisionLog{Disabled: true},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := observation("work-1", 1, false)
+	o.Verb = "initialize_work"
+	o.Connectors = []connector.Trace{
+		{Source: "jira", Target: "jira.test/rest/api/3/issue/SHOP-42", Attempt: 1, Status: 200, Cache: "miss", DurationMs: 12},
+		{Source: "jira", Target: "jira.test/rest/api/3/issue/SHOP-43", Attempt: 1, Status: 401, DurationMs: 3, Error: "unauthorized"},
+	}
+	p.ObserveTurn(o)
+	p.Close()
+	evs, err := st.ListEvents(context.Background(), store.EventFilter{Kind: KindConnector, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 2 {
+		t.Fatalf("%d connector events, want 2", len(evs))
+	}
+	var tr connector.Trace
+	if err := json.Unmarshal(evs[1].Body, &tr); err != nil || tr != o.Connectors[1] || evs[1].WorkID != "work-1" {
+		t.Errorf("connector event = %+v (%s), body %+v", evs[1], err, tr)
 	}
 }

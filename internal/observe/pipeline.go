@@ -39,6 +39,7 @@ const (
 	KindGateApproval = "gate_approval"
 	KindMemoryChange = "memory_change"
 	KindBundleLoad   = "bundle_load"
+	KindConnector    = "connector"
 )
 
 // Options configures a Pipeline.
@@ -280,6 +281,9 @@ func (p *Pipeline) eventsOf(o *controller.TurnObservation) []store.ObservedEvent
 		body.TraceRef = TraceRef(o.WorkID, o.Seq)
 	}
 	out := []store.ObservedEvent{with(base, KindTurn, body)}
+	for _, tr := range o.Connectors { // a connector's request, as the kernel traced it
+		out = append(out, with(base, KindConnector, tr))
+	}
 	if !o.Allowed {
 		return append(out, with(base, KindDenial, map[string]any{"violations": viol}))
 	}

@@ -87,12 +87,22 @@ _second_stage contains violation if {
 
 # repository-local rules (.ai/policies, packages under mcpc.local.rules): extra
 # violations of the verb's categories, never a way to lift a default deny
+# (scope rules judge in the first stage, the verb's other categories in the
+# verb stage, as the defaults do)
 _second_stage contains violation if {
 	not _first_stage_blocks
-	some category in tables.verb_policy[input.verb].categories
+	some category in _categories
+	_local_stage_on(category)
 
 	# regal ignore:mixed-iteration,unresolved-reference
 	some violation in data.mcpc.local.rules[category][_].report
+}
+
+_local_stage_on("scope")
+
+_local_stage_on(category) if {
+	category != "scope"
+	_verb_stage_on
 }
 
 # every violation of this turn (the second stage is empty when the first blocks:
