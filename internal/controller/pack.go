@@ -28,6 +28,9 @@ type packDoc struct {
 	// Requirements are the tickets and API operations fetched for the work
 	// and the connectors that failed (requirements.go).
 	Requirements *requirementsPack `json:"requirements,omitempty"`
+
+	// ActiveMemories are the active memories of the pack's domains.
+	ActiveMemories []map[string]any `json:"activeMemories"`
 }
 
 type rankEntry struct {
