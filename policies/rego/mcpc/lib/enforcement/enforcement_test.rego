@@ -16,7 +16,7 @@ _domain := {"adp_sdf": {
 }}
 
 test_success_domain_bundle_fills_tags_the_graph_lacks if {
-	rules := enforcement.migration_rules with input.enforcement as _graph with data.mcpcdomain as _domain
+	rules := enforcement.migration_rules with input.enforcement as _graph with data.mcpcdomain as _domain # regal ignore:unresolved-reference
 	rules == [
 		{"id": "graph-alert", "fromTag": "adp-alert", "toTag": "sdf-alert", "status": "approved"},
 		{"id": "domain-button", "fromTag": "adp-button", "toTag": "sdf-button", "status": "candidate"},
@@ -24,7 +24,7 @@ test_success_domain_bundle_fills_tags_the_graph_lacks if {
 }
 
 test_success_domain_bundle_contracts_behind_the_graphs if {
-	props := enforcement.contract_props with input.enforcement as _graph with data.mcpcdomain as _domain
+	props := enforcement.contract_props with input.enforcement as _graph with data.mcpcdomain as _domain # regal ignore:unresolved-reference
 	props == {"sdf-alert": {"heading"}, "sdf-button": {"variant"}}
 }
 

@@ -51,3 +51,19 @@ test_success_no_rules_no_citations if {
 	node := fixtures.change_node("change-1", {"editIntent": "replace adp-alert"})
 	count(rule.report) == 0 with input as fixtures.plan_input([node], {"migrationRules": []})
 }
+
+test_fail_domain_bundle_rule_uncited if {
+	node := fixtures.change_node("change-1", {"targetFile": "src/a.ts", "editIntent": "replace adp-button with sdf-button"})
+	domain := {"adp_sdf": {"migrationRules": [{"id": "adp-sdf:adp-button", "fromTag": "adp-button", "toTag": "sdf-button", "status": "approved"}]}}
+	r := rule.report with input as fixtures.plan_input([node], {"migrationRules": [], "fileTags": {}})
+		with data.mcpcdomain as domain # regal ignore:unresolved-reference
+	r == {{
+		"code": "PLAN_POLICY_VIOLATION",
+		"rule": "mcpc.rules.plan[\"migration-rule-citation\"]",
+		"message": "change node change-1 migrates adp-button but does not cite MigrationRule adp-sdf:adp-button (status approved) in policyRefs",
+		"path": "args.planGraph.nodes[0].policyRefs",
+		"remediation": _remediation,
+		"severity": "error",
+		"suggestedVerb": "submit_execution_plan",
+	}}
+}
