@@ -87,7 +87,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	chains, closeGraph := newProofChains(ctx, ws, cfg, st, ix, opts.Log)
 	ctl, err := controller.New(controller.Options{
 		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
-		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains,
+		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains, Contracts: contractsOf(chains),
 	})
 	if err != nil {
 		closeGraph()

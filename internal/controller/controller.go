@@ -64,6 +64,8 @@ type Options struct {
 	Pause func()
 	// ProofChains walks proof chains at initialize_work. Default: none.
 	ProofChains ProofChains
+	// Contracts reads component contracts and migration rules. Default: none.
+	Contracts ComponentContracts
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -93,6 +95,8 @@ type Controller struct {
 	budget budgetBook
 
 	chains ProofChains // nil: no proof chains
+
+	contracts ComponentContracts // nil: no contract facts
 
 	// cleanScans: pack file to the hash of content the secret detector
 	// found clean (markSecrets, readable), so reads of it skip redaction;
@@ -145,6 +149,7 @@ func New(opts Options) (*Controller, error) {
 	}
 	c.configFacts = configFactsOf(cfg)
 	c.configFacts.Codemods = c.codemods.Custom()
+	c.useContracts(opts.Contracts)
 	c.redactor = opts.Redactor
 	if c.redactor == nil {
 		c.redactor = detectorRedaction{}

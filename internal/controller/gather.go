@@ -267,7 +267,7 @@ func (c *Controller) hashOwnFile(t *turn) {
 func (c *Controller) dryRunPatch(ctx context.Context, t *turn) {
 	pf, ok := t.in.Paths["targetFile"]
 	edits, err := patch.ParseEdits(t.args["edits"])
-	t.in.Patch = patchFacts{Problems: []schemas.Problem{}, Edits: len(edits)}
+	t.in.Patch = patchFacts{Problems: []schemas.Problem{}, Edits: len(edits), Elements: []elementFact{}, Contracts: map[string]contractFacts{}}
 	if err != nil {
 		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
 		return
@@ -290,4 +290,5 @@ func (c *Controller) dryRunPatch(ctx context.Context, t *turn) {
 	}
 	t.in.Patch.Applicable = true
 	t.dryRun = &dryRun{before: content, after: after}
+	c.gatherContractFacts(ctx, t, pf.Canonical)
 }

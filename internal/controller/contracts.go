@@ -1,0 +1,116 @@
+package controller
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/patch"
+	"github.com/mcpc/mcpc/schemas"
+)
+
+// ComponentContracts reads what the knowledge graph knows of design-system
+// components (seed 000 section 11): the contracts components.d.ts declares
+// and the migration rules between tags. The app implements it on the graph
+// (internal/graph); the controller only turns it into facts and codemod
+// params, and policy decides what a contract violation means.
+type ComponentContracts interface {
+	// Contracts are the contracts of those of tags that have one.
+	Contracts(ctx context.Context, tags []string) (map[string]ComponentContract, error)
+	// MigrationRule is fromTag's approved migration rule.
+	MigrationRule(ctx context.Context, fromTag string) (patch.MigrationRule, bool, error)
+}
+
+// ComponentContract is a component's contract as policy sees it.
+type ComponentContract struct {
+	Props []ContractProp `json:"props"`
+}
+
+// ContractProp is one prop a contract declares.
+type ContractProp struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Required bool   `json:"required"`
+}
+
+// contractFacts and elementFact are input.patch.contracts' and
+// input.patch.elements' entries.
+type (
+	contractFacts = ComponentContract
+	elementFact   = patch.Element
+)
+
+// ruleLookupDeadline bounds one migration rule lookup of a codemod: the
+// codemod's own deadline does not reach into the lookup, which has no ctx.
+const ruleLookupDeadline = time.Second
+
+// useContracts keeps cc and lets rewrite_template_tag take a tag's
+// propMappings from its approved MigrationRule when a request gives none.
+func (c *Controller) useContracts(cc ComponentContracts) {
+	if cc == nil {
+		return
+	}
+	c.contracts = cc
+	c.codemods = c.codemods.WithRules(func(fromTag string) (patch.MigrationRule, bool) {
+		ctx, cancel := context.WithTimeout(context.Background(), ruleLookupDeadline)
+		defer cancel()
+		rule, ok, err := cc.MigrationRule(ctx, fromTag)
+		if err != nil {
+			// The codemod then runs without mappings, and the contract
+			// check refuses what it leaves behind.
+			c.log.Warn().Err(err).Str("tag", fromTag).Msg("migration rule lookup failed")
+			return patch.MigrationRule{}, false
+		}
+		return rule, ok
+	})
+}
+
+// gatherContractFacts reports the custom elements with a contract that the
+// dry run's patch introduces or changes in file, and their contracts. It
+// runs only after a dry run that applied, i.e. on a file the work may see
+// (patchSource): the before content is the agent's to know, and the facts
+// name nothing of any other file.
+func (c *Controller) gatherContractFacts(ctx context.Context, t *turn, file string) {
+	if c.contracts == nil || t.dryRun == nil {
+		return
+	}
+	tags := patch.CustomTags(t.dryRun.after)
+	if len(tags) == 0 {
+		return
+	}
+	slices.Sort(tags)
+	contracts, err := c.contracts.Contracts(ctx, tags)
+	if err != nil {
+		c.contractProblem(t, err)
+		return
+	}
+	if len(contracts) == 0 {
+		return
+	}
+	want := map[string]bool{}
+	for tag := range contracts {
+		want[tag] = true
+	}
+	after, err := patch.TemplateElements(ctx, file, t.dryRun.after, want)
+	if err != nil {
+		c.contractProblem(t, err)
+		return
+	}
+	before, err := patch.TemplateElements(ctx, file, string(t.dryRun.before), want)
+	if err != nil {
+		c.contractProblem(t, err)
+		return
+	}
+	for _, el := range patch.ChangedElements(before, after) {
+		t.in.Patch.Elements = append(t.in.Patch.Elements, el)
+		t.in.Patch.Contracts[el.Tag] = contracts[el.Tag]
+	}
+}
+
+// contractProblem fails the patch closed when its contracts could not be
+// checked: a patch problem, which patch-applicable refuses.
+func (c *Controller) contractProblem(t *turn, err error) {
+	c.log.Warn().Err(err).Msg("component contract facts")
+	t.in.Patch.Applicable = false
+	t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.targetFile", Message: "the component contracts could not be checked: " + err.Error()})
+}
