@@ -108,7 +108,7 @@ type patchFacts struct {
 	Edits      int               `json:"edits"`
 	// Elements and Contracts: the contracted custom elements the patch
 	// introduces or changes, and those tags' contracts (contracts.go).
-	Elements  []elementFact             `json:"elements"`
+	Elements  []elementFact            `json:"elements"`
 	Contracts map[string]contractFacts `json:"contracts"`
 }
 
