@@ -16,7 +16,7 @@ type Element struct {
 	Tag        string   `json:"tag"`
 	Attributes []string `json:"attributes"`
 	Line       int      `json:"line"`
-	start      string   // the start tag's text, whitespace collapsed: what "unchanged" compares
+	key        string   // the tag and its attributes' texts: what "unchanged" compares
 }
 
 // customTag finds the opening of a custom element (a tag name with a
@@ -73,17 +73,17 @@ func TemplateElements(ctx context.Context, file, content string, tags map[string
 }
 
 // ChangedElements are the elements of after that before does not hold
-// with the same start tag: the ones a patch introduced or changed. An
+// with the same tag and attributes: the ones a patch introduced or changed. An
 // element kept as it was, even moved, is not the patch's.
 func ChangedElements(before, after []Element) []Element {
 	had := map[string]int{}
 	for _, e := range before {
-		had[e.start]++
+		had[e.key]++
 	}
 	var out []Element
 	for _, e := range after {
-		if had[e.start] > 0 {
-			had[e.start]--
+		if had[e.key] > 0 {
+			had[e.key]--
 			continue
 		}
 		out = append(out, e)
@@ -114,46 +114,72 @@ func inlineTemplateRanges(ctx context.Context, src []byte) ([][2]uint, error) {
 	return out, err
 }
 
-// templateElements collects the elements of one template text src; lines
-// count from its start. Only the start tags of the wanted tags are read; the walk
-// does not descend into tags, attributes or text.
+// templateElements collects the elements of one template text src whose
+// tag is in tags; lines count from its start. Each "<tag" the text holds
+// is looked up in the tree by moving one cursor to it, as rewrite_template_tag
+// does: a few cgo calls per element rather than several per node of a walk.
 func templateElements(ctx context.Context, src []byte, tags map[string]bool) ([]Element, error) {
+	var starts []uint // the tag names' offsets, in document order
+	for _, m := range customTag.FindAllIndex(src, -1) {
+		if tags[strings.ToLower(string(src[m[0]+1:m[1]]))] {
+			starts = append(starts, uint(m[0]+1))
+		}
+	}
+	if len(starts) == 0 {
+		return nil, nil
+	}
 	tree, err := parse(ctx, langHTML, src)
 	if err != nil {
 		return nil, err
 	}
 	defer tree.Close()
+	c := tree.RootNode().Walk()
+	defer c.Close()
 	var out []Element
-	line, lineAt := 1, uint(0) // the line of byte lineAt, counted forward as the walk goes
-	err = walk(ctx, tree.RootNode(), func(n *sitter.Node) bool {
-		switch n.Kind() {
-		case "element", "document", "fragment":
-			return true
-		case "start_tag", "self_closing_tag":
-		default:
-			return false
+	var path []*sitter.Node // the cursor's nodes below the root, outermost first
+	var ends []uint
+	line, lineAt := 1, uint(0) // the line of byte lineAt, counted forward
+	for i, start := range starts {
+		if i%64 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
-		name := childOfKind(n, "tag_name")
-		if name == nil {
-			return false
+		for len(path) > 0 && ends[len(ends)-1] <= start {
+			c.GotoParent()
+			path, ends = path[:len(path)-1], ends[:len(ends)-1]
 		}
-		tag := strings.ToLower(text(name, src))
-		if !tags[tag] {
-			return false
+		for c.GotoFirstChildForByte(uint32(start)) != nil {
+			n := c.Node()
+			if n.StartByte() > start {
+				c.GotoParent()
+				break
+			}
+			path, ends = append(path, n), append(ends, n.EndByte())
 		}
-		line += bytes.Count(src[lineAt:n.StartByte()], []byte{'\n'})
-		lineAt = n.StartByte()
-		el := Element{Tag: tag, Attributes: []string{}, Line: line, start: strings.Join(strings.Fields(text(n, src)), " ")}
-		for _, c := range namedChildren(n) {
-			if c.Kind() != "attribute" {
+		k := len(path)
+		if k < 2 || path[k-1].Kind() != "tag_name" || path[k-1].StartByte() != start {
+			continue // inside text, a comment or an attribute value
+		}
+		st := path[k-2]
+		if st.Kind() != "start_tag" && st.Kind() != "self_closing_tag" {
+			continue
+		}
+		line += bytes.Count(src[lineAt:start], []byte{'\n'})
+		lineAt = start
+		el := Element{Tag: strings.ToLower(text(path[k-1], src)), Attributes: []string{}, Line: line}
+		var key strings.Builder
+		key.WriteString(el.Tag)
+		for _, a := range namedChildren(st) {
+			if a.Kind() != "attribute" {
 				continue
 			}
-			if an := childOfKind(&c, "attribute_name"); an != nil {
+			if an := childOfKind(&a, "attribute_name"); an != nil {
 				el.Attributes = append(el.Attributes, text(an, src))
+				key.WriteByte(0)
+				key.WriteString(strings.Join(strings.Fields(text(&a, src)), " "))
 			}
 		}
+		el.key = key.String()
 		out = append(out, el)
-		return false
-	})
-	return out, err
+	}
+	return out, nil
 }
