@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"regexp"
 	"strconv"
 
 	"github.com/mcpc/mcpc/internal/pathscope"
@@ -106,8 +107,45 @@ type Config struct {
 		// AllowedOrigins are Origin values accepted besides the server's own.
 		AllowedOrigins []string `json:"allowedOrigins"`
 	} `json:"http"`
-	Bundles Bundles `json:"bundles"`
-	Graph   Graph   `json:"graph"`
+	Bundles    Bundles    `json:"bundles"`
+	Graph      Graph      `json:"graph"`
+	Connectors Connectors `json:"connectors"`
+}
+
+// Connectors configures the requirement connectors initialize_work fetches
+// through (internal/connector): Jira tickets the prompt names and the
+// OpenAPI operations it references.
+type Connectors struct {
+	// TimeoutMs bounds all connector work of one initialize_work; default 5000.
+	TimeoutMs int `json:"timeoutMs"`
+	// RequestTimeoutMs bounds one HTTP attempt; default 2000.
+	RequestTimeoutMs int `json:"requestTimeoutMs"`
+	// MaxRetries are the attempts after the first on 429, 5xx and
+	// timeouts; default 2.
+	MaxRetries *int `json:"maxRetries"`
+	// RequestsPerSecond is the rate limit per process; default 10.
+	RequestsPerSecond float64 `json:"requestsPerSecond"`
+	// CacheTTLSec is how long a cached answer is used without asking the
+	// server again; default 300. Past it, an answer with an ETag is
+	// revalidated.
+	CacheTTLSec *int `json:"cacheTtlSec"`
+	// MaxAttachmentBytes bounds one ticket's or operation's attachment;
+	// default 32768.
+	MaxAttachmentBytes int `json:"maxAttachmentBytes"`
+	Jira               struct {
+		BaseURL   string `json:"baseUrl"`
+		TokenFile string `json:"tokenFile"` // workspace-relative; default .ai/auth/jira.token
+		TokenEnv  string `json:"tokenEnv"`  // read before the file; default MCPC_JIRA_TOKEN
+		// KeyPattern finds ticket keys; default [A-Z][A-Z0-9]+-\d+.
+		KeyPattern               string   `json:"keyPattern"`
+		AcceptanceCriteriaFields []string `json:"acceptanceCriteriaFields"`
+		MaxIssues                int      `json:"maxIssues"` // default 5
+	} `json:"jira"`
+	OpenAPI struct {
+		// Specs are workspace-relative files or http(s) URLs.
+		Specs         []string `json:"specs"`
+		MaxOperations int      `json:"maxOperations"` // default 10
+	} `json:"openapi"`
 }
 
 // Graph configures the knowledge graph (mcpc graph, proof chains).
@@ -211,7 +249,38 @@ func Load(workspace string) (*Config, error) {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	c.defaults()
+	if _, err := regexp.Compile(c.Connectors.Jira.KeyPattern); err != nil {
+		return nil, fmt.Errorf("config: connectors.jira.keyPattern: %w", err)
+	}
 	return c, nil
+}
+
+func (c *Connectors) defaults() {
+	setInt(&c.TimeoutMs, 5000)
+	setInt(&c.RequestTimeoutMs, 2000)
+	if c.MaxRetries == nil {
+		n := 2
+		c.MaxRetries = &n
+	}
+	if c.RequestsPerSecond == 0 {
+		c.RequestsPerSecond = 10
+	}
+	if c.CacheTTLSec == nil {
+		n := 300
+		c.CacheTTLSec = &n
+	}
+	setInt(&c.MaxAttachmentBytes, 32<<10)
+	if c.Jira.TokenFile == "" {
+		c.Jira.TokenFile = ".ai/auth/jira.token"
+	}
+	if c.Jira.TokenEnv == "" {
+		c.Jira.TokenEnv = "MCPC_JIRA_TOKEN"
+	}
+	if c.Jira.KeyPattern == "" {
+		c.Jira.KeyPattern = `[A-Z][A-Z0-9]+-\d+`
+	}
+	setInt(&c.Jira.MaxIssues, 5)
+	setInt(&c.OpenAPI.MaxOperations, 10)
 }
 
 func (c *Config) defaults() {
@@ -237,6 +306,7 @@ func (c *Config) defaults() {
 		c.Graph.Backend = "embedded"
 	}
 	setInt(&c.Graph.Anchors.MaxDepth, 3)
+	c.Connectors.defaults()
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {
 			cmd.TimeoutSec = 120

@@ -95,6 +95,7 @@ type Controller struct {
 	budget budgetBook
 
 	chains ProofChains // nil: no proof chains
+	reqs   requirementConnectors
 
 	contracts ComponentContracts // nil: no contract facts
 

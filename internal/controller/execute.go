@@ -92,6 +92,9 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 		Files: []string{}, Ranking: []rankEntry{}, Policies: []map[string]any{}, Memories: []map[string]any{},
 		Attachments: atts, Excluded: orEmpty(t.dec.Pack.Excluded), Outcome: orDefault(t.dec.Outcome, "ok"),
 	}
+	if err := c.requirementAttachments(p, t.requirements); err != nil {
+		return err
+	}
 	c.addFiles(p, t.dec.Pack.Files, t.in.Candidates)
 	p.Symbols, p.Usages = c.symbolsFor(p.Files)
 	p.ProofChains = chainsWithin(t.proofChains, p.Files)

@@ -30,13 +30,15 @@ func (c *Controller) prefetch(ctx context.Context, t *turn) {
 	case "apply_code_patch", "run_automation_recipe":
 		t.gitRev = gitHead(c.root) // the revision the trace ledger records
 	case "initialize_work":
+		requirements := c.startRequirements(ctx, t.req.OriginalPrompt, stringList(t.args["lexemes"]), attachmentText(t.args["attachments"]))
 		reportProgress(ctx, 0, 3, "refreshing the code index")
 		c.refreshIndex(ctx)
 		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
+		t.requirements = requirements()
 		reportProgress(ctx, 1, 3, "ranking files for the prompt")
 		cands, err := c.index.Rank(ctx, RankQuery{
 			Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
-			Attachments: attachmentText(t.args["attachments"]), Limit: c.cfg.Pack.MaxFiles * 2,
+			Attachments: append(attachmentText(t.args["attachments"]), t.requirements.rankText...), Limit: c.cfg.Pack.MaxFiles * 2,
 			MemoryAnchors: c.memoryAnchors(ctx),
 		})
 		if err != nil {
@@ -178,6 +180,7 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 	in := &t.in
 	in.Config = c.configFacts
 	in.Sandbox = c.sandboxFacts
+	in.Requirements = c.requirementFactsOf(t)
 	switch t.req.Verb {
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt

@@ -40,6 +40,7 @@ type input struct {
 	Reservation      reservationFacts     `json:"reservation"`
 	Recipe           recipeFacts          `json:"recipe"`
 	SideEffect       sideEffectFacts      `json:"sideEffect"`
+	Requirements     requirementFacts     `json:"requirements"`
 }
 
 type requestFacts struct {

@@ -33,6 +33,9 @@ type packDoc struct {
 	Outcome     string           `json:"outcome"`
 	Escalations int              `json:"escalations"`
 	ProofChains json.RawMessage  `json:"proofChains,omitempty"` // seed 002 chains behind proof_chain files
+	// Requirements are the tickets and API operations fetched for the work
+	// and the connectors that failed (requirements.go).
+	Requirements *requirementsPack `json:"requirements,omitempty"`
 }
 
 type rankEntry struct {
@@ -46,6 +49,10 @@ type attachment struct {
 	Type       string `json:"type"`
 	Ref        string `json:"ref"`
 	Caption    string `json:"caption,omitempty"`
+	// Citation is how a plan cites a fetched ticket or operation;
+	// Content is its slice (requirements.go).
+	Citation *citationRef    `json:"citation,omitempty"`
+	Content  json.RawMessage `json:"content,omitempty"`
 }
 
 // packSummary is how the pack sits in the works table: what every turn
@@ -57,11 +64,17 @@ type packSummary struct {
 	Files       []string `json:"files"`
 	Outcome     string   `json:"outcome"`
 	Escalations int      `json:"escalations"`
+	// Fetched are the requirement refs plans may cite (jira, swagger).
+	Fetched *fetchedRefs `json:"fetched,omitempty"`
 }
 
 // MarshalStored is the works-table form of the pack.
 func (p *packDoc) MarshalStored() json.RawMessage {
-	raw, _ := json.Marshal(packSummary{Ref: p.Ref, Hash: p.Hash, Files: p.Files, Outcome: p.Outcome, Escalations: p.Escalations})
+	sum := packSummary{Ref: p.Ref, Hash: p.Hash, Files: p.Files, Outcome: p.Outcome, Escalations: p.Escalations}
+	if p.Requirements != nil {
+		sum.Fetched = &p.Requirements.Fetched
+	}
+	raw, _ := json.Marshal(sum)
 	return raw
 }
 

@@ -88,6 +88,9 @@ func (c *Controller) packResponse(r *protocol.TurnResponse, t *turn, strategy ma
 		"symbols": p.Symbols, "usages": p.Usages, "policies": p.Policies, "memories": p.Memories,
 		"attachments": p.Attachments, "excluded": p.Excluded,
 	}
+	if p.Requirements != nil {
+		r.ContextPack["requirements"] = p.Requirements
+	}
 	r.PlanGraphSchema = planGraphSchema(t.dec.PlanGraphSchema, env)
 	r.PlanGraphSchema["schema"] = planGraphJSONSchema()
 	r.PlanGraphSchema["example"] = c.examplePlan(t.work, env, p.Files, r.PlanGraphSchema["evidencePolicy"])

@@ -42,6 +42,10 @@ type turn struct {
 	// commitMessage is a git_commit side effect's message, read from the
 	// node's payload in the work's scratch folder.
 	commitMessage string
+
+	// requirements are initialize_work's tickets and API operations,
+	// fetched before the transaction (requirements.go).
+	requirements *requirementFetch
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as

@@ -19,10 +19,11 @@ var defaultExcludes = []string{
 }
 
 // neverIndexed is what no .gitignore rule can bring back (a "!/.ai/tmp/"
-// line negates the defaults above): git's own data, at any depth, and
-// mcpc's runtime state.
+// line negates the defaults above): git's own data, at any depth, mcpc's
+// runtime state, and the connectors' credentials (.ai/auth): the index
+// keeps what it reads in the store, where a token must never be.
 func neverIndexed(rel string) bool {
-	return rel == ".ai/tmp" || strings.EqualFold(path.Base(rel), ".git")
+	return rel == ".ai/tmp" || rel == ".ai/auth" || strings.EqualFold(path.Base(rel), ".git")
 }
 
 // binaryExtensions are skipped without reading: they are never text.

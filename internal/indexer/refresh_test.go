@@ -36,6 +36,7 @@ func TestBadInputIsSkippedAndReported(t *testing.T) {
 	}
 	writeFile(t, root, ".gitignore", append(gitignore, "\n!/.ai/tmp/\n!.git/\n"...))
 	writeFile(t, root, ".ai/tmp/work/w/state.ts", []byte("export const state = 1;\n"))
+	writeFile(t, root, ".ai/auth/jira.token", []byte("jira-pat-0123456789\n"))
 	writeFile(t, root, "sub/.GIT/hook.ts", []byte("export const hook = 1;\n"))
 	writeFile(t, root, "fifo/kept.ts", []byte("export const keptBesideAFIFO = 1;\n"))
 	if err := syscall.Mkfifo(filepath.Join(root, "fifo", ".gitignore"), 0o644); err != nil {
@@ -72,6 +73,7 @@ func TestBadInputIsSkippedAndReported(t *testing.T) {
 		{note: "binary extensions are skipped without reading", file: "logo.png"},
 		{note: "mcpc's state is never indexed, whatever .gitignore says", file: ".ai/tmp/work/w/state.ts"},
 		{note: "git data is never indexed, in any case", file: "sub/.GIT/hook.ts"},
+		{note: "connector credentials are never indexed", file: ".ai/auth/jira.token"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.note, func(t *testing.T) {

@@ -47,6 +47,8 @@ test_success_secrets_are_left_out_silently if {
 		"infra/terraform.tfstate", "infra/prod.tfvars", "config/secrets.yml", "store.JKS",
 		"config/prod.env", ".vault-token", "gcp-orders-service-account.json", "home/.gnupg/secring.gpg",
 		"keys/putty.ppk", "ops/.config/gcloud/application_default_credentials.json",
+		# connector credentials
+		".ai/auth/jira.token", ".AI/Auth/neo4j", "services/api/.ai/auth/jira.token",
 		# env-file variants
 		".env.production.local", "web/.env-local", "env.local", ".flaskenv", "api/.env_staging",
 		# Docker and package-manager auth

@@ -2,7 +2,8 @@
 # title: Strategy selection
 # description: |
 #   Seed 000 section 13 in its fixed order: a base ContextSignature from the
-#   prompt and lexemes, then the override layer (input.strategySignals, from
+#   prompt, lexemes and the fetched Jira tickets' fields (input.requirements:
+#   summary, issue type, labels, components), then the override layer (input.strategySignals, from
 #   strategy_signal memories and graph policy signals, later entries winning),
 #   then the decision table of policies/data/strategies.json applied to the
 #   overridden signature.
@@ -14,7 +15,19 @@ _signals := tables.strategies.signals
 
 _lexemes := [lower(lexeme) | some lexeme in input.lexemes]
 
-_text := lower(concat(" ", array.concat([input.prompt], input.lexemes)))
+# the fetched tickets' fields (absent in documents older than connectors)
+_requirement_text := object.get(input, ["requirements", "text"], [])
+
+_text := lower(concat(" ", array.flatten([input.prompt, input.lexemes, _requirement_text])))
+
+# the API operations fetched from the configured specs (connectors.openapi)
+_fetched_operations := object.get(input, ["requirements", "fetched", "swagger"], [])
+
+default _has_swagger := false
+
+_has_swagger if count(_swagger_words) > 0
+
+_has_swagger if count(_fetched_operations) > 0
 
 _words := {word | some word in regex.split(`[^a-z0-9_-]+`, _text)}
 
@@ -69,7 +82,7 @@ _api_contract_words if {
 base_signature := {
 	"migrationAdpDetected": _adp,
 	"taskTypeGuess": _task_type,
-	"hasSwagger": count(_swagger_words) > 0,
+	"hasSwagger": _has_swagger,
 	"mentionsAgGrid": count(_ag_grid_words) > 0,
 	"hasJira": count(_jira_keys) > 0,
 }
@@ -133,6 +146,12 @@ _reasons contains reason if {
 
 _reasons contains {"reason": sprintf("hasSwagger: %q", [word]), "evidenceRefs": ["prompt"]} if {
 	some word in _swagger_words
+}
+
+_reasons contains reason if {
+	some ref in _fetched_operations
+	text := sprintf("hasSwagger: operation %s fetched", [ref])
+	reason := {"reason": text, "evidenceRefs": [sprintf("swagger:%s", [ref])]}
 }
 
 _reasons contains {"reason": sprintf("mentionsAgGrid: %q", [word]), "evidenceRefs": ["prompt"]} if {

@@ -68,3 +68,28 @@ test_success_ag_grid_only_when_named if {
 	s := strategy.selected with input as _with("Sort the orders grid by date in ag-Grid", [], [])
 	s.strategyId == "ui_aggrid_feature"
 }
+
+# a fetched API operation selects api_contract_feature though the prompt never
+# says "api", and the fetched tickets' fields feed the signature
+test_success_api_contract_from_fetched_operation if {
+	s := strategy.selected with input as object.union(_with("Show the fulfilment status in the orders grid", [], []), {"requirements": {
+		"fetched": {"jira": ["SHOP-42"], "swagger": ["GET /orders/{orderId}"]},
+		"hasSwagger": true, "text": ["Orders grid shows the status", "Story", "orders"], "failures": [], "trace": [],
+	}})
+	s.strategyId == "api_contract_feature"
+	s.contextSignature.hasSwagger == true
+	{"reason": "hasSwagger: operation GET /orders/{orderId} fetched", "evidenceRefs": ["swagger:GET /orders/{orderId}"]} in s.reasons
+}
+
+test_success_ticket_fields_feed_the_signature if {
+	s := strategy.selected with input as object.union(_with("Work on SHOP-7", [], []), {"requirements": {
+		"fetched": {"jira": ["SHOP-7"], "swagger": []},
+		"hasSwagger": false, "text": ["Checkout crashes on an empty cart", "Bug"], "failures": [], "trace": [],
+	}})
+	s.strategyId == "debug_symptom_trace"
+}
+
+test_success_nothing_fetched_keeps_the_prompt_signature if {
+	s := strategy.selected with input as _with("Show the fulfilment status in the orders grid", [], [])
+	s.contextSignature.hasSwagger == false
+}
