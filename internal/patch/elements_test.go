@@ -26,7 +26,7 @@ func TestTemplateElements(t *testing.T) {
 			}},
 		{note: "ts: the inline template's lines are the file's", file: "a.component.ts",
 			content: "import { Component } from '@angular/core';\n\n@Component({\n  selector: 'app-a',\n  template: `\n    <sdf-button [size]=\"s\"></sdf-button>`,\n})\nexport class A { html = '<sdf-button [nope]=\"1\">'; }\n",
-			want: []Element{{Tag: "sdf-button", Attributes: []string{"[size]"}, Line: 6}}},
+			want:    []Element{{Tag: "sdf-button", Attributes: []string{"[size]"}, Line: 6}}},
 		{note: "other files have no templates", file: "a.go", content: "// <sdf-button [x]=\"y\">", want: nil},
 	} {
 		t.Run(tc.note, func(t *testing.T) {

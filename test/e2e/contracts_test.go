@@ -44,7 +44,7 @@ func contractWorkspace(t *testing.T, ruleStatus string) string {
 	seed := `{"id":"mig-adp-alert","type":"MigrationRule","version":1,"updated_at":"2026-11-01T10:00:00Z","updated_by":"design-system-team",` +
 		`"fromTag":"adp-alert","toTag":"sdf-alert","status":"` + ruleStatus + `","propMappings":{"type":"severity","message":"heading"}}` + "\n"
 	for rel, content := range map[string]string{
-		"src/design-system/components.d.ts":         contractsDTS,
+		"src/design-system/components.d.ts":          contractsDTS,
 		".ai/graph/seed/migrations/adp-to-sdf.jsonl": seed,
 	} {
 		p := filepath.Join(ws, filepath.FromSlash(rel))
