@@ -89,6 +89,13 @@ func TestComponentContractAtWriteTime(t *testing.T) {
 				return strings.Replace(b, `<adp-alert type="warning" [message]="stockMessage" dismissible></adp-alert>`,
 					`<sdf-alert severity="warning" [heading]="stockMessage" dismissible></sdf-alert>`, 1)
 			}},
+		{note: "explicit propMappings win over the MigrationRule's", ruleStatus: "approved",
+			edit: codemodEdit("rewrite_template_tag", map[string]any{"fromTag": "adp-alert", "toTag": "sdf-alert",
+				"propMappings": map[string]any{"type": "severity", "message": "children"}}),
+			want: func(b string) string {
+				return strings.Replace(b, `<adp-alert type="warning" [message]="stockMessage" dismissible></adp-alert>`,
+					`<sdf-alert severity="warning" dismissible>{{ stockMessage }}</sdf-alert>`, 1)
+			}},
 		{note: "a candidate rule lends no mappings", ruleStatus: "candidate",
 			edit: codemodEdit("rewrite_template_tag", map[string]any{"fromTag": "adp-alert", "toTag": "sdf-alert"}),
 			deny: []string{
