@@ -22,12 +22,9 @@ func contractsOf(pc controller.ProofChains) controller.ComponentContracts {
 	return nil
 }
 
-// maxContractTags bounds the tags one patch's contracts are read for.
-const maxContractTags = 200
-
 func (g graphContracts) Contracts(ctx context.Context, tags []string) (map[string]controller.ComponentContract, error) {
 	out := map[string]controller.ComponentContract{}
-	for _, tag := range tags[:min(len(tags), maxContractTags)] {
+	for _, tag := range tags { // the controller bounds them
 		n, ok, err := g.store.Node(ctx, graph.ComponentID(tag))
 		if err != nil {
 			return nil, err

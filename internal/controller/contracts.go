@@ -2,9 +2,12 @@ package controller
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/lexeme"
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/schemas"
 )
@@ -40,6 +43,10 @@ type (
 	elementFact   = patch.Element
 )
 
+// maxContractTags bounds the distinct custom tags of one patched file whose
+// contracts are read.
+const maxContractTags = 200
+
 // ruleLookupDeadline bounds one migration rule lookup of a codemod: the
 // codemod's own deadline does not reach into the lookup, which has no ctx.
 const ruleLookupDeadline = time.Second
@@ -71,11 +78,42 @@ func (c *Controller) useContracts(cc ComponentContracts) {
 // (patchSource): the before content is the agent's to know, and the facts
 // name nothing of any other file.
 func (c *Controller) gatherContractFacts(ctx context.Context, t *turn, file string) {
-	if c.contracts == nil || t.dryRun == nil {
+	if t.dryRun != nil {
+		c.contractFactsOf(ctx, t, file, string(t.dryRun.before), t.dryRun.after)
+	}
+}
+
+// gatherRecipeContractFacts does the same for replace_lexeme_in_file's
+// result on content, the target's current content, when the target is one
+// the work may see: a pack file or one it read.
+func (c *Controller) gatherRecipeContractFacts(ctx context.Context, t *turn, file string, content []byte) {
+	if _, read := t.in.Reads[file]; !read && !slices.Contains(t.in.Pack.Files, file) {
 		return
 	}
-	tags := patch.CustomTags(t.dryRun.after)
+	_, lex, replacement := lexemeParams(t)
+	if after, n := lexeme.Replace(string(content), lex, replacement); n > 0 {
+		c.contractFactsOf(ctx, t, file, string(content), after)
+	}
+}
+
+// contractFactsOf reports the contracted elements after has and before
+// has not.
+func (c *Controller) contractFactsOf(ctx context.Context, t *turn, file, beforeContent, afterContent string) {
+	if c.contracts == nil {
+		return
+	}
+	// The same deadline as the edits: a template built to be slow to parse
+	// costs the server no more than the patch itself may.
+	ctx, cancel := context.WithTimeout(ctx, patchDeadline)
+	defer cancel()
+	tags := patch.CustomTags(afterContent)
 	if len(tags) == 0 {
+		return
+	}
+	if len(tags) > maxContractTags {
+		// Checking only some would let a patch hide an element behind
+		// hundreds of others; no real template has this many.
+		c.contractProblem(t, fmt.Errorf("the file names %d distinct custom elements, more than the %d whose contracts are checked", len(tags), maxContractTags))
 		return
 	}
 	slices.Sort(tags)
@@ -91,12 +129,12 @@ func (c *Controller) gatherContractFacts(ctx context.Context, t *turn, file stri
 	for tag := range contracts {
 		want[tag] = true
 	}
-	after, err := patch.TemplateElements(ctx, file, t.dryRun.after, want)
+	after, err := patch.TemplateElements(ctx, file, afterContent, want)
 	if err != nil {
 		c.contractProblem(t, err)
 		return
 	}
-	before, err := patch.TemplateElements(ctx, file, string(t.dryRun.before), want)
+	before, err := patch.TemplateElements(ctx, file, beforeContent, want)
 	if err != nil {
 		c.contractProblem(t, err)
 		return
@@ -111,6 +149,10 @@ func (c *Controller) gatherContractFacts(ctx context.Context, t *turn, file stri
 // checked: a patch problem, which patch-applicable refuses.
 func (c *Controller) contractProblem(t *turn, err error) {
 	c.log.Warn().Err(err).Msg("component contract facts")
+	p := schemas.Problem{Path: "args.targetFile", Message: "the component contracts could not be checked: " + err.Error()}
+	if errors.Is(err, context.DeadlineExceeded) {
+		p.Kind = patch.KindDeadline
+	}
 	t.in.Patch.Applicable = false
-	t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.targetFile", Message: "the component contracts could not be checked: " + err.Error()})
+	t.in.Patch.Problems = append(t.in.Patch.Problems, p)
 }

@@ -151,3 +151,30 @@ func sameSet(a, b []string) bool {
 	}
 	return true
 }
+
+// TestComponentContractRecipe: replace_lexeme_in_file renaming adp-alert to
+// sdf-alert leaves the old attributes on the contracted element; the write
+// is refused and the file kept.
+func TestComponentContractRecipe(t *testing.T) {
+	ws := contractWorkspace(t, "approved")
+	before := readWorkspaceFile(t, ws, demo.Target)
+	a := workWithChanges(t, ws, changeNode("change-1", "modify", demo.Target))
+	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+	r := a.turn("run_automation_recipe", map[string]any{"recipeId": "replace_lexeme_in_file", "planNodeId": "change-1",
+		"params": map[string]any{"lexeme": "adp-alert", "replacement": "sdf-alert"}})
+	mustDeny(t, r, "EXEC_CONTRACT_VIOLATION")
+	var got []string
+	for _, d := range r.Denials {
+		got = append(got, d.Message)
+	}
+	want := []string{
+		"<sdf-alert> at line 3 has type, which its components.d.ts contract does not declare (declared props: dismissible, heading, severity)",
+		"<sdf-alert> at line 3 has [message], which its components.d.ts contract does not declare (declared props: dismissible, heading, severity)",
+	}
+	if !sameSet(got, want) {
+		t.Fatalf("denials %q", got)
+	}
+	if readWorkspaceFile(t, ws, demo.Target) != before {
+		t.Fatal("a refused recipe changed the file")
+	}
+}

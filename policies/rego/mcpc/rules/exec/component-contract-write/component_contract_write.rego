@@ -8,7 +8,9 @@
 #   written, line); a name counts by what is inside its Angular binding syntax
 #   ([x], (x), [(x)]). Standard global attributes, aria-/data-/attr./class./
 #   style. names, DOM events and template syntax (*ngIf, #ref, let-x, @anim)
-#   are allowed by policies/data/contracts.json.
+#   are allowed by policies/data/contracts.json. The same holds for
+#   run_automation_recipe's replace_lexeme_in_file, whose result Go checks the
+#   same way; when Go could not check it (input.patch.problems) it is refused.
 # custom:
 #   code: EXEC_CONTRACT_VIOLATION
 #   remediation: >-
@@ -21,8 +23,10 @@ package mcpc.rules.exec["component-contract-write"]
 import data.mcpc.lib.tables
 import data.mcpc.result
 
+_writes := {"apply_code_patch", "run_automation_recipe"}
+
 report contains violation if {
-	input.verb == "apply_code_patch"
+	input.verb in _writes
 	some element in input.patch.elements
 	declared := {prop.name | some prop in input.patch.contracts[element.tag].props}
 	some attribute in element.attributes
@@ -34,6 +38,17 @@ report contains violation if {
 			[element.tag, element.line, attribute, _listed(declared)],
 		),
 		"path": "args.edits",
+	})
+}
+
+# A patch's problems are patch-applicable's; a recipe has no other rule
+# for them.
+report contains violation if {
+	input.verb == "run_automation_recipe"
+	some problem in input.patch.problems
+	violation := result.fail(rego.metadata.chain(), {
+		"message": problem.message,
+		"path": problem.path,
 	})
 }
 

@@ -81,3 +81,16 @@ test_success_no_elements if {
 	r := rule.report with input as {"verb": "apply_code_patch", "patch": {"elements": [], "contracts": {}}}
 	count(r) == 0
 }
+
+test_fail_recipe_result_with_undeclared_binding if {
+	r := rule.report with input as object.union(_patch(["[label]", "[invented]"]), {"verb": "run_automation_recipe"})
+	r == {_denial("<sdf-button> at line 3 has [invented], which its components.d.ts contract does not declare (declared props: disabled, label, variant)")}
+}
+
+test_fail_recipe_result_not_checked if {
+	r := rule.report with input as {"verb": "run_automation_recipe", "patch": {"elements": [], "contracts": {}, "problems": [{
+		"path": "args.targetFile",
+		"message": "the component contracts could not be checked: graph closed",
+	}]}}
+	r == {object.union(_denial("the component contracts could not be checked: graph closed"), {"path": "args.targetFile"})}
+}
