@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/lexeme"
@@ -57,7 +60,7 @@ func (c *Controller) useContracts(cc ComponentContracts) {
 	if cc == nil {
 		return
 	}
-	c.contracts = cc
+	c.contracts.reader = cc
 	c.codemods = c.codemods.WithRules(func(fromTag string) (patch.MigrationRule, bool) {
 		ctx, cancel := context.WithTimeout(context.Background(), ruleLookupDeadline)
 		defer cancel()
@@ -99,7 +102,7 @@ func (c *Controller) gatherRecipeContractFacts(ctx context.Context, t *turn, fil
 // contractFactsOf reports the contracted elements after has and before
 // has not.
 func (c *Controller) contractFactsOf(ctx context.Context, t *turn, file, beforeContent, afterContent string) {
-	if c.contracts == nil {
+	if c.contracts.reader == nil {
 		return
 	}
 	// The same deadline as the edits: a template built to be slow to parse
@@ -117,7 +120,7 @@ func (c *Controller) contractFactsOf(ctx context.Context, t *turn, file, beforeC
 		return
 	}
 	slices.Sort(tags)
-	contracts, err := c.contracts.Contracts(ctx, tags)
+	contracts, err := c.contracts.reader.Contracts(ctx, tags)
 	if err != nil {
 		c.contractProblem(t, err)
 		return
@@ -129,12 +132,12 @@ func (c *Controller) contractFactsOf(ctx context.Context, t *turn, file, beforeC
 	for tag := range contracts {
 		want[tag] = true
 	}
-	after, err := patch.TemplateElements(ctx, file, afterContent, want)
+	after, err := c.contracts.elements(ctx, file, afterContent, want)
 	if err != nil {
 		c.contractProblem(t, err)
 		return
 	}
-	before, err := patch.TemplateElements(ctx, file, beforeContent, want)
+	before, err := c.contracts.elements(ctx, file, beforeContent, want)
 	if err != nil {
 		c.contractProblem(t, err)
 		return
@@ -143,6 +146,40 @@ func (c *Controller) contractFactsOf(ctx context.Context, t *turn, file, beforeC
 		t.in.Patch.Elements = append(t.in.Patch.Elements, el)
 		t.in.Patch.Contracts[el.Tag] = contracts[el.Tag]
 	}
+}
+
+// contractChecker is the contract reader and the elements of the contents
+// it parsed last: one patch's result is the next one's before, so a run of
+// edits to a large template parses each content once.
+type contractChecker struct {
+	reader ComponentContracts
+	mu     sync.Mutex
+	parsed map[string][]patch.Element // file, tags and content hash: elements
+}
+
+// maxParsedContents bounds the cache; it is emptied when full.
+const maxParsedContents = 64
+
+func (cc *contractChecker) elements(ctx context.Context, file, content string, want map[string]bool) ([]patch.Element, error) {
+	tags := slices.Sorted(maps.Keys(want))
+	key := file + "\x00" + strings.Join(tags, ",") + "\x00" + sha256Hex([]byte(content))
+	cc.mu.Lock()
+	els, ok := cc.parsed[key]
+	cc.mu.Unlock()
+	if ok {
+		return els, nil
+	}
+	els, err := patch.TemplateElements(ctx, file, content, want)
+	if err != nil {
+		return nil, err
+	}
+	cc.mu.Lock()
+	if cc.parsed == nil || len(cc.parsed) >= maxParsedContents {
+		cc.parsed = map[string][]patch.Element{}
+	}
+	cc.parsed[key] = els
+	cc.mu.Unlock()
+	return els, nil
 }
 
 // contractProblem fails the patch closed when its contracts could not be

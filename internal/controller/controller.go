@@ -97,7 +97,7 @@ type Controller struct {
 	chains ProofChains // nil: no proof chains
 	reqs   requirementConnectors
 
-	contracts ComponentContracts // nil: no contract facts
+	contracts contractChecker // its reader nil: no contract facts
 
 	// cleanScans: pack file to the hash of content the secret detector
 	// found clean (markSecrets, readable), so reads of it skip redaction;

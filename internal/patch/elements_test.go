@@ -3,6 +3,7 @@ package patch
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -89,13 +90,31 @@ func TestCustomTags(t *testing.T) {
 // templates for the contracted ones, and comparing them.
 func BenchmarkContractElements2000Lines(b *testing.B) {
 	before := template2000()
-	ctx := context.Background()
-	after, probs := Apply(ctx, before, []Edit{{Op: "codemod", Codemod: "rewrite_template_tag", Params: map[string]any{
+	after := migrated2000(b, before)
+	benchContractElements(b, before, after, 200)
+}
+
+// BenchmarkContractElementsReplaceText2000Lines: a replace_text patch on
+// a 2,000-line template that already holds 200 contracted elements, one of
+// which it changes: both contents are parsed.
+func BenchmarkContractElementsReplaceText2000Lines(b *testing.B) {
+	before := migrated2000(b, template2000())
+	after := strings.Replace(before, `[message]="messages[150]"`, `[heading]="messages[150]"`, 1)
+	benchContractElements(b, before, after, 1)
+}
+
+func migrated2000(b *testing.B, before string) string {
+	after, probs := Apply(context.Background(), before, []Edit{{Op: "codemod", Codemod: "rewrite_template_tag", Params: map[string]any{
 		"fromTag": "adp-alert", "toTag": "sdf-alert", "propMappings": map[string]any{"type": "severity", "closed": "dismissed"},
 	}}}, Options{File: "big.component.html"})
 	if len(probs) > 0 {
 		b.Fatal(probs)
 	}
+	return after
+}
+
+func benchContractElements(b *testing.B, before, after string, changed int) {
+	ctx := context.Background()
 	b.SetBytes(int64(len(after)))
 	start := cpuTime()
 	for b.Loop() {
@@ -113,7 +132,7 @@ func BenchmarkContractElements2000Lines(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if n := len(ChangedElements(bs, as)); n != 200 {
+		if n := len(ChangedElements(bs, as)); n != changed {
 			b.Fatalf("%d changed elements", n)
 		}
 	}
