@@ -304,6 +304,15 @@ func BenchmarkStdioReadTurnRaw(b *testing.B) {
 	loopLatency(b, func() time.Duration { return s.readTurn(b) })
 }
 
+// BenchmarkStdioReadTurnRawNoEvents is BenchmarkStdioReadTurnRaw with
+// observability off (observe.disabled): the pair measures what events and
+// the decision log add to a read turn.
+func BenchmarkStdioReadTurnRawNoEvents(b *testing.B) {
+	b.Setenv("MCPC_OBSERVE_DISABLED", "true")
+	s := rawReadSession(b)
+	loopLatency(b, func() time.Duration { return s.readTurn(b) })
+}
+
 // BenchmarkStdioReadTurnPaced is that read turn as an agent makes it: after
 // a pause (its thinking), long enough for the recorder's quiet moment, so
 // record files and the store's upkeep run between turns as they do in use,

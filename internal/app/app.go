@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -18,6 +19,7 @@ import (
 	"github.com/mcpc/mcpc/internal/controller"
 	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/indexer"
+	"github.com/mcpc/mcpc/internal/observe"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/retrieval"
 	"github.com/mcpc/mcpc/internal/store"
@@ -45,6 +47,8 @@ type Options struct {
 	// AllowInsecureBundleHTTP lets a bundle URL use plain http, as
 	// bundles.allowInsecureHttp does. Default false.
 	AllowInsecureBundleHTTP bool
+	// Version is mcpc's version, as the decision log labels it.
+	Version string
 }
 
 // App is an opened workspace.
@@ -55,6 +59,8 @@ type App struct {
 	Engine     *engine.Loader
 	Index      *indexer.Index
 	Controller *controller.Controller
+	// Observer records events and decision logs; nil when observe.disabled.
+	Observer   *observe.Pipeline
 	closeGraph func() error // the knowledge graph's backend
 }
 
@@ -73,9 +79,16 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The observer starts after the engine: updates reach it once it runs.
+	var observer atomic.Pointer[observe.Pipeline]
 	eng := engine.Load(ctx, engine.LoaderOptions{
 		Bundle: opts.BundlePath, PollInterval: opts.BundlePoll, Log: opts.Log,
 		Verify: verify, AllowInsecureHTTP: opts.AllowInsecureBundleHTTP || cfg.Bundles.AllowInsecureHTTP,
+		OnUpdate: func(version, source string) {
+			if o := observer.Load(); o != nil {
+				o.BundleLoaded(version, source)
+			}
+		},
 	})
 	if opts.BundlePath == "" && eng.Current() == nil {
 		return nil, eng.LoadErr() // the embedded policies must always compile
@@ -85,16 +98,33 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	chains, closeGraph := newProofChains(ctx, ws, cfg, st, ix, opts.Log)
-	ctl, err := controller.New(controller.Options{
+	var obs *observe.Pipeline
+	ctlOpts := controller.Options{
 		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
 		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains, Contracts: contractsOf(chains),
-	})
+	}
+	if !cfg.Observe.Disabled {
+		if obs, err = observe.New(observe.Options{Store: st, Workspace: ws, Config: cfg.Observe, Version: opts.Version, Log: opts.Log}); err != nil {
+			closeGraph()
+			st.Close()
+			return nil, err
+		}
+		ctlOpts.Observer = obs
+		observer.Store(obs)
+		if cur := eng.Current(); cur != nil {
+			obs.BundleLoaded(cur.Version(), cur.Source())
+		}
+	}
+	ctl, err := controller.New(ctlOpts)
 	if err != nil {
+		if obs != nil {
+			obs.Close()
+		}
 		closeGraph()
 		st.Close()
 		return nil, err
 	}
-	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl, closeGraph: closeGraph}, nil
+	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl, Observer: obs, closeGraph: closeGraph}, nil
 }
 
 // bundleVerification reads the bundle signing key the flags or the config
@@ -198,6 +228,9 @@ func OpenIndex(dir string) (*store.Store, *indexer.Index, error) {
 // Close flushes decision records and releases the store.
 func (a *App) Close() error {
 	a.Controller.Close()
+	if a.Observer != nil {
+		a.Observer.Close() // after the controller: its last turns are queued
+	}
 	if a.closeGraph != nil {
 		if err := a.closeGraph(); err != nil {
 			a.Store.Close()

@@ -53,8 +53,19 @@ type record struct {
 	Seq     int             `json:"seq"`
 	Verb    string          `json:"verb"`
 	AgentID string          `json:"agentId"`
+	Stage   string          `json:"stage"` // the stage input and result belong to
+	Query   string          `json:"query"` // its entrypoint; records before stages: the decision
 	Input   json.RawMessage `json:"input"`
 	Result  json.RawMessage `json:"result"`
+	Stages  []recordedStage `json:"stages"` // the evaluations before it
+}
+
+// recordedStage is an earlier evaluation of the same turn.
+type recordedStage struct {
+	Name   string          `json:"name"`
+	Query  string          `json:"query"`
+	Input  json.RawMessage `json:"input"`
+	Result json.RawMessage `json:"result"`
 }
 
 type explained struct {
@@ -67,6 +78,19 @@ type explained struct {
 	Denials  []explainedDeny `json:"denials"`
 	Replay   string          `json:"replay"`
 	Suggest  map[string]any  `json:"suggestedAction,omitempty"`
+	// Stages lists every evaluation of the turn in order, the explained
+	// one (the decision the turn answered) last.
+	Stages []explainedStage `json:"stages"`
+}
+
+// explainedStage is one stage of a turn: its entrypoint, what it decided
+// and which codes it denied with.
+type explainedStage struct {
+	Name    string   `json:"name"`
+	Query   string   `json:"query"`
+	Allow   bool     `json:"allow"`
+	Denials []string `json:"denials"`
+	Replay  string   `json:"replay"`
 }
 
 // explainedDeny is a recorded denial with its rule's documentation and the
@@ -97,42 +121,17 @@ func (p *explainParams) run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var replayed recordedDecision
-	_, replayRaw, evalErr := eng.Evaluate(ctx, json.RawMessage(rec.Input), &replayed)
+	out := explained{Work: p.work, Decision: rec.Seq, Verb: rec.Verb, Agent: rec.AgentID, Stages: []explainedStage{}}
+	for _, st := range rec.Stages {
+		var decided recordedDecision
+		replay, _ := replayStage(ctx, eng, st.Query, st.Input, st.Result, &decided)
+		out.Stages = append(out.Stages, explainedStage{Name: st.Name, Query: st.Query, Allow: decided.Allow, Denials: denialCodes(decided), Replay: replay})
+	}
 	var recorded recordedDecision
-	haveRecorded := len(rec.Result) > 0 && string(rec.Result) != "null" && json.Unmarshal(rec.Result, &recorded) == nil
-	out := explained{Work: p.work, Decision: rec.Seq, Verb: rec.Verb, Agent: rec.AgentID}
-	switch {
-	case evalErr != nil:
-		out.Replay = "the current policies fail on this input: " + evalErr.Error()
-	case !haveRecorded:
-		out.Replay = "evaluated with the current policies (no recorded result to compare)"
-		recorded = replayed
-	default:
-		var a, b any
-		_ = json.Unmarshal(rec.Result, &a)
-		_ = json.Unmarshal(replayRaw, &b)
-		if reflect.DeepEqual(a, b) {
-			out.Replay = "replayed offline: the current policies give the same decision"
-		} else {
-			out.Replay = "replayed offline: the current policies decide differently now (allow=" + fmt.Sprint(replayed.Allow) + ", " + fmt.Sprint(len(replayed.Denials)) + " denials)"
-		}
-	}
-	out.Allow, out.State, out.Suggest = recorded.Allow, recorded.State, recorded.SuggestedAction
-	var input map[string]any
-	_ = json.Unmarshal(rec.Input, &input)
-	if out.Verb == "" {
-		out.Verb, _ = input["verb"].(string)
-	}
-	docs := eng.RuleDocs()
-	for _, d := range recorded.Denials {
-		ed := explainedDeny{Denial: d}
-		if doc, ok := docs[ed.Rule]; ok {
-			ed.Title, ed.Description = doc.Title, doc.Description
-		}
-		ed.Value = lookupPath(input, ed.Path)
-		out.Denials = append(out.Denials, ed)
-	}
+	out.Replay, recorded = replayStage(ctx, eng, rec.Query, rec.Input, rec.Result, &recorded)
+	out.Stages = append(out.Stages, explainedStage{Name: orDefault(rec.Stage, "verb"), Query: orDefault(rec.Query, engine.DecisionQuery),
+		Allow: recorded.Allow, Denials: denialCodes(recorded), Replay: out.Replay})
+	explainDenials(&out, eng.RuleDocs(), rec, recorded)
 	switch p.format {
 	case "json":
 		return writeJSON(w, out)
@@ -142,6 +141,85 @@ func (p *explainParams) run(ctx context.Context, w io.Writer) error {
 		return renderExplanation(w, out, false)
 	}
 	return fmt.Errorf("--format must be text, json or markdown")
+}
+
+// explainDenials fills out's outcome and its denials, each with its rule's
+// documentation and the input value its path points at. The dashboard
+// explains recorded decisions with it too (explainRecord).
+func explainDenials(out *explained, docs map[string]engine.RuleDoc, rec *record, recorded recordedDecision) {
+	out.Allow, out.State, out.Suggest = recorded.Allow, recorded.State, recorded.SuggestedAction
+	var input map[string]any
+	_ = json.Unmarshal(rec.Input, &input)
+	if out.Verb == "" {
+		out.Verb, _ = input["verb"].(string)
+	}
+	for _, d := range recorded.Denials {
+		ed := explainedDeny{Denial: d}
+		if doc, ok := docs[ed.Rule]; ok {
+			ed.Title, ed.Description = doc.Title, doc.Description
+		}
+		ed.Value = lookupPath(input, ed.Path)
+		out.Denials = append(out.Denials, ed)
+	}
+}
+
+// explainRecord explains a stored decision record as recorded (no replay).
+func explainRecord(docs map[string]engine.RuleDoc, workID string, raw []byte) (any, error) {
+	rec := &record{}
+	if err := json.Unmarshal(raw, rec); err != nil {
+		return nil, err
+	}
+	var recorded recordedDecision
+	if len(rec.Result) > 0 && string(rec.Result) != "null" {
+		if err := json.Unmarshal(rec.Result, &recorded); err != nil {
+			return nil, err
+		}
+	}
+	out := explained{Work: workID, Decision: rec.Seq, Verb: rec.Verb, Agent: rec.AgentID, Replay: "as recorded", Denials: []explainedDeny{}}
+	explainDenials(&out, docs, rec, recorded)
+	return out, nil
+}
+
+// replayStage evaluates a recorded stage's input with the current policies
+// under the stage's own entrypoint, and compares with what was recorded. It
+// returns the comparison and the recorded decision (the replayed one when
+// none was recorded).
+func replayStage(ctx context.Context, eng *engine.Engine, query string, input, result json.RawMessage, recorded *recordedDecision) (string, recordedDecision) {
+	var replayed recordedDecision
+	evaluate := eng.Evaluate
+	if query == engine.Stage1Query {
+		evaluate = eng.EvaluateStage1
+	}
+	_, replayRaw, evalErr := evaluate(ctx, input, &replayed)
+	haveRecorded := len(result) > 0 && string(result) != "null" && json.Unmarshal(result, recorded) == nil
+	switch {
+	case evalErr != nil:
+		return "the current policies fail on this input: " + evalErr.Error(), *recorded
+	case !haveRecorded:
+		return "evaluated with the current policies (no recorded result to compare)", replayed
+	}
+	var a, b any
+	_ = json.Unmarshal(result, &a)
+	_ = json.Unmarshal(replayRaw, &b)
+	if reflect.DeepEqual(a, b) {
+		return "replayed offline: the current policies give the same decision", *recorded
+	}
+	return "replayed offline: the current policies decide differently now (allow=" + fmt.Sprint(replayed.Allow) + ", " + fmt.Sprint(len(replayed.Denials)) + " denials)", *recorded
+}
+
+func denialCodes(d recordedDecision) []string {
+	codes := []string{}
+	for _, dn := range d.Denials {
+		codes = append(codes, dn.Code)
+	}
+	return codes
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 // load finds the record to explain.
@@ -235,6 +313,16 @@ func renderExplanation(w io.Writer, e explained, md bool) error {
 	fmt.Fprintln(w, h(fmt.Sprintf("Decision %d of %s: %s by %s", e.Decision, orDash(e.Work), e.Verb, orDash(e.Agent))))
 	fmt.Fprintf(w, "allowed: %v   state: %s\n", e.Allow, e.State)
 	fmt.Fprintf(w, "%s\n", e.Replay)
+	if len(e.Stages) > 0 {
+		fmt.Fprintln(w, "stages:")
+		for i, st := range e.Stages {
+			verdict := "allowed"
+			if !st.Allow {
+				verdict = "denied " + strings.Join(st.Denials, ", ")
+			}
+			fmt.Fprintf(w, "  %d. %s (%s): %s; %s\n", i+1, st.Name, st.Query, verdict, st.Replay)
+		}
+	}
 	for i, d := range e.Denials {
 		fmt.Fprintln(w)
 		if md {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpc/mcpc/internal/app"
 	"github.com/mcpc/mcpc/internal/exactjson"
+	"github.com/mcpc/mcpc/internal/observe"
 	"github.com/mcpc/mcpc/internal/store"
 )
 
@@ -87,6 +88,9 @@ func (p *gateParams) approve(cmd *cobra.Command) error {
 	})
 	if err != nil {
 		return err
+	}
+	if err := observe.RecordGateApproval(ctx, st, p.work, p.gate, p.by); err != nil {
+		fmt.Fprintf(os.Stderr, "mcpc: the gate_approval event was not recorded: %v\n", err)
 	}
 	fmt.Fprintf(os.Stderr, "approved gate %s of work %s\n", p.gate, p.work)
 	return writeJSON(cmd.OutOrStdout(), map[string]string{"work": p.work, "gate": p.gate, "approvedBy": p.by, "note": p.note})

@@ -65,7 +65,7 @@ func newRootCommand() *cobra.Command {
 	root.PersistentFlags().StringVar(&p.logLevel, "log-level", p.logLevel, "stderr log level: debug, info, warn, error")
 	root.AddCommand(
 		newServeCommand(p), newIndexCommand(p), newExplainCommand(p), newPolicyCommand(p),
-		newDemoCommand(p), newEvalCommand(p), newGateCommand(p), newTraceCommand(p), newVersionCommand(), newGraphCommand(p),
+		newDemoCommand(p), newEvalCommand(p), newGateCommand(p), newTraceCommand(p), newDashboardCommand(p), newVersionCommand(), newGraphCommand(p),
 		newHookCommand(p), newInitCommand(p), newWorksCommand(p),
 	)
 	return root

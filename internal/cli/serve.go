@@ -71,6 +71,7 @@ one) and the log says why.`,
 func (p *serveParams) run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	exitAfterGrace()
 	log := p.logger()
 	if v, err := strconv.Atoi(os.Getenv("MCPC_BUNDLE_POLL_SECONDS")); err == nil && v > 0 {
 		p.poll = time.Duration(v) * time.Second
@@ -97,7 +98,7 @@ func (p *serveParams) run(ctx context.Context) error {
 	pacer := gcpace.Configure(gcpace.Options{})
 	a, err := app.Open(ctx, app.Options{
 		Workspace: p.workspace, BundlePath: p.bundle, BundlePoll: p.poll, Log: log, Pause: pacer.Pause,
-		BundleKeyFile: p.bundleKey, BundleKeyID: p.bundleKeyID, AllowInsecureBundleHTTP: p.insecureBundle,
+		BundleKeyFile: p.bundleKey, BundleKeyID: p.bundleKeyID, AllowInsecureBundleHTTP: p.insecureBundle, Version: Version,
 	})
 	if err != nil {
 		return err
@@ -158,6 +159,30 @@ func (p *serveParams) run(ctx context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// shutdownGrace is how long a process that got SIGTERM or an interrupt lets
+// in-flight work end on its own before it exits anyway: a turn must not keep
+// a process (and the store's write lock) alive past a second. Exiting in a
+// transaction is safe: SQLite rolls it back, and a patch written but not
+// committed is settled by the next process (RecoverPatches).
+const shutdownGrace = 750 * time.Millisecond
+
+// exitAfterGrace exits the process shutdownGrace after the first signal,
+// whatever is still running then.
+func exitAfterGrace() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sig
+		time.Sleep(shutdownGrace)
+		fmt.Fprintf(os.Stderr, "mcpc: still running %s after %s; exiting\n", s, shutdownGrace)
+		code := 1
+		if n, ok := s.(syscall.Signal); ok {
+			code = 128 + int(n) // as a shell reports a process the signal ended
+		}
+		os.Exit(code)
+	}()
 }
 
 // reportSandboxMode says on stderr, once at start-up, how validation

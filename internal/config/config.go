@@ -12,6 +12,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/schemas"
@@ -81,6 +82,12 @@ type Config struct {
 	Request struct {
 		MaxBytes int `json:"maxBytes"` // default 4 MiB
 	} `json:"request"`
+	Store struct {
+		// LockTimeoutMs bounds how long one turn holds the store's write
+		// lock, and how long a turn's expensive facts (patch dry run,
+		// ranking, escalation search) may take to gather. Default 2000.
+		LockTimeoutMs int `json:"lockTimeoutMs"`
+	} `json:"store"`
 	// Reservations are the collision guard's holds on the files of a change
 	// node an agent patched.
 	Reservations struct {
@@ -110,6 +117,7 @@ type Config struct {
 	Bundles    Bundles    `json:"bundles"`
 	Graph      Graph      `json:"graph"`
 	Connectors Connectors `json:"connectors"`
+	Observe    Observe    `json:"observe"`
 }
 
 // Connectors configures the requirement connectors initialize_work fetches
@@ -299,9 +307,11 @@ func (c *Config) defaults() {
 	setInt64(&c.Index.MaxFileBytes, 1<<20)
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
+	setInt(&c.Store.LockTimeoutMs, 2000)
 	setInt(&c.Reservations.TTLSec, 1800)
 	setInt(&c.SideEffects.TimeoutSec, 600)
 	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
+	c.Observe.defaults()
 	if c.Graph.Backend == "" {
 		c.Graph.Backend = "embedded"
 	}
@@ -313,6 +323,11 @@ func (c *Config) defaults() {
 			c.Validation.Commands[id] = cmd
 		}
 	}
+}
+
+// LockTimeout is Store.LockTimeoutMs as a duration.
+func (c *Config) LockTimeout() time.Duration {
+	return time.Duration(c.Store.LockTimeoutMs) * time.Millisecond
 }
 
 func setInt(p *int, d int) {
@@ -347,6 +362,7 @@ var envVars = map[string][]string{
 	"MCPC_BUDGET_WORK_MAX_TOKENS":     {"budget", "workMaxTokens"},
 	"MCPC_BUDGET_SESSION_MAX_TOKENS":  {"budget", "sessionMaxTokens"},
 	"MCPC_BUDGET_REQUEST_MAX_PERCENT": {"budget", "requestMaxPercent"},
+	"MCPC_STORE_LOCK_TIMEOUT_MS":      {"store", "lockTimeoutMs"},
 	"MCPC_PACK_MAX_FILES":             {"pack", "maxFiles"},
 	"MCPC_PACK_MAX_BYTES":             {"pack", "maxBytes"},
 	"MCPC_SCRATCH_MAX_BYTES":          {"scratch", "maxBytes"},
@@ -360,6 +376,7 @@ var envVars = map[string][]string{
 // neither.
 var envBools = map[string][]string{
 	"MCPC_SANDBOX_ALLOW_UNSANDBOXED": {"sandbox", "allowUnsandboxed"},
+	"MCPC_OBSERVE_DISABLED":          {"observe", "disabled"},
 }
 
 func applyEnv(m map[string]any) error {

@@ -75,17 +75,6 @@ func (c *Controller) useContracts(cc ComponentContracts) {
 	})
 }
 
-// gatherContractFacts reports the custom elements with a contract that the
-// dry run's patch introduces or changes in file, and their contracts. It
-// runs only after a dry run that applied, i.e. on a file the work may see
-// (patchSource): the before content is the agent's to know, and the facts
-// name nothing of any other file.
-func (c *Controller) gatherContractFacts(ctx context.Context, t *turn, file string) {
-	if t.dryRun != nil {
-		c.contractFactsOf(ctx, t, file, string(t.dryRun.before), t.dryRun.after)
-	}
-}
-
 // gatherRecipeContractFacts does the same for replace_lexeme_in_file's
 // result on content, the target's current content, when the target is one
 // the work may see: a pack file or one it read.
@@ -95,13 +84,16 @@ func (c *Controller) gatherRecipeContractFacts(ctx context.Context, t *turn, fil
 	}
 	_, lex, replacement := lexemeParams(t)
 	if after, n := lexeme.Replace(string(content), lex, replacement); n > 0 {
-		c.contractFactsOf(ctx, t, file, string(content), after)
+		c.gatherContractFacts(ctx, &t.in.Patch, file, string(content), after)
 	}
 }
 
-// contractFactsOf reports the contracted elements after has and before
-// has not.
-func (c *Controller) contractFactsOf(ctx context.Context, t *turn, file, beforeContent, afterContent string) {
+// gatherContractFacts reports into facts the custom elements with a
+// contract that a patch's result afterContent introduces or changes in file, and
+// their contracts. It runs only after a dry run that applied, i.e. on a
+// file the work may see (patchSource): the before content is the agent's to
+// know, and the facts name nothing of any other file.
+func (c *Controller) gatherContractFacts(ctx context.Context, facts *patchFacts, file, beforeContent, afterContent string) {
 	if c.contracts.reader == nil {
 		return
 	}
@@ -116,13 +108,13 @@ func (c *Controller) contractFactsOf(ctx context.Context, t *turn, file, beforeC
 	if len(tags) > maxContractTags {
 		// Checking only some would let a patch hide an element behind
 		// hundreds of others; no real template has this many.
-		c.contractProblem(t, fmt.Errorf("the file names %d distinct custom elements, more than the %d whose contracts are checked", len(tags), maxContractTags))
+		c.contractProblem(facts, fmt.Errorf("the file names %d distinct custom elements, more than the %d whose contracts are checked", len(tags), maxContractTags))
 		return
 	}
 	slices.Sort(tags)
 	contracts, err := c.contracts.reader.Contracts(ctx, tags)
 	if err != nil {
-		c.contractProblem(t, err)
+		c.contractProblem(facts, err)
 		return
 	}
 	if len(contracts) == 0 {
@@ -134,17 +126,17 @@ func (c *Controller) contractFactsOf(ctx context.Context, t *turn, file, beforeC
 	}
 	after, err := c.contracts.elements(ctx, file, afterContent, want)
 	if err != nil {
-		c.contractProblem(t, err)
+		c.contractProblem(facts, err)
 		return
 	}
 	before, err := c.contracts.elements(ctx, file, beforeContent, want)
 	if err != nil {
-		c.contractProblem(t, err)
+		c.contractProblem(facts, err)
 		return
 	}
 	for _, el := range patch.ChangedElements(before, after) {
-		t.in.Patch.Elements = append(t.in.Patch.Elements, el)
-		t.in.Patch.Contracts[el.Tag] = contracts[el.Tag]
+		facts.Elements = append(facts.Elements, el)
+		facts.Contracts[el.Tag] = contracts[el.Tag]
 	}
 }
 
@@ -184,12 +176,12 @@ func (cc *contractChecker) elements(ctx context.Context, file, content string, w
 
 // contractProblem fails the patch closed when its contracts could not be
 // checked: a patch problem, which patch-applicable refuses.
-func (c *Controller) contractProblem(t *turn, err error) {
+func (c *Controller) contractProblem(facts *patchFacts, err error) {
 	c.log.Warn().Err(err).Msg("component contract facts")
 	p := schemas.Problem{Path: "args.targetFile", Message: "the component contracts could not be checked: " + err.Error()}
 	if errors.Is(err, context.DeadlineExceeded) {
 		p.Kind = patch.KindDeadline
 	}
-	t.in.Patch.Applicable = false
-	t.in.Patch.Problems = append(t.in.Patch.Problems, p)
+	facts.Applicable = false
+	facts.Problems = append(facts.Problems, p)
 }

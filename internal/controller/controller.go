@@ -32,6 +32,8 @@ import (
 // record.
 type decider interface {
 	Evaluate(ctx context.Context, doc any, out any) (input, result []byte, err error)
+	// EvaluateStage1 evaluates the first stage (data.mcpc.main.stage1).
+	EvaluateStage1(ctx context.Context, doc any, out any) (input, result []byte, err error)
 	// EvaluateQuery evaluates another prepared query (engine.ProgressQuery).
 	EvaluateQuery(ctx context.Context, query string, doc any, out any) error
 	Version() string
@@ -66,6 +68,9 @@ type Options struct {
 	ProofChains ProofChains
 	// Contracts reads component contracts and migration rules. Default: none.
 	Contracts ComponentContracts
+	// Observer receives every finished turn (events, decision logs).
+	// Default: none.
+	Observer Observer
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -91,6 +96,7 @@ type Controller struct {
 	sandbox      *sandbox.Sandbox
 	sandboxFacts sandboxFacts
 	redactor     outputRedactor
+	observer     Observer
 	// budget is the process's session and the answers not charged yet.
 	budget budgetBook
 
@@ -152,6 +158,7 @@ func New(opts Options) (*Controller, error) {
 	c.configFacts.Codemods = c.codemods.Custom()
 	c.useContracts(opts.Contracts)
 	c.redactor = opts.Redactor
+	c.observer = opts.Observer
 	if c.redactor == nil {
 		c.redactor = detectorRedaction{}
 	}

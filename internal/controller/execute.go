@@ -15,6 +15,16 @@ func (c *Controller) execute(ctx context.Context, tx *store.Tx, t *turn) error {
 	if err := c.executeVerb(ctx, tx, t); err != nil {
 		return err
 	}
+	if len(t.in.Execution.Failures) > 0 {
+		// Nothing was written: policy judges the failure (EXEC_FAILED), and
+		// the recorded decision is that one.
+		last := t.stages[len(t.stages)-1]
+		c.decide(ctx, t, stageExecution, last.Query)
+		if !t.dec.allowed() {
+			t.afterTx = nil
+			return nil
+		}
+	}
 	return c.transition(ctx, tx, t)
 }
 
@@ -27,7 +37,9 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 	case "read_file_lines":
 		return c.readFileLines(ctx, tx, t)
 	case "search_codebase_text":
-		return c.searchText(t)
+		// The search reads only pack files and writes nothing to the store:
+		// it runs once the lock is released, under its own deadline.
+		t.afterTx = func(context.Context) { c.searchText(t) }
 	case "lookup_symbol_definition":
 		c.lookupSymbol(t)
 	case "trace_symbol_graph":
@@ -48,10 +60,9 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 	case "run_sandboxed_code":
 		c.runSandboxed(t)
 	default:
-		// Policy allowed a verb Go cannot execute: say so rather than
-		// pretend.
-		t.result["executed"] = false
-		t.result["reason"] = fmt.Sprintf("%s has no executor in this build", t.req.Verb)
+		// Policy allowed a verb Go cannot execute: a recorded denial,
+		// rather than an allowed turn that did nothing.
+		t.fail("not_executable", "verb", fmt.Sprintf("%s has no executor in this build", t.req.Verb))
 	}
 	return nil
 }

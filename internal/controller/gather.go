@@ -3,7 +3,6 @@ package controller
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/patch"
+	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
 )
@@ -18,65 +18,6 @@ import (
 // submissionMarker stands in input.args for the plan carried as
 // input.submission (docs/policy-input.md).
 const submissionMarker = "(see input.submission)"
-
-// prefetch runs retrieval and git before the turn's transaction: indexing
-// writes to the same database, ranking can take tens of milliseconds and git
-// (status on a large repository) seconds, none of which should hold the lock
-// other processes wait on.
-func (c *Controller) prefetch(ctx context.Context, t *turn) {
-	switch t.req.Verb {
-	case "run_sandboxed_code":
-		c.prefetchSandboxedCode(ctx, t)
-	case "apply_code_patch", "run_automation_recipe":
-		t.gitRev = gitHead(c.root) // the revision the trace ledger records
-	case "initialize_work":
-		requirements := c.startRequirements(ctx, t.req.OriginalPrompt, stringList(t.args["lexemes"]), attachmentText(t.args["attachments"]))
-		reportProgress(ctx, 0, 3, "refreshing the code index")
-		c.refreshIndex(ctx)
-		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
-		t.requirements = requirements()
-		reportProgress(ctx, 1, 3, "ranking files for the prompt")
-		cands, err := c.index.Rank(ctx, RankQuery{
-			Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
-			Attachments: append(attachmentText(t.args["attachments"]), t.requirements.rankText...), Limit: c.cfg.Pack.MaxFiles * 2,
-			MemoryAnchors: c.memoryAnchors(ctx),
-		})
-		if err != nil {
-			c.log.Warn().Err(err).Msg("ranking failed")
-		}
-		cands = c.withProofChains(ctx, t, cands)
-		c.markSecrets(ctx, cands)
-		t.in.Candidates = orEmpty(cands)
-		reportProgress(ctx, 2, 3, "deciding the context pack")
-	case "escalate":
-		if t.req.WorkID == "" {
-			return
-		}
-		exclude := map[string]bool{}
-		_ = c.store.View(ctx, func(tx *store.Tx) error {
-			w, err := tx.Work(ctx, t.req.WorkID)
-			if err != nil {
-				return err
-			}
-			var p packSummary
-			_ = json.Unmarshal(w.Pack, &p)
-			for _, f := range p.Files {
-				exclude[f] = true
-			}
-			return nil
-		})
-		reportProgress(ctx, 0, 3, "refreshing the code index")
-		c.refreshIndex(ctx)
-		reportProgress(ctx, 1, 3, "searching for the need")
-		cands, err := c.index.Search(ctx, escalationNeed(t.args), exclude, c.cfg.Pack.EscalateMaxFiles*2)
-		if err != nil {
-			c.log.Warn().Err(err).Msg("escalation search failed")
-		}
-		c.markSecrets(ctx, cands)
-		t.in.Candidates = orEmpty(cands)
-		reportProgress(ctx, 2, 3, "deciding what the pack gains")
-	}
-}
 
 // orEmpty keeps a list that is absent (nil) an empty list in JSON: policy
 // and clients read [] rather than null.
@@ -175,8 +116,9 @@ func configFactsOf(cfg *config.Config) configFacts {
 	return f
 }
 
-// gather adds the facts the verb's decision needs.
-func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
+// gatherFirst adds the first stage's facts: cheap ones, about the request
+// and the paths it names, never about the content of a file.
+func (c *Controller) gatherFirst(ctx context.Context, tx *store.Tx, t *turn) error {
 	in := &t.in
 	in.Config = c.configFacts
 	in.Sandbox = c.sandboxFacts
@@ -187,27 +129,77 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 		in.Lexemes = stringList(t.args["lexemes"])
 		in.Request.Errors = append(in.Request.Errors, attachmentProblems(t.args["attachments"])...)
 	case "read_file_lines", "lookup_symbol_definition", "trace_symbol_graph":
-		c.resolveArg(t, "targetFile", false)
-	case "write_scratch_file":
-		if t.work != nil {
-			if s, ok := t.args["relativePath"].(string); ok {
-				root := workDir(t.work.ID) + "/scratch"
-				scratch, err := c.paths.Sub(root)
-				if err != nil {
-					return err
+		c.resolveArg(t, "targetFile")
+	case "apply_code_patch":
+		c.resolveArg(t, "targetFile")
+		if pf, ok := in.Paths["targetFile"]; ok && t.work != nil && c.createTarget(t, pf.Canonical) {
+			// The plan's create node may patch its file again once this work
+			// wrote it (scope rules compare the hash with the reads).
+			if pf.Regular {
+				if h, err := c.paths.HashFile(pf.Canonical); err == nil {
+					pf.Hash = h
+					in.Paths["targetFile"] = pf
 				}
-				t.scratch = scratch // the writer uses the resolver the facts came from
-				in.Paths["relativePath"] = scratchFacts(root, scratch.Resolve(s))
 			}
+			reads, err := tx.Reads(ctx, t.work.ID, pf.Canonical)
+			if err != nil {
+				return err
+			}
+			in.Reads = reads
+		}
+	case "search_codebase_text":
+		c.searchFacts(t)
+	case "write_scratch_file":
+		s, ok := t.args["relativePath"].(string)
+		if t.work == nil || !ok {
+			break
+		}
+		root := workDir(t.work.ID) + "/scratch"
+		scratch, err := c.paths.Sub(root)
+		if err != nil {
+			// The work's scratch folder cannot be opened without following a
+			// link (or at all): a fact, which scratch-scope refuses.
+			in.Paths["relativePath"] = pathFacts{Facts: pathscope.Facts{Raw: s, Problems: []string{problemScratchUnavailable}}}
+			c.log.Warn().Err(err).Msg("the scratch folder cannot be opened")
+			break
+		}
+		t.scratch = scratch // the writer uses the resolver the facts came from
+		in.Paths["relativePath"] = scratchFacts(root, scratch.Resolve(s))
+	case "submit_execution_plan":
+		if _, ok := t.args["planGraph"].(map[string]any); ok {
+			// The plan travels once, as input.submission, and only to the
+			// verb stage: converting a large plan to policy values was most
+			// of a plan turn's cost.
+			in.Args = maps.Clone(t.args)
+			in.Args["planGraph"] = submissionMarker
+		}
+	}
+	return nil
+}
+
+// problemScratchUnavailable is the path problem of a scratch path whose
+// work folder is reached through a link (policies/rego/mcpc/lib/paths).
+const problemScratchUnavailable = "scratch_unavailable"
+
+// gatherVerb adds the verb stage's facts, inside the transaction. What costs
+// time was prefetched outside the lock (gatherOutsideLock); ctx carries the
+// lock's deadline for what must be gathered again.
+func (c *Controller) gatherVerb(ctx context.Context, tx *store.Tx, t *turn) error {
+	in := &t.in
+	switch t.req.Verb {
+	case "initialize_work":
+		if !t.prefetched { // the preview refused what the transaction allows: rank now, bounded
+			t.gitRev = repoSnapshotID(c.root, c.index)
+			c.rank(ctx, t)
+		}
+	case "escalate":
+		if !t.prefetched {
+			c.searchEscalation(ctx, t, in.Pack.Files)
 		}
 	case "submit_execution_plan":
 		if m, ok := t.args["planGraph"].(map[string]any); ok {
 			in.Submission = m
 			in.SubmissionFacts.CycleNodes = cycleNodes(m)
-			// The plan travels once, as input.submission: converting a large
-			// plan to policy values twice was most of a plan turn's cost.
-			in.Args = maps.Clone(t.args)
-			in.Args["planGraph"] = submissionMarker
 		}
 	case "execute_gated_side_effect":
 		if t.work != nil {
@@ -217,8 +209,14 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 			}
 			in.Gates.Approved = approved
 		}
+	case "run_automation_recipe":
+		if !t.prefetched {
+			t.gitRev = gitHead(c.root)
+		}
 	case "apply_code_patch":
-		c.resolveArg(t, "targetFile", true)
+		if !t.prefetched {
+			t.gitRev = gitHead(c.root)
+		}
 		pf, ok := in.Paths["targetFile"]
 		if t.work != nil && ok && pf.Canonical != "" {
 			reads, err := tx.Reads(ctx, t.work.ID, pf.Canonical)
@@ -226,72 +224,39 @@ func (c *Controller) gather(ctx context.Context, tx *store.Tx, t *turn) error {
 				return err
 			}
 			in.Reads = reads
-			c.hashOwnFile(t)
 		}
-		c.dryRunPatch(ctx, t)
+		c.gatherPatch(ctx, t)
 	}
 	return c.gatherGuards(ctx, tx, t)
 }
 
-// resolveArg records pathscope's facts for a path argument; write verbs also
-// get the current content hash for the stale-read check.
-func (c *Controller) resolveArg(t *turn, name string, withHash bool) {
+// createTarget reports whether canonical is the file the accepted plan's
+// create node named by args.planNodeId creates: the plan made it the
+// agent's to write, so what is on disk there may be told.
+func (c *Controller) createTarget(t *turn, canonical string) bool {
+	if t.req.Verb != "apply_code_patch" {
+		return false
+	}
+	id, _ := t.args["planNodeId"].(string)
+	n, ok := findNode(t.nodes, id)
+	if !ok {
+		return false
+	}
+	node := decodeNode(n)
+	return node.Kind == "change" && node.Operation == "create" && node.TargetFile == canonical
+}
+
+// resolveArg records pathscope's facts for a path argument. A path outside
+// the pack gets only the facts its string determines: nothing an agent
+// learns may depend on whether a file it cannot read exists, or what it is.
+func (c *Controller) resolveArg(t *turn, name string) {
 	s, ok := t.args[name].(string)
 	if !ok {
 		return
 	}
-	pf := pathFacts{Facts: c.paths.Resolve(s)}
-	// Only a pack file's hash: of any other, the hash is a fact about
-	// content the agent may not see.
-	if withHash && pf.Valid && pf.Regular && slices.Contains(t.in.Pack.Files, pf.Canonical) {
-		if h, err := c.paths.HashFile(pf.Canonical); err == nil {
-			pf.Hash = h
-		}
+	f := c.paths.Lexical(s)
+	if f.Valid && (slices.Contains(t.in.Pack.Files, f.Canonical) || c.createTarget(t, f.Canonical)) {
+		f = c.paths.OnDisk(f)
 	}
-	t.in.Paths[name] = pf
-}
-
-// hashOwnFile hashes a target outside the pack that this work itself wrote
-// or read (a file a create node made): its hash tells the work nothing it
-// did not know, and pack-scope needs it to let the work edit that file again.
-func (c *Controller) hashOwnFile(t *turn) {
-	pf := t.in.Paths["targetFile"]
-	if _, known := t.in.Reads[pf.Canonical]; !known || pf.Hash != "" || !pf.Valid || !pf.Regular {
-		return
-	}
-	if h, err := c.paths.HashFile(pf.Canonical); err == nil {
-		pf.Hash = h
-		t.in.Paths["targetFile"] = pf
-	}
-}
-
-// dryRunPatch tries the edits on the file's current content so policy can
-// refuse a patch that would not apply, before anything is written.
-func (c *Controller) dryRunPatch(ctx context.Context, t *turn) {
-	pf, ok := t.in.Paths["targetFile"]
-	edits, err := patch.ParseEdits(t.args["edits"])
-	t.in.Patch = patchFacts{Problems: []schemas.Problem{}, Edits: len(edits), Elements: []elementFact{}, Contracts: map[string]contractFacts{}}
-	if err != nil {
-		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
-		return
-	}
-	if !ok {
-		return // the scope rules explain why; there is nothing to try
-	}
-	content, try, err := c.patchSource(t, pf)
-	if !try {
-		return
-	}
-	if err != nil {
-		t.in.Patch.Problems = append(t.in.Patch.Problems, schemas.Problem{Path: "args.targetFile", Message: err.Error()})
-		return
-	}
-	after, probs := c.applyEdits(ctx, pf.Canonical, string(content), edits)
-	if len(probs) > 0 {
-		t.in.Patch.Problems = append(t.in.Patch.Problems, probs...)
-		return
-	}
-	t.in.Patch.Applicable = true
-	t.dryRun = &dryRun{before: content, after: after}
-	c.gatherContractFacts(ctx, t, pf.Canonical)
+	t.in.Paths[name] = pathFacts{Facts: f}
 }

@@ -10,6 +10,9 @@ import (
 // input is the policy input document; docs/policy-input.md is its contract.
 // Every field is always present so rules need no existence checks.
 type input struct {
+	// Stage is the stage being evaluated: "request" (the first, on cheap
+	// facts) or "verb" (stages.go).
+	Stage            string               `json:"stage"`
 	Verb             string               `json:"verb"`
 	State            string               `json:"state"`
 	Request          requestFacts         `json:"request"`
@@ -35,12 +38,36 @@ type input struct {
 	Config           configFacts          `json:"config"`
 	Sandbox          sandboxFacts         `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
+	Search           searchFacts          `json:"search"`
+	Execution        executionFacts       `json:"execution"`
 	Intents          intentsFacts         `json:"intents"`
 	SandboxedCode    codeRunFacts         `json:"sandboxedCode"`
 	Reservation      reservationFacts     `json:"reservation"`
 	Recipe           recipeFacts          `json:"recipe"`
 	SideEffect       sideEffectFacts      `json:"sideEffect"`
 	Requirements     requirementFacts     `json:"requirements"`
+}
+
+// searchFacts is what search_codebase_text's pattern costs: the instructions
+// its compiled program has and the limit, compared by policy.
+type searchFacts struct {
+	Regex           bool `json:"regex"`
+	Instructions    int  `json:"instructions"`
+	MaxInstructions int  `json:"maxInstructions"`
+}
+
+// executionFacts are what went wrong while Go executed an allowed decision,
+// before anything was written: the decision is evaluated again with them
+// (docs/policy-input.md, "Execution facts").
+type executionFacts struct {
+	Failures []executionFailure `json:"failures"`
+}
+
+type executionFailure struct {
+	// Reason is a stable code: io_error, file_changed.
+	Reason  string `json:"reason"`
+	Path    string `json:"path"`
+	Message string `json:"message"`
 }
 
 type requestFacts struct {
@@ -159,6 +186,9 @@ type decision struct {
 	PackInsufficiency map[string]any    `json:"packInsufficiency"`
 	Obligations       decidedObligation `json:"obligations"`
 	Budget            *decidedBudget    `json:"budget"`
+	// VerbStage is set by the first stage (data.mcpc.main.stage1): it
+	// allows and the verb has a second stage to gather facts for.
+	VerbStage bool `json:"verbStage"`
 	// PlanGraphSchema is what the response tells the agent a plan must
 	// hold (initialize_work, escalate), less the envelope.
 	PlanGraphSchema map[string]any `json:"planGraphSchema"`

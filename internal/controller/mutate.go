@@ -42,15 +42,18 @@ func safeNodeID(id string) string {
 func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) error {
 	pf := t.in.Paths["targetFile"]
 	nodeID, _ := t.args["planNodeId"].(string)
+	// The edits were applied by the dry run policy judged (outside the lock,
+	// under a deadline): what is written is its result, when the file still
+	// holds the content it was tried on.
 	edits, _ := patch.ParseEdits(t.args["edits"])
 	before, after, probs, err := c.editsToWrite(ctx, t, pf, edits)
 	if err != nil {
-		t.result["error"] = err.Error()
+		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("patch target not readable")
+		t.fail("io_error", "args.targetFile", "the file could not be read")
 		return nil
 	}
 	if len(probs) > 0 || pf.Exists && sha256Hex(before) != pf.Hash {
-		// The file changed between the decision's dry run and now.
-		t.result["error"] = "the file changed while the patch was being applied; read it again"
+		t.fail("file_changed", "args.targetFile", "the file changed between the decision and the write")
 		return nil
 	}
 	node, _ := findNode(t.nodes, nodeID)
@@ -59,12 +62,14 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 		Summary:  diffSummary(pf.Canonical, string(before), after, len(edits)),
 		IntentID: t.intent.ID, MutationClass: mutationClass(edits)}
 	if err := c.writeIntent(in); err != nil {
-		t.result["error"] = err.Error()
+		c.log.Warn().Err(err).Msg("patch intent not written")
+		t.fail("io_error", "args.targetFile", "the patch could not be prepared")
 		return nil
 	}
 	if err := c.writePatched(pf, []byte(after)); err != nil {
 		c.dropIntent(in)
-		t.result["error"] = err.Error()
+		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("patch not written")
+		t.fail("io_error", "args.targetFile", "the file could not be written")
 		return nil
 	}
 	failpoint("patch-written")
@@ -147,15 +152,14 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 		return c.replaceLexeme(ctx, tx, t)
 	}
 	if recipe != recipeValidation {
-		t.result["executed"] = false
-		t.result["reason"] = recipe + " has no executor in this build"
+		t.fail("not_executable", "args.recipeId", recipe+" has no executor in this build")
 		return nil
 	}
 	params, _ := t.args["params"].(map[string]any)
 	cmdID, _ := params["commandId"].(string)
 	cmd, ok := c.cfg.Validation.Commands[cmdID]
 	if !ok {
-		t.result["error"] = "validation command " + cmdID + " is not configured"
+		t.fail("not_executable", "args.params.commandId", "validation command "+cmdID+" is not configured")
 		return nil
 	}
 	// Runs of one node may overlap (two agents, two processes): each has a

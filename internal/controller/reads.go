@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpc/mcpc/internal/store"
+	"github.com/mcpc/mcpc/schemas"
 )
 
 // maxReadBytes bounds one file read by a read verb.
@@ -22,7 +23,8 @@ func (c *Controller) readFileLines(ctx context.Context, tx *store.Tx, t *turn) e
 	pf := t.in.Paths["targetFile"]
 	data, err := c.paths.ReadFile(pf.Canonical, maxReadBytes)
 	if err != nil {
-		t.result["error"] = "the file could not be read: " + err.Error()
+		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("read failed")
+		t.fail("io_error", "args.targetFile", "the file could not be read")
 		return nil
 	}
 	hash := sha256Hex(data)
@@ -70,9 +72,10 @@ func intArg(args map[string]any, name string, def int) int {
 
 // Limits on what one search may cost. RE2 never backtracks, but its time
 // grows with the compiled pattern as well as the text (about 15 ns per byte
-// per instruction on a small machine), and a search runs inside the turn's
-// transaction, holding the workspace's write lock: a 1 KB pattern of nested
-// repeats over a large pack took minutes, stalling every agent.
+// per instruction on a small machine): a 1 KB pattern of nested repeats over
+// a large pack took minutes. A search runs after the turn's transaction, so
+// it never holds the store's lock, and policy refuses a pattern over
+// maxPatternInsts (input.search) before it starts.
 const (
 	// maxPatternInsts refuses regular expressions that compile to more
 	// instructions (a literal compiles to about one per character, and is
@@ -85,13 +88,13 @@ const (
 	searchTimeLimit = 2 * time.Second
 )
 
-// searchText greps the files policy put in scope (the pack, or the pack
-// files args.files names), literal by default, RE2 when args.regex is true.
-func (c *Controller) searchText(t *turn) error {
+// searchFacts compiles search_codebase_text's pattern for the first stage:
+// an invalid one is a request error, its size a fact policy compares with
+// the limit. The compiled pattern is kept for the search itself.
+func (c *Controller) searchFacts(t *turn) {
 	pattern, _ := t.args["pattern"].(string)
 	isRegex, _ := t.args["regex"].(bool)
 	caseSensitive, _ := t.args["caseSensitive"].(bool)
-	limit := intArg(t.args, "maxResults", 100)
 	expr := pattern
 	if !isRegex {
 		expr = regexp.QuoteMeta(pattern)
@@ -99,12 +102,21 @@ func (c *Controller) searchText(t *turn) error {
 	if !caseSensitive {
 		expr = "(?i)" + expr
 	}
-	re, insts, err := compileSearch(expr, isRegex)
+	re, insts, cost, err := compileSearch(expr)
 	if err != nil {
-		t.result["error"] = err.Error()
-		t.result["matches"] = []any{}
-		return nil
+		t.in.Request.Errors = append(t.in.Request.Errors, schemas.Problem{Path: "args.pattern", Message: err.Error()})
+		return
 	}
+	t.in.Search = searchFacts{Regex: isRegex, Instructions: insts, MaxInstructions: maxPatternInsts}
+	t.search, t.searchCost = re, cost
+}
+
+// searchText greps the files policy put in scope (the pack, or the pack
+// files args.files names), literal by default, RE2 when args.regex is true.
+// It runs after the transaction, with its own deadline.
+func (c *Controller) searchText(t *turn) {
+	re, insts := t.search, t.searchCost
+	limit := intArg(t.args, "maxResults", 100)
 	type match struct {
 		File string `json:"file"`
 		Line int    `json:"line"`
@@ -151,31 +163,27 @@ search:
 		t.result["linesSkipped"] = skipped
 		t.result["linesSkippedWhy"] = "lines too long to match against this pattern in bounded time; use a smaller pattern"
 	}
-	return nil
 }
 
 // compileSearch compiles a search expression and says how many instructions
-// its program has, refusing regular expressions past maxPatternInsts.
-func compileSearch(expr string, isRegex bool) (*regexp.Regexp, int, error) {
-	re, err := regexp.Compile(expr)
+// its program has, and what matching a byte costs (1 for a plain substring).
+func compileSearch(expr string) (re *regexp.Regexp, insts, cost int, err error) {
+	re, err = regexp.Compile(expr)
 	if err != nil {
-		return nil, 0, fmt.Errorf("the pattern is not a valid RE2 expression: %w", err)
+		return nil, 0, 0, fmt.Errorf("the pattern is not a valid RE2 expression: %w", err)
 	}
 	parsed, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	prog, err := syntax.Compile(parsed.Simplify())
 	if err != nil {
-		return nil, 0, err
-	}
-	if n := len(prog.Inst); isRegex && n > maxPatternInsts {
-		return nil, 0, fmt.Errorf("the pattern compiles to %d instructions, over the limit of %d: use fewer or smaller repeats", n, maxPatternInsts)
+		return nil, 0, 0, err
 	}
 	if _, complete := re.LiteralPrefix(); complete {
-		return re, 1, nil // a plain substring search: linear in the line alone
+		return re, len(prog.Inst), 1, nil // a plain substring search: linear in the line alone
 	}
-	return re, len(prog.Inst), nil
+	return re, len(prog.Inst), len(prog.Inst), nil
 }
 
 // lookupSymbol answers definitions from the index, only within scope.
@@ -230,7 +238,8 @@ func (c *Controller) writeScratch(t *turn) error {
 	pf := t.in.Paths["relativePath"]
 	content, _ := t.args["content"].(string)
 	if err := t.scratch.WriteFileAtomic(pf.Canonical, []byte(content), true); err != nil {
-		t.result["error"] = "the scratch file could not be written: " + err.Error()
+		c.log.Warn().Err(err).Msg("scratch write failed")
+		t.fail("io_error", "args.relativePath", "the scratch file could not be written")
 		return nil
 	}
 	t.result["written"] = workDir(t.work.ID) + "/scratch/" + pf.Canonical

@@ -58,18 +58,24 @@ func TestRecorder(t *testing.T) {
 
 func TestDecisionRecordIsValidJSON(t *testing.T) {
 	at := time.Date(2026, 11, 22, 9, 0, 0, 0, time.FixedZone("x", 3600))
+	first := stageRecord{Name: stageRequest, Query: queryStage1, Input: []byte(`{"verb":"apply_code_patch"}`), Result: []byte(`{"allow":true,"verbStage":true}`)}
+	verb := stageRecord{Name: stageVerb, Query: queryDecision}
 	for _, tc := range []struct {
 		note          string
 		input, result []byte
+		stages        []stageRecord
 		want          string
 	}{
-		{"both", []byte(`{"verb":"escalate"}`), []byte(`{"allow":true}`),
-			`{"seq":7,"verb":"v\"x","agentId":"a","at":"2026-11-22T08:00:00Z","input":{"verb":"escalate"},"result":{"allow":true}}`},
-		{"no result", []byte(`{}`), nil,
-			`{"seq":7,"verb":"v\"x","agentId":"a","at":"2026-11-22T08:00:00Z","input":{},"result":null}`},
+		{"both", []byte(`{"verb":"escalate"}`), []byte(`{"allow":true}`), []stageRecord{{Name: stageRequest, Query: queryStage1}},
+			`{"seq":7,"verb":"v\"x","agentId":"a","at":"2026-11-22T08:00:00Z","stage":"request","query":"data.mcpc.main.stage1","input":{"verb":"escalate"},"result":{"allow":true}}`},
+		{"no result", []byte(`{}`), nil, nil,
+			`{"seq":7,"verb":"v\"x","agentId":"a","at":"2026-11-22T08:00:00Z","stage":"verb","query":"data.mcpc.main.decision","input":{},"result":null}`},
+		{"two stages", []byte(`{"verb":"apply_code_patch","patch":{}}`), []byte(`{"allow":false}`), []stageRecord{first, verb},
+			`{"seq":7,"verb":"v\"x","agentId":"a","at":"2026-11-22T08:00:00Z","stage":"verb","query":"data.mcpc.main.decision","input":{"verb":"apply_code_patch","patch":{}},"result":{"allow":false},` +
+				`"stages":[{"name":"request","query":"data.mcpc.main.stage1","input":{"verb":"apply_code_patch"},"result":{"allow":true,"verbStage":true}}]}`},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
-			got := decisionRecord(7, `v"x`, "a", at, tc.input, tc.result)
+			got := decisionRecord(7, `v"x`, "a", at, tc.input, tc.result, tc.stages)
 			if string(got) != tc.want {
 				t.Fatalf("got  %s\nwant %s", got, tc.want)
 			}

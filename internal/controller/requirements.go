@@ -75,6 +75,15 @@ type requirementFetch struct {
 	rankText []string
 }
 
+// rankTexts is what ranking reads of the fetched requirements; none when
+// nothing was fetched (a turn ranked inside the lock fetches nothing).
+func (f *requirementFetch) rankTexts() []string {
+	if f == nil {
+		return nil
+	}
+	return f.rankText
+}
+
 // requirementItem becomes one attachment of the work.
 type requirementItem struct {
 	source, ref, typ, caption, file string

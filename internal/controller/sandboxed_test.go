@@ -21,6 +21,10 @@ func (dataOnly) Evaluate(context.Context, any, any) ([]byte, []byte, error) {
 	return nil, nil, errors.New("dataOnly decides nothing")
 }
 
+func (dataOnly) EvaluateStage1(context.Context, any, any) ([]byte, []byte, error) {
+	return nil, nil, errors.New("dataOnly decides nothing")
+}
+
 func (dataOnly) EvaluateQuery(context.Context, string, any, any) error {
 	return errors.New("dataOnly decides nothing")
 }

@@ -28,10 +28,9 @@ func (c *Controller) runSideEffect(_ context.Context, _ *store.Tx, t *turn) erro
 		node = decodeNode(n)
 	}
 	if node.SideEffectType != gitCommit {
-		// Unreachable under the bundled policy (side-effect-executor);
-		// a replaced bundle that allows it still runs nothing.
-		t.result["executed"] = false
-		t.result["reason"] = fmt.Sprintf("side effect type %q has no executor in this build (git_commit has)", node.SideEffectType)
+		// Unreachable under the bundled policy (side-effect-executor); a
+		// replaced bundle that allows it gets a recorded denial.
+		t.fail("not_executable", "args.planNodeId", fmt.Sprintf("side effect type %q has no executor in this build (git_commit has)", node.SideEffectType))
 		return nil
 	}
 	work := *t.work
@@ -54,7 +53,8 @@ const (
 func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work, nodeID, gate string) {
 	unlock, err := c.paths.Lock(sideEffectLock)
 	if err != nil {
-		t.result["error"] = "the gated commit could not take its lock: " + err.Error()
+		c.log.Warn().Err(err).Msg("the gated commit could not take its lock")
+		c.failAfterTx(ctx, t, "io_error", "args.planNodeId", "the gated commit could not take its lock")
 		return
 	}
 	defer unlock()
@@ -74,14 +74,14 @@ func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work,
 	})
 	switch {
 	case err != nil:
-		t.result["error"] = "the plan could not be read: " + err.Error()
+		c.log.Warn().Err(err).Msg("the plan could not be read")
+		c.failAfterTx(ctx, t, "io_error", "args.planNodeId", "the plan could not be read")
 		return
 	case status != statusPending:
-		t.result["executed"] = false
-		t.result["reason"] = fmt.Sprintf("side_effect node %q is %s: another agent's run executed it", nodeID, status)
+		c.failAfterTx(ctx, t, "already_executed", "args.planNodeId", fmt.Sprintf("side_effect node %q is %s: another agent's run executed it", nodeID, status))
 		return
 	case len(files) == 0:
-		t.result["error"] = "no change node has been patched: nothing to commit"
+		c.failAfterTx(ctx, t, "nothing_to_commit", "args.planNodeId", "no change node has been patched: nothing to commit")
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.sideEffectTimeout())
@@ -90,11 +90,11 @@ func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work,
 	// refused a missing or empty one), nothing of mcpc's own state.
 	msg := t.commitMessage
 	if out, err := c.git(ctx, append([]string{"add", "--"}, files...)...); err != nil {
-		t.result["error"] = "git add failed: " + out
+		c.failAfterTx(ctx, t, "io_error", "args.planNodeId", "git add failed: "+clipOutput(out))
 		return
 	}
 	if out, err := c.git(ctx, append([]string{"commit", "-m", msg, "--"}, files...)...); err != nil {
-		t.result["error"] = "git commit failed: " + out
+		c.failAfterTx(ctx, t, "io_error", "args.planNodeId", "git commit failed: "+clipOutput(out))
 		return
 	}
 	sha, _ := c.git(ctx, "rev-parse", "HEAD")
@@ -147,6 +147,16 @@ func (c *Controller) git(ctx context.Context, args ...string) (string, error) {
 func (c *Controller) gitConfig(ctx context.Context, key string) string {
 	out, _ := exec.CommandContext(ctx, "git", "-C", c.root, "config", key).Output()
 	return strings.TrimSpace(string(out))
+}
+
+// clipOutput keeps the end of a command's output for a denial message: the
+// reason a hook refused is usually on its last lines.
+func clipOutput(out string) string {
+	const keep = 600
+	if len(out) > keep {
+		return "…" + out[len(out)-keep:]
+	}
+	return out
 }
 
 // sideEffectTimeout is how long a gated side effect (git and its hooks) may

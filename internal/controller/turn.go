@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/exactjson"
@@ -27,14 +28,21 @@ type turn struct {
 	result   map[string]any
 	afterTx  func(context.Context) // work that must not hold the store lock (validation commands)
 	seq      int
-	inputRaw []byte
+	inputRaw []byte // the last stage's input and result, the record's own
 	decRaw   []byte
-	gitRev   string              // repoSnapshotId (initialize_work) or HEAD (apply_code_patch), read before the transaction
-	pack     *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
-	record   []byte              // the decision record, once committed
-	scratch  *pathscope.Resolver // write_scratch_file: the work's scratch folder
-	dryRun   *dryRun             // apply_code_patch: what the decision's dry run produced
-	budget   turnBudget
+	stages   []stageRecord // every evaluation, in order; the last is inputRaw/decRaw
+	// prefetched: the verb's expensive facts were gathered outside the lock.
+	prefetched bool
+	dry        *patchTrial         // apply_code_patch's dry run, as gathered (stages.go)
+	dryRun     *dryRun             // apply_code_patch: what the decision's dry run produced
+	search     *regexp.Regexp      // search_codebase_text's compiled pattern
+	searchCost int                 // its instructions per byte (1 for a substring)
+	lockHeld   time.Duration       // how long the write transaction ran
+	gitRev     string              // repoSnapshotId (initialize_work) or HEAD (apply_code_patch), read before the transaction
+	pack       *packDoc            // set when the turn wrote a pack (initialize_work, escalate)
+	record     []byte              // the decision record, once committed
+	scratch    *pathscope.Resolver // write_scratch_file: the work's scratch folder
+	budget     turnBudget
 	// proofChains are the chains initialize_work records in the pack.
 	proofChains json.RawMessage
 	intent      intentFacts   // the active intent of a write (seed 004), when there is one
@@ -46,23 +54,41 @@ type turn struct {
 	// requirements are initialize_work's tickets and API operations,
 	// fetched before the transaction (requirements.go).
 	requirements *requirementFetch
+	evalTime     time.Duration // the policy evaluation's own time (observability)
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
 // received. It always returns a TurnResponse; a returned error means the
 // store itself failed (a protocol-level fault).
 func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.TurnResponse, error) {
+	start := time.Now()
 	t := &turn{result: map[string]any{}}
 	c.decode(t, raw)
-	c.prefetch(ctx, t)
+	if err := c.gatherOutsideLock(ctx, t); err != nil {
+		return nil, err
+	}
 	err := c.store.Update(ctx, func(tx *store.Tx) error {
+		began := time.Now()
+		defer func() { t.lockHeld = time.Since(began) }()
+		// What is gathered or executed under the lock stops at its deadline;
+		// made lazily, as most turns (reads) have nothing that could wait.
+		lockCtx := func() (context.Context, context.CancelFunc) { return c.lockDeadline(ctx, began) }
 		if err := c.load(ctx, tx, t); err != nil {
 			return err
 		}
-		if err := c.gather(ctx, tx, t); err != nil {
+		if err := c.gatherFirst(ctx, tx, t); err != nil {
 			return err
 		}
-		c.decide(ctx, t)
+		c.decide(ctx, t, stageRequest, queryStage1)
+		if t.dec.allowed() && t.dec.VerbStage {
+			gctx, cancel := lockCtx()
+			err := c.gatherVerb(gctx, tx, t)
+			cancel()
+			if err != nil {
+				return err
+			}
+			c.decide(ctx, t, stageVerb, queryDecision)
+		}
 		if t.dec.allowed() {
 			if err := c.execute(ctx, tx, t); err != nil {
 				return err
@@ -73,12 +99,18 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 	if err != nil {
 		return nil, err
 	}
+	if t.lockHeld > c.cfg.LockTimeout() {
+		c.log.Warn().Dur("held", t.lockHeld).Str("verb", t.req.Verb).Msg("a turn held the store lock past store.lockTimeoutMs")
+	} else {
+		c.log.Debug().Dur("lockHeld", t.lockHeld).Str("verb", t.req.Verb).Msg("turn")
+	}
 	if t.record != nil {
 		c.records.write(c.recordPath(t.work.ID, t.seq), t.record)
 	}
 	if t.afterTx != nil {
 		t.afterTx(ctx)
 	}
+	c.observe(t, start)
 	return c.respond(ctx, t)
 }
 
@@ -92,6 +124,7 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 		Patch: patchFacts{Problems: []schemas.Problem{}, Elements: []elementFact{}, Contracts: map[string]contractFacts{}}, Gates: gateFacts{Approved: []string{}},
 		StrategySignals: []map[string]any{}, Request: requestFacts{Errors: []schemas.Problem{}},
 		SubmissionFacts: submissionFacts{CycleNodes: []string{}},
+		Execution:       executionFacts{Failures: []executionFailure{}},
 	}
 	t.in.Request.Bytes = len(raw)
 	t.in.Request.Tokens = (len(raw) + 3) / 4
@@ -216,18 +249,32 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	return nil
 }
 
-// decide evaluates the policy; any failure is a POLICY_ERROR denial (fail
-// closed), never an allow.
-func (c *Controller) decide(ctx context.Context, t *turn) {
+// decide evaluates one stage of the policy (stages.go); any failure is a
+// POLICY_ERROR denial (fail closed), never an allow.
+func (c *Controller) decide(ctx context.Context, t *turn, stage, query string) {
 	t.dec = decision{}
-	in, res, err := c.engine.Evaluate(ctx, t.in, &t.dec)
+	if stage != stageExecution { // the execution facts are judged by the stage that allowed
+		t.in.Stage = stage
+	}
+	eval := c.engine.Evaluate
+	if query == queryStage1 {
+		eval = c.engine.EvaluateStage1
+	}
+	began := time.Now()
+	in, res, err := eval(ctx, t.in, &t.dec)
+	t.evalTime += time.Since(began) // every stage's evaluation
 	t.inputRaw, t.decRaw = in, res
 	if err == nil && t.dec.Allow == nil {
 		err = errors.New("the decision has no boolean allow")
 	}
-	if err == nil {
-		return
+	if err != nil {
+		c.policyError(t, err)
 	}
+	t.stages = append(t.stages, stageRecord{Name: stage, Query: query, Input: t.inputRaw, Result: t.decRaw})
+}
+
+// policyError replaces the decision with the POLICY_ERROR denial.
+func (c *Controller) policyError(t *turn, err error) {
 	c.log.Error().Err(err).Str("verb", t.req.Verb).Msg("policy evaluation failed; denying")
 	deny := false
 	t.dec = decision{
@@ -267,7 +314,7 @@ func (c *Controller) account(ctx context.Context, tx *store.Tx, t *turn) error {
 		return err
 	}
 	t.seq = seq
-	t.record = decisionRecord(seq, t.req.Verb, t.agent.ID, c.now(), t.inputRaw, t.decRaw)
+	t.record = decisionRecord(seq, t.req.Verb, t.agent.ID, c.now(), t.inputRaw, t.decRaw, t.stages)
 	return tx.PutDecision(ctx, t.work.ID, seq, !t.dec.allowed(), t.record)
 }
 
@@ -277,20 +324,49 @@ func (c *Controller) recordPath(workID string, seq int) string {
 	return fmt.Sprintf("%s/decisions/%06d.json", workDir(workID), seq)
 }
 
-// decisionRecord is {seq, verb, agentId, at, input, result}. It is written
-// out by hand because input and result are already compact JSON from the
-// engine, and marshaling them as RawMessage would re-scan both on every turn.
-func decisionRecord(seq int, verb, agentID string, at time.Time, input, result []byte) []byte {
+// decisionRecord is {seq, verb, agentId, at, stage, query, input, result,
+// stages}: input and result are the last stage's (the decision the turn
+// answered), so tools that read {input, result} keep working; stages holds
+// the earlier evaluations, each with its own input and result. It is written
+// out by hand because inputs and results are already compact JSON from the
+// engine, and marshaling them as RawMessage would re-scan them on every turn.
+func decisionRecord(seq int, verb, agentID string, at time.Time, input, result []byte, stages []stageRecord) []byte {
+	last := stageRecord{Name: stageVerb, Query: queryDecision}
+	if len(stages) > 0 {
+		last, stages = stages[len(stages)-1], stages[:len(stages)-1]
+	}
 	head, _ := json.Marshal(struct {
 		Seq     int       `json:"seq"`
 		Verb    string    `json:"verb"`
 		AgentID string    `json:"agentId"`
 		At      time.Time `json:"at"`
-	}{seq, verb, agentID, at.UTC()})
-	rec := make([]byte, 0, len(head)+len(input)+len(result)+32)
+		Stage   string    `json:"stage"`
+		Query   string    `json:"query"`
+	}{seq, verb, agentID, at.UTC(), last.Name, last.Query})
+	size := len(head) + len(input) + len(result) + 48
+	for _, s := range stages {
+		size += len(s.Input) + len(s.Result) + 96
+	}
+	rec := make([]byte, 0, size)
 	rec = append(rec, head[:len(head)-1]...)
 	rec = append(append(rec, `,"input":`...), orNull(input)...)
 	rec = append(append(rec, `,"result":`...), orNull(result)...)
+	if len(stages) > 0 {
+		rec = append(rec, `,"stages":[`...)
+		for i, s := range stages {
+			if i > 0 {
+				rec = append(rec, ',')
+			}
+			name, _ := json.Marshal(s.Name)
+			query, _ := json.Marshal(s.Query)
+			rec = append(append(rec, `{"name":`...), name...)
+			rec = append(append(rec, `,"query":`...), query...)
+			rec = append(append(rec, `,"input":`...), orNull(s.Input)...)
+			rec = append(append(rec, `,"result":`...), orNull(s.Result)...)
+			rec = append(rec, '}')
+		}
+		rec = append(rec, ']')
+	}
 	return append(rec, '}')
 }
 

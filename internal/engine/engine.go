@@ -31,8 +31,13 @@ import (
 	"github.com/mcpc/mcpc/policies"
 )
 
-// DecisionQuery is the single entrypoint every turn evaluates.
+// DecisionQuery is the entrypoint that decides a turn: every rule category
+// that applies to its verb.
 const DecisionQuery = "data.mcpc.main.decision"
+
+// Stage1Query is the first stage's entrypoint: request, gate and scope rules
+// on cheap facts, and whether the verb stage (DecisionQuery) must follow.
+const Stage1Query = "data.mcpc.main.stage1"
 
 // ProgressQuery is the plan progress of a set of node states: the
 // controller asks it again when a turn's execution changed node statuses
@@ -132,12 +137,15 @@ func readVerified(path string, v *Verification) (*bundle.Bundle, error) {
 // Engine evaluates decisions with a prepared query. It is safe for
 // concurrent use.
 type Engine struct {
-	query   rego.PreparedEvalQuery
-	extra   map[string]rego.PreparedEvalQuery // by query: extraQueries
-	version string
-	source  string
-	data    map[string]any
-	docs    map[string]RuleDoc
+	query  rego.PreparedEvalQuery
+	stage1 rego.PreparedEvalQuery
+	// oneStage: the bundle has no stage1 rule (written before stages).
+	oneStage bool
+	extra    map[string]rego.PreparedEvalQuery // by query: extraQueries
+	version  string
+	source   string
+	data     map[string]any
+	docs     map[string]RuleDoc
 }
 
 // New compiles the policies and prepares the decision query.
@@ -192,14 +200,26 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	e.query = pq
 	e.extra = map[string]rego.PreparedEvalQuery{}
+	if opts.Query != "" {
+		return e, nil // a custom query has no first stage and no extra queries: both fail closed
+	}
 	for _, query := range extraQueries {
-		if opts.Query != "" {
-			break
-		}
 		extra := rego.New(rego.Query(query), rego.Strict(opts.Strict), rego.Store(store), rego.Compiler(compiler))
 		if e.extra[query], err = extra.PrepareForEval(ctx); err != nil {
 			return nil, compileError(source, err)
 		}
+	}
+	// The first stage shares the compiled modules.
+	if len(compiler.GetRulesExact(ast.MustParseRef(Stage1Query))) == 0 {
+		// A bundle written before stages decides in one query: its
+		// decision is the first stage, always followed by the verb stage
+		// when it allows (Go gathers every fact, as before stages).
+		e.oneStage = true
+		return e, nil
+	}
+	first := rego.New(rego.Query(Stage1Query), rego.Strict(opts.Strict), rego.Store(store), rego.Compiler(compiler))
+	if e.stage1, err = first.PrepareForEval(ctx); err != nil {
+		return nil, compileError(source, err)
 	}
 	return e, nil
 }
@@ -468,6 +488,35 @@ func (e *Engine) Evaluate(ctx context.Context, doc any, out any) (input, result 
 		return nil, nil, err
 	}
 	raw, err := e.Eval(ctx, in, out)
+	return in.JSON, raw, err
+}
+
+// EvaluateStage1 is Evaluate for the first stage (Stage1Query).
+func (e *Engine) EvaluateStage1(ctx context.Context, doc any, out any) (input, result []byte, err error) {
+	in, err := ParseInput(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if e.oneStage {
+		raw, err := e.eval(ctx, e.query, in, nil)
+		if err != nil {
+			return in.JSON, raw, err
+		}
+		// The decision, asking for the verb stage (its own verbStage, if it
+		// has one, comes later and wins).
+		body, head := raw[1:], `{"verbStage":true`
+		if len(body) > 1 { // not "{}"
+			head += ","
+		}
+		raw = append([]byte(head), body...)
+		if out != nil {
+			if err := json.Unmarshal(raw, out); err != nil {
+				return in.JSON, raw, &Error{Code: "malformed", Message: err.Error()}
+			}
+		}
+		return in.JSON, raw, nil
+	}
+	raw, err := e.eval(ctx, e.stage1, in, out)
 	return in.JSON, raw, err
 }
 

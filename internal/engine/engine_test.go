@@ -162,3 +162,60 @@ func TestEvaluationStopsWithItsContext(t *testing.T) {
 		t.Fatalf("err %v, want an eval error", err)
 	}
 }
+
+// TestStage1 evaluates the first stage of the embedded policy, and of a
+// bundle written before stages (its decision, asking for the verb stage).
+func TestStage1(t *testing.T) {
+	ctx := context.Background()
+	oneStage := t.TempDir()
+	if err := os.WriteFile(filepath.Join(oneStage, "p.rego"), []byte("package mcpc.main\n\ndecision := {\"allow\": input.ok}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		note, bundle string
+		input        map[string]any
+		want         string
+	}{
+		{"a bundle before stages allows", oneStage, map[string]any{"ok": true}, `{"verbStage":true,"allow":true}`},
+		{"a bundle before stages denies", oneStage, map[string]any{"ok": false}, `{"verbStage":true,"allow":false}`},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			e, err := New(ctx, Options{BundlePath: tc.bundle})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out struct {
+				Allow     bool `json:"allow"`
+				VerbStage bool `json:"verbStage"`
+			}
+			_, raw, err := e.EvaluateStage1(ctx, tc.input, &out)
+			if err != nil || string(raw) != tc.want || !out.VerbStage {
+				t.Fatalf("got %s %+v %v, want %s", raw, out, err, tc.want)
+			}
+		})
+	}
+	e, err := New(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join("testdata", "read-input.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var read map[string]any
+	if err := json.Unmarshal(raw, &read); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Allow     *bool `json:"allow"`
+		VerbStage *bool `json:"verbStage"`
+	}
+	read["stage"] = "request"
+	if _, _, err := e.EvaluateStage1(ctx, read, &out); err != nil || out.Allow == nil || !*out.Allow || out.VerbStage == nil || *out.VerbStage {
+		t.Fatalf("the first stage of a read: %+v %v, want allowed without a verb stage", out, err)
+	}
+	read["stage"] = "verb"
+	if _, _, err := e.EvaluateStage1(ctx, read, &out); err == nil {
+		t.Fatalf("stage1 of a verb-stage input is defined, want undefined (fail closed)")
+	}
+}

@@ -30,6 +30,10 @@ type LoaderOptions struct {
 	// AllowInsecureHTTP lets a bundle URL use plain http (development
 	// only); otherwise an http:// URL is refused.
 	AllowInsecureHTTP bool
+	// OnUpdate is called, on the poller's goroutine, after a new version
+	// of the bundle replaced the one in force (not for the first load).
+	// Default: nothing.
+	OnUpdate func(version, source string)
 }
 
 // Loader holds the engine in force and replaces it when the bundle changes,
@@ -113,6 +117,9 @@ func (l *Loader) refresh(ctx context.Context) {
 	l.lastErr.Store(nil)
 	if prev := l.current.Swap(e); prev != nil && prev.Version() != e.Version() {
 		l.log.Info().Str("version", e.Version()).Msg("policy bundle updated")
+		if l.opts.OnUpdate != nil {
+			l.opts.OnUpdate(e.Version(), e.Source())
+		}
 	}
 }
 
@@ -218,18 +225,31 @@ func (l *Loader) LoadErr() error {
 func (l *Loader) Evaluate(ctx context.Context, doc any, out any) ([]byte, []byte, error) {
 	e := l.current.Load()
 	if e == nil {
-		in, err := ParseInput(doc)
-		var raw []byte
-		if err == nil {
-			raw = in.JSON
-		}
-		msg := "no policy bundle is loaded"
-		if err := l.LoadErr(); err != nil {
-			msg += ": " + err.Error()
-		}
-		return raw, nil, &Error{Code: "bundle_missing", Location: l.opts.Bundle, Message: msg}
+		return l.missing(doc)
 	}
 	return e.Evaluate(ctx, doc, out)
+}
+
+// EvaluateStage1 is Evaluate for the first stage.
+func (l *Loader) EvaluateStage1(ctx context.Context, doc any, out any) ([]byte, []byte, error) {
+	e := l.current.Load()
+	if e == nil {
+		return l.missing(doc)
+	}
+	return e.EvaluateStage1(ctx, doc, out)
+}
+
+func (l *Loader) missing(doc any) ([]byte, []byte, error) {
+	in, err := ParseInput(doc)
+	var raw []byte
+	if err == nil {
+		raw = in.JSON
+	}
+	msg := "no policy bundle is loaded"
+	if err := l.LoadErr(); err != nil {
+		msg += ": " + err.Error()
+	}
+	return raw, nil, &Error{Code: "bundle_missing", Location: l.opts.Bundle, Message: msg}
 }
 
 // EvaluateQuery evaluates another prepared query with the engine in force.

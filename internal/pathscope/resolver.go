@@ -66,6 +66,28 @@ type Facts struct {
 // form exists, and nothing about a target outside the worktree is reported
 // (a symlink to /etc/shadow yields escapes_worktree, not its size).
 func (r *Resolver) Resolve(raw string) Facts {
+	return r.OnDisk(r.Lexical(raw))
+}
+
+// OnDisk completes facts from Lexical with what the filesystem says of the
+// path: Resolve, for a caller that first judged the lexical facts (whether
+// the path is one the agent may learn anything about).
+func (r *Resolver) OnDisk(facts Facts) Facts {
+	if facts.Canonical != "" {
+		if disk := r.statFacts(facts.Canonical, &facts); len(disk) > 0 {
+			facts.Problems = sortedProblems(append(facts.Problems, disk...))
+			facts.Valid = false
+		}
+	}
+	return facts
+}
+
+// Lexical gathers the Facts of raw that the string alone determines: its
+// canonical form and syntactic problems, never anything on disk (Exists,
+// Regular and the rest stay zero). It is what policy may learn about a path
+// the agent may not read: the answer is the same whether a file is there,
+// missing, a directory or a link.
+func (r *Resolver) Lexical(raw string) Facts {
 	syn := analyzeSyntax(raw)
 	problems := syn.problems
 	if syn.canonical != "" && r.tooLongBelowRoot(syn.canonical) {
@@ -73,7 +95,6 @@ func (r *Resolver) Resolve(raw string) Facts {
 		syn.canonical = ""
 	}
 	facts := Facts{Raw: raw, Canonical: syn.canonical}
-
 	if syn.canonical != "" {
 		if isGitInternal(syn.canonical) {
 			problems = append(problems, ProblemGitInternal)
@@ -81,9 +102,7 @@ func (r *Resolver) Resolve(raw string) Facts {
 		if isStateDir(syn.canonical) {
 			problems = append(problems, ProblemStateDir)
 		}
-		problems = append(problems, r.statFacts(syn.canonical, &facts)...)
 	}
-
 	facts.Problems = sortedProblems(problems)
 	facts.Valid = len(facts.Problems) == 0
 	return facts

@@ -159,6 +159,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		if _, err := s.db.ExecContext(ctx, schema+safetySchema); err != nil {
 			return err
 		}
+		if err := s.migrateEvents(ctx); err != nil {
+			return err
+		}
 		// Databases made before works had a revision, nodes a run or agents a
 		// budget slice get one.
 		for _, col := range []struct{ table, column, decl string }{

@@ -133,7 +133,9 @@ func TestAdversarialPaths(t *testing.T) {
 			n++
 			resp := a.turn("write_scratch_file", map[string]any{"relativePath": p, "content": "pwned"})
 			if len(resp.Denials) > 0 {
-				if c := resp.Denials[0].Code; c != "SCRATCH_SCOPE_VIOLATION" && c != "INVALID_ARGS" {
+				// EXEC_FAILED: allowed by policy, refused by the no-follow writer
+				// (nothing written), recorded as a structured denial.
+				if c := resp.Denials[0].Code; c != "SCRATCH_SCOPE_VIOLATION" && c != "INVALID_ARGS" && c != "EXEC_FAILED" {
 					t.Errorf("scratch %q: %v", p, resp.DenyReasons)
 				}
 				return

@@ -229,12 +229,12 @@ func TestSandboxedHookLeaksNothing(t *testing.T) {
 	}
 	writeCommitMessage(t, a)
 	r := a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"})
-	if len(r.Denials) > 0 {
-		t.Fatalf("the gated commit was denied: %v", r.DenyReasons)
-	}
-	msg, _ := r.Result["error"].(string)
+	// The hook failing the commit after the turn's transaction is a
+	// recorded EXEC_FAILED denial whose message carries the hook's output.
+	mustDeny(t, r, "EXEC_FAILED")
+	msg := r.Denials[0].Message
 	if !strings.Contains(msg, "git commit failed") || !strings.Contains(msg, "no adp-alert left") {
-		t.Fatalf("the hook did not run and fail the commit: %v", r.Result)
+		t.Fatalf("the hook did not run and fail the commit: %v", r.DenyReasons)
 	}
 	if l := leaked(t, msg); len(l) > 0 {
 		t.Errorf("the hook's error leaked %v:\n%s", l, msg)
@@ -266,12 +266,12 @@ func TestSandboxedPatchedHookLeaksNothing(t *testing.T) {
 	}
 	writeCommitMessage(t, a)
 	r := a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"})
-	if len(r.Denials) > 0 {
-		t.Fatalf("the gated commit was denied: %v", r.DenyReasons)
-	}
-	msg, _ := r.Result["error"].(string)
+	// The hook failing the commit after the turn's transaction is a
+	// recorded EXEC_FAILED denial whose message carries the hook's output.
+	mustDeny(t, r, "EXEC_FAILED")
+	msg := r.Denials[0].Message
 	if !strings.Contains(msg, "git commit failed") || !strings.Contains(msg, "hook ran") {
-		t.Fatalf("the patched hook did not run and fail the commit: %v", r.Result)
+		t.Fatalf("the patched hook did not run and fail the commit: %v", r.DenyReasons)
 	}
 	if l := leaked(t, msg); len(l) > 0 {
 		t.Errorf("the hook's error leaked %v:\n%s", l, msg)

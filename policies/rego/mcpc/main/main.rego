@@ -1,10 +1,13 @@
 # METADATA
 # title: mcpc decision
 # description: |
-#   The one query Go evaluates per turn (docs/policy-input.md). Rules run in two
-#   stages: request and gate for every turn; the categories the verb names in
-#   policies/data/states.json (verbPolicy) only when the first stage found no
-#   error, so a read turn never evaluates plan rules.
+#   The queries Go evaluates per turn (docs/policy-input.md). Rules run in two
+#   stages. stage1 judges request, gate and scope rules on cheap facts (state,
+#   budget, canonical paths, pack membership); when it allows and says
+#   verbStage, Go gathers the verb's facts (patch dry run, ranking, hashes) and
+#   evaluates decision, which adds the other categories the verb names in
+#   policies/data/states.json (verbPolicy). A read turn never evaluates plan
+#   rules, and nothing is gathered about a file the first stage refuses.
 package mcpc.main
 
 import data.mcpc.lib.pack
@@ -18,11 +21,20 @@ import data.mcpc.lib.turn
 # categories that apply to this verb are evaluated (a read turn never touches
 # plan rules); Regal's mixed-iteration rule cannot express that, hence the
 # ignore directives below.
-_first_stage contains violation if {
+_gate_stage contains violation if {
 	some category in ["request", "gate"]
 
 	# regal ignore:mixed-iteration
 	some violation in data.mcpc.rules[category][_].report
+}
+
+# execution rules judge what went wrong executing an allowed decision; most
+# turns have nothing to judge, and skip the walk
+_gate_stage contains violation if {
+	input.execution.failures != []
+
+	# regal ignore:mixed-iteration
+	some violation in data.mcpc.rules.execution[_].report
 }
 
 _has_error(violations) if {
@@ -30,11 +42,41 @@ _has_error(violations) if {
 	violation.severity == "error"
 }
 
+# scope rules judge canonical paths and pack membership, cheap facts Go has
+# before it gathers anything about a file's content: they belong to the first
+# stage, so a file outside the pack is never dry-run, hashed or searched
+_scope_stage contains violation if {
+	not _has_error(_gate_stage)
+	"scope" in _categories
+
+	# regal ignore:mixed-iteration
+	some violation in data.mcpc.rules.scope[_].report
+}
+
+_first_stage := _gate_stage | _scope_stage
+
+# the rule categories this verb names (policies/data/states.json verbPolicy),
+# looked up once per evaluation
+_categories := tables.verb_policy[input.verb].categories
+
 _first_stage_blocks if _has_error(_first_stage)
 
+# the categories of the verb stage: the verb's own, less those of the first
+_verb_categories := [category |
+	some category in _categories
+	category != "scope"
+]
+
+# input.stage is the stage Go evaluates: "request" (the first) or "verb";
+# an input without it (a record from before stages) is judged whole
+default _verb_stage_on := true
+
+_verb_stage_on := false if input.stage == "request"
+
 _second_stage contains violation if {
+	_verb_stage_on
 	not _first_stage_blocks
-	some category in tables.verb_policy[input.verb].categories
+	some category in _verb_categories
 
 	# regal ignore:mixed-iteration
 	some violation in data.mcpc.rules[category][_].report
@@ -47,7 +89,7 @@ _violations := _first_stage | _second_stage
 # codes that explain a denied turn best come first; then request and gate, then the verb's own rules
 _priority := {"UNKNOWN_VERB": 0, "WORK_NOT_FOUND": 1, "BUDGET_EXCEEDED": 2, "VERB_NOT_AVAILABLE": 3}
 
-_rank(v) := object.get(_priority, v.code, 4) if v in _first_stage
+_rank(v) := object.get(_priority, v.code, 4) if v in _gate_stage
 
 else := 5
 
@@ -179,6 +221,7 @@ _base := {
 	"obligations": obligations,
 	"budget": turn.budget,
 	"progress": progress.summary,
+	"verbStage": _verb_stage_wanted,
 }
 
 # A quiet turn (nothing to report, no state to move to, no pack to return) is
@@ -194,7 +237,9 @@ _quiet if {
 
 # METADATA
 # title: decision
-# description: the decision object of docs/policy-input.md
+# description: |
+#   the decision object of docs/policy-input.md; verbStage is true only in a
+#   first stage (input.stage "request") that asks for the verb stage
 # entrypoint: true
 decision := {
 	"allow": true,
@@ -207,6 +252,8 @@ decision := {
 	"obligations": obligations,
 	"budget": turn.budget,
 	"progress": progress.summary,
+	# a quiet turn is allowed and not initialize_work or escalate
+	"verbStage": _verb_stage_asked,
 } if {
 	_quiet
 } else := _base if {
@@ -214,3 +261,39 @@ decision := {
 	allow
 	not _pack_verb
 } else := object.union_n([_base, _suggestion_part, _pack_part, _insufficiency_part])
+
+# a first stage asks for the verb stage when the verb has more to judge:
+# categories beyond the first stage's, or a pack to select from ranked
+# candidates; an allowing first stage then says verbStage. Every read turn
+# evaluates this, hence no negation or comprehension.
+default _verb_stage_asked := false
+
+_verb_stage_asked if {
+	input.stage == "request"
+	some category in _categories
+	category != "scope"
+}
+
+default _verb_stage_wanted := false
+
+_verb_stage_wanted if {
+	allow
+	_verb_stage_asked
+}
+
+_verb_stage_wanted if {
+	input.stage == "request"
+	allow
+	_pack_verb
+}
+
+# METADATA
+# title: stage1
+# description: |
+#   the first stage's decision, evaluated with input.stage "request": decision
+#   over the request, gate and scope rules alone. Its verbStage is true when it
+#   allows and the verb has a second stage; Go then gathers the verb's facts and
+#   evaluates decision with input.stage "verb". When verbStage is false this is
+#   the turn's decision. Undefined (a POLICY_ERROR) for any other input.stage.
+# entrypoint: true
+stage1 := decision if input.stage == "request"

@@ -61,6 +61,7 @@ test_success_read_turn if {
 		"obligations": {},
 		"budget": _budget,
 		"progress": {"totalNodes": 0, "completedNodes": 0, "remainingNodes": 0, "completeStates": []},
+		"verbStage": false,
 	} with input as fixtures.input_doc
 }
 
@@ -89,6 +90,7 @@ test_fail_read_before_initialize if {
 		"obligations": {},
 		"budget": _budget,
 		"progress": {"totalNodes": 0, "completedNodes": 0, "remainingNodes": 0, "completeStates": []},
+		"verbStage": false,
 		"suggestedAction": {
 			"verb": "initialize_work",
 			"reason": "read_file_lines is not available in state UNINITIALIZED (available: initialize_work)",
@@ -308,4 +310,78 @@ test_success_quiet_turns_decide_like_the_base if {
 		main._quiet with input as doc
 		main.decision == main._base with input as doc
 	}
+}
+
+_accepted_patch(overrides) := fixtures.with_input(object.union(
+	{
+		"stage": "request",
+		"verb": "apply_code_patch",
+		"state": "PLAN_ACCEPTED",
+		"plan": {"accepted": true, "started": false, "nodes": {"change-1": object.union(_change, {"status": "pending"})}},
+		"args": {"targetFile": "src/a.ts", "planNodeId": "change-1", "edits": []},
+		"reads": {"src/a.ts": "sha256:aaa"},
+	},
+	overrides,
+))
+
+test_success_stage1_read_turn_is_final if {
+	s := main.stage1 with input as object.union(fixtures.input_doc, {"stage": "request"})
+	s.allow == true
+	s.verbStage == false
+	s.denials == []
+}
+
+test_success_stage1_defers_the_verb_rules if {
+	# the dry run facts say the patch would not apply: only the verb stage knows
+	doc := _accepted_patch({"patch": {"applicable": false, "edits": 1, "problems": [{"path": "args.edits[0]", "message": "find text does not occur in the file"}]}})
+	s := main.stage1 with input as doc
+	s.allow == true
+	s.verbStage == true
+	d := main.decision with input as object.union(doc, {"stage": "verb"})
+	d.allow == false
+	[denial.code | some denial in d.denials] == ["EXEC_PATCH_INAPPLICABLE"]
+}
+
+test_fail_stage1_refuses_a_target_outside_the_pack if {
+	s := main.stage1 with input as _accepted_patch({
+		"args": {"targetFile": ".env", "planNodeId": "change-1", "edits": []},
+		"paths": {"targetFile": {
+			"raw": ".env", "canonical": ".env", "valid": true, "problems": [],
+			"exists": false, "regular": false, "dir": false, "size": 0, "links": 0,
+		}},
+	})
+	s.allow == false
+	s.verbStage == false
+	s.denials == [{
+		"code": "PACK_SCOPE_VIOLATION",
+		"rule": "mcpc.rules.scope[\"pack-scope\"]",
+		"message": ".env is not in the context pack",
+		"path": "args.targetFile",
+		"remediation": "Use a repository-relative path listed in contextPack.files; to work on another file, escalate so the controller can add it to the pack.",
+		"severity": "error",
+	}]
+}
+
+test_fail_execution_failure_denies_the_turn if {
+	doc := object.union(fixtures.input_doc, {"stage": "request", "execution": {"failures": [{
+		"reason": "io_error", "path": "args.targetFile",
+		"message": "the file could not be read",
+	}]}})
+	s := main.stage1 with input as doc
+	s.allow == false
+	s.nextState == "PLANNING"
+	[denial.code | some denial in s.denials] == ["EXEC_FAILED"]
+}
+
+test_success_stage1_plan_turn_asks_for_the_verb_stage if {
+	s := main.stage1 with input as fixtures.with_input({
+		"stage": "request",
+		"verb": "submit_execution_plan",
+		"args": {"planGraph": "(see input.submission)"},
+		"paths": {},
+		"submission": {},
+	})
+	s.allow == true
+	s.verbStage == true
+	s.nextState == "PLAN_ACCEPTED"
 }

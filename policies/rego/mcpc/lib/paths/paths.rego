@@ -23,6 +23,7 @@ reasons := {
 	"invalid_utf8": "is not valid UTF-8",
 	"unicode_format": "contains invisible Unicode format characters",
 	"empty": "is empty",
+	"scratch_unavailable": "cannot be written: the work's scratch folder is reached through a link or cannot be opened",
 }
 
 # METADATA

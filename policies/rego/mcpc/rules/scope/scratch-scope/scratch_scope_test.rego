@@ -87,3 +87,23 @@ test_success_new_file if {
 	})
 	count(r) == 0
 }
+
+test_fail_scratch_folder_through_a_link if {
+	r := rule.report with input as fixtures.with_input({
+		"verb": "write_scratch_file",
+		"args": {"relativePath": "n.md", "content": "hi"},
+		"paths": {"relativePath": {
+			"raw": "n.md", "canonical": "", "valid": false, "problems": ["scratch_unavailable"],
+			"exists": false, "regular": false, "dir": false, "size": 0, "links": 0,
+		}},
+	})
+	r == {{
+		"code": "SCRATCH_SCOPE_VIOLATION",
+		"message": "\"n.md\" cannot be written: the work's scratch folder is reached through a link or cannot be opened",
+		"path": "args.relativePath",
+		"remediation": "Use a plain relative path inside scratch/ (no traversal, absolute, escaped or linked paths) and keep the content under the configured size.",
+		"rule": "mcpc.rules.scope[\"scratch-scope\"]",
+		"severity": "error",
+		"suggestedVerb": "write_scratch_file",
+	}}
+}

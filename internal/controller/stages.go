@@ -1,0 +1,263 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/patch"
+	"github.com/mcpc/mcpc/internal/store"
+	"github.com/mcpc/mcpc/schemas"
+)
+
+// A turn is decided in stages (docs/policy-input.md, "Stages"):
+//
+//   - request: request, gate and scope rules on cheap facts (state, budget,
+//     canonical paths, pack membership), data.mcpc.main.stage1. It says
+//     whether the verb has a second stage (verbStage).
+//   - verb: only when the first stage allows and asks for it, the verb's
+//     facts are gathered (patch dry run, ranking, hashes, reads) and
+//     data.mcpc.main.decision judges every category the verb names.
+//   - execution: when executing an allowed decision fails before anything
+//     is written (an I/O error, a file that changed since the dry run), the
+//     last stage's query is evaluated again with input.execution, and a rule
+//     denies the turn with a recorded, structured denial.
+//
+// Facts that cost time (ranking, escalation search, the patch dry run, index
+// refresh, git) are gathered outside the store's write lock, under a
+// deadline, and only when a preview of the first stage on a read snapshot
+// allows the turn; the write transaction evaluates the first stage again on
+// what it holds, re-checks the prefetched facts and executes.
+const (
+	stageRequest   = "request"
+	stageVerb      = "verb"
+	stageExecution = "execution"
+
+	queryStage1   = "data.mcpc.main.stage1"
+	queryDecision = "data.mcpc.main.decision"
+)
+
+// stageRecord is one evaluation of a turn, as the decision record keeps it.
+type stageRecord struct {
+	Name   string          `json:"name"`
+	Query  string          `json:"query"`
+	Input  json.RawMessage `json:"input"`
+	Result json.RawMessage `json:"result"`
+}
+
+// prefetchedVerbs gather facts that cost time: they are gathered outside
+// the write lock once a preview of the first stage allows the turn.
+var prefetchedVerbs = map[string]bool{"initialize_work": true, "escalate": true, "apply_code_patch": true,
+	"run_automation_recipe": true, "run_sandboxed_code": true}
+
+// patchTrial is a patch tried on a file's content outside the write lock;
+// the transaction uses it only if the file still has the content it was
+// tried on.
+type patchTrial struct {
+	file     string
+	baseHash string
+	run      *dryRun // the content and its result, when the edits apply
+	facts    patchFacts
+}
+
+// gatherOutsideLock previews the first stage on a read snapshot and, when it
+// allows the turn, gathers the verb's expensive facts with a deadline. A
+// turn the first stage refuses costs no ranking, no search and no dry run.
+func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
+	if !prefetchedVerbs[t.req.Verb] {
+		return nil
+	}
+	pv := &turn{req: t.req, args: t.args, in: t.in, result: map[string]any{}}
+	pv.in.Paths = map[string]pathFacts{}
+	pv.in.Request.Errors = slices.Clip(pv.in.Request.Errors)
+	err := c.store.View(ctx, func(tx *store.Tx) error {
+		if err := c.load(ctx, tx, pv); err != nil {
+			return err
+		}
+		return c.gatherFirst(ctx, tx, pv)
+	})
+	if err != nil {
+		return err
+	}
+	var dec decision
+	pv.in.Stage = stageRequest
+	if _, _, err := c.engine.EvaluateStage1(ctx, pv.in, &dec); err != nil || !dec.allowed() || !dec.VerbStage {
+		return nil // the transaction evaluates again and records why
+	}
+	// Each step has its own deadline (store.lockTimeoutMs): a slow git must
+	// not leave ranking no time at all.
+	step := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.WithoutCancel(ctx), c.cfg.LockTimeout())
+	}
+	switch t.req.Verb {
+	case "run_sandboxed_code":
+		// The code runs under its own limits (timeoutMs), never in the lock.
+		c.prefetchSandboxedCode(ctx, t)
+	case "run_automation_recipe":
+		t.gitRev = gitHead(c.root) // the revision the trace ledger records
+	case "apply_code_patch":
+		t.gitRev = gitHead(c.root) // the revision the trace ledger records
+		if pf, ok := pv.in.Paths["targetFile"]; ok {
+			gctx, cancel := step()
+			t.dry = c.tryPatch(gctx, pv, pf)
+			cancel()
+		}
+	case "initialize_work":
+		// Tickets and API operations are fetched (under the connectors' own
+		// time budget) while the index refreshes; ranking reads them.
+		requirements := c.startRequirements(ctx, t.req.OriginalPrompt, stringList(t.args["lexemes"]), attachmentText(t.args["attachments"]))
+		reportProgress(ctx, 0, 3, "refreshing the code index")
+		gctx, cancel := step()
+		c.refreshIndex(gctx)
+		cancel()
+		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
+		t.requirements = requirements()
+		reportProgress(ctx, 1, 3, "ranking files for the prompt")
+		gctx, cancel = step()
+		c.rank(gctx, t)
+		cancel()
+		reportProgress(ctx, 2, 3, "deciding the context pack")
+	case "escalate":
+		reportProgress(ctx, 0, 3, "refreshing the code index")
+		gctx, cancel := step()
+		c.refreshIndex(gctx)
+		cancel()
+		reportProgress(ctx, 1, 3, "searching for the need")
+		gctx, cancel = step()
+		c.searchEscalation(gctx, t, pv.in.Pack.Files)
+		cancel()
+		reportProgress(ctx, 2, 3, "deciding what the pack gains")
+	}
+	t.prefetched = true
+	return nil
+}
+
+// rank orders the index for initialize_work's prompt.
+func (c *Controller) rank(ctx context.Context, t *turn) {
+	cands, err := c.index.Rank(ctx, RankQuery{
+		Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
+		Attachments: append(attachmentText(t.args["attachments"]), t.requirements.rankTexts()...), Limit: c.cfg.Pack.MaxFiles * 2,
+		MemoryAnchors: c.memoryAnchors(ctx),
+	})
+	if err != nil {
+		c.log.Warn().Err(err).Msg("ranking failed; the pack is chosen from what was ranked")
+	}
+	cands = c.withProofChains(ctx, t, cands)
+	c.markSecrets(ctx, cands)
+	t.in.Candidates = orEmpty(cands)
+}
+
+// searchEscalation finds escalate's candidates outside the pack.
+func (c *Controller) searchEscalation(ctx context.Context, t *turn, packFiles []string) {
+	exclude := make(map[string]bool, len(packFiles))
+	for _, f := range packFiles {
+		exclude[f] = true
+	}
+	cands, err := c.index.Search(ctx, escalationNeed(t.args), exclude, c.cfg.Pack.EscalateMaxFiles*2)
+	if err != nil {
+		c.log.Warn().Err(err).Msg("escalation search failed")
+	}
+	c.markSecrets(ctx, cands)
+	t.in.Candidates = orEmpty(cands)
+}
+
+// tryPatch applies edits to the file's current content (patchSource: or to
+// nothing, for a file the plan creates), bounded by ctx and by the patch
+// package's own deadline (a patch out of time is a problem policy denies).
+func (c *Controller) tryPatch(ctx context.Context, t *turn, pf pathFacts) *patchTrial {
+	d := &patchTrial{file: pf.Canonical, facts: patchFacts{Problems: []schemas.Problem{}, Elements: []elementFact{}, Contracts: map[string]contractFacts{}}}
+	edits, err := patch.ParseEdits(t.args["edits"])
+	d.facts.Edits = len(edits)
+	if err != nil {
+		d.facts.Problems = append(d.facts.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
+		return d
+	}
+	content, try, err := c.patchSource(t, pf)
+	if !try {
+		return d // the scope rules explain why; there is nothing to try
+	}
+	if err != nil {
+		d.facts.Problems = append(d.facts.Problems, schemas.Problem{Path: "args.targetFile", Message: "the file could not be read"})
+		return d
+	}
+	d.baseHash = sha256Hex(content)
+	after, probs := c.applyEdits(ctx, pf.Canonical, string(content), edits)
+	if len(probs) > 0 {
+		d.facts.Problems = append(d.facts.Problems, probs...)
+		return d
+	}
+	d.facts.Applicable = true
+	d.run = &dryRun{before: content, after: after}
+	c.gatherContractFacts(ctx, &d.facts, pf.Canonical, string(content), after)
+	return d
+}
+
+// lockDeadline is the context in-transaction gathering runs under: what is
+// left of store.lockTimeoutMs since the transaction began.
+func (c *Controller) lockDeadline(ctx context.Context, began time.Time) (context.Context, context.CancelFunc) {
+	return context.WithDeadline(context.WithoutCancel(ctx), began.Add(c.cfg.LockTimeout()))
+}
+
+// gatherPatch fills apply_code_patch's verb facts inside the transaction:
+// the target's hash now, and the dry run, reused when the file still has the
+// content it was tried on, tried again (within the lock's deadline) if not.
+func (c *Controller) gatherPatch(ctx context.Context, t *turn) {
+	pf, ok := t.in.Paths["targetFile"]
+	if !ok {
+		t.dry = c.tryPatch(ctx, t, pathFacts{})
+		t.in.Patch = t.dry.facts
+		return
+	}
+	if pf.Valid && pf.Regular {
+		if h, err := c.paths.HashFile(pf.Canonical); err == nil {
+			pf.Hash = h
+			t.in.Paths["targetFile"] = pf
+		}
+	}
+	if t.dry == nil || t.dry.file != pf.Canonical || (pf.Hash != "" && t.dry.baseHash != pf.Hash) {
+		t.dry = c.tryPatch(ctx, t, pf)
+	}
+	t.in.Patch = t.dry.facts
+	t.dryRun = t.dry.run // what applyPatch writes (editsToWrite)
+}
+
+// fail records an execution failure: nothing was written, and the decision
+// is evaluated again with it so a rule explains the turn (EXEC_FAILED).
+func (t *turn) fail(reason, path, message string) {
+	t.in.Execution.Failures = append(t.in.Execution.Failures, executionFailure{Reason: reason, Path: path, Message: message})
+}
+
+// failAfterTx is fail for work that runs after the turn's transaction (a
+// gated commit): the decision is evaluated again with the failure, and the
+// denial is recorded as a decision of its own, in a transaction of its own,
+// so the record, explain-deny and the answer agree that nothing was done.
+func (c *Controller) failAfterTx(ctx context.Context, t *turn, reason, path, message string) {
+	// The work that failed may have run out of its own time: judging and
+	// recording the failure must not.
+	ctx = context.WithoutCancel(ctx)
+	delete(t.result, "error")
+	t.fail(reason, path, message)
+	c.decide(ctx, t, stageExecution, t.stages[len(t.stages)-1].Query)
+	if t.work == nil {
+		return
+	}
+	var record []byte
+	err := c.store.Update(ctx, func(tx *store.Tx) error {
+		seq, err := tx.NextDecision(ctx, t.work.ID)
+		if err != nil {
+			return err
+		}
+		record = decisionRecord(seq, t.req.Verb, t.agent.ID, c.now(), t.inputRaw, t.decRaw, t.stages)
+		if err := tx.PutDecision(ctx, t.work.ID, seq, !t.dec.allowed(), record); err != nil {
+			return err
+		}
+		t.seq = seq
+		return nil
+	})
+	if err != nil {
+		c.log.Error().Err(err).Msg("the execution failure could not be recorded")
+		return
+	}
+	c.records.write(c.recordPath(t.work.ID, t.seq), record)
+}
