@@ -2,14 +2,14 @@
 GO ?= go
 REGAL := $(GO) tool -modfile=regal.tool.mod regal
 
-.PHONY: demo test test-go test-policy lint-policy fuzz-short build bundle bench clients clients-installed
+.PHONY: demo test test-go test-policy lint-policy lint policy-coverage fuzz-short build bundle bench clients clients-installed
 
 ## demo: run a scripted agent session on the bundled example workspace over real stdio
 demo:
 	$(GO) run ./cmd/mcpc demo
 
 ## test: every test: Go (unit and end-to-end over the real binary), Rego tests, strict check and Regal lint, short fuzzing
-test: test-go test-policy lint-policy fuzz-short
+test: test-go test-policy policy-coverage lint-policy fuzz-short
 
 test-go: clients-installed
 	$(GO) test ./...
@@ -42,6 +42,19 @@ test-policy:
 
 lint-policy:
 	$(REGAL) lint policies/
+
+## lint: opa check --strict and Regal over policies/
+lint:
+	$(GO) tool opa check --strict policies/
+	$(REGAL) lint policies/
+
+# POLICY_COVERAGE is the least share of Rego lines `opa test --coverage`
+# must reach; below it the build fails.
+POLICY_COVERAGE ?= 90
+
+## policy-coverage: the Rego tests cover at least POLICY_COVERAGE% of the policies
+policy-coverage:
+	$(GO) tool opa test --coverage --threshold $(POLICY_COVERAGE) --format json policies/ > /dev/null
 
 ## build: the mcpc binary in ./bin
 build:

@@ -25,6 +25,8 @@ var (
 	Config []byte
 	//go:embed graph-seed.schema.json
 	GraphSeed []byte
+	//go:embed memory-record.schema.json
+	MemoryRecord []byte
 )
 
 const base = "https://mcpc.dev/schemas/"
@@ -50,6 +52,7 @@ func newCompiler(extra map[string][]byte) (*jsonschema.Compiler, error) {
 		"plan-graph.schema.json":    PlanGraph,
 		"config.schema.json":        Config,
 		"graph-seed.schema.json":    GraphSeed,
+		"memory-record.schema.json": MemoryRecord,
 	}
 	maps.Copy(files, extra)
 	for file, raw := range files {

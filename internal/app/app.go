@@ -82,7 +82,8 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	// The observer starts after the engine: updates reach it once it runs.
 	var observer atomic.Pointer[observe.Pipeline]
 	eng := engine.Load(ctx, engine.LoaderOptions{
-		Bundle: opts.BundlePath, PollInterval: opts.BundlePoll, Log: opts.Log,
+		LocalDir: filepath.Join(ws, ".ai", "policies"),
+		Bundle:   opts.BundlePath, PollInterval: opts.BundlePoll, Log: opts.Log,
 		Verify: verify, AllowInsecureHTTP: opts.AllowInsecureBundleHTTP || cfg.Bundles.AllowInsecureHTTP,
 		OnUpdate: func(version, source string) {
 			if o := observer.Load(); o != nil {
@@ -98,10 +99,20 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	chains, closeGraph := newProofChains(ctx, ws, cfg, st, ix, opts.Log)
+	var domain controller.DomainFacts // nil interface when the graph is unavailable
+	if pc, ok := chains.(*proofChains); ok {
+		domain = pc
+	}
+	now, err := clockFromEnv()
+	if err != nil {
+		closeGraph()
+		st.Close()
+		return nil, err
+	}
 	var obs *observe.Pipeline
 	ctlOpts := controller.Options{
 		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
-		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains, Contracts: contractsOf(chains),
+		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains, Domain: domain, Now: now, Contracts: contractsOf(chains),
 	}
 	if !cfg.Observe.Disabled {
 		if obs, err = observe.New(observe.Options{Store: st, Workspace: ws, Config: cfg.Observe, Version: opts.Version, Log: opts.Log}); err != nil {

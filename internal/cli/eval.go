@@ -17,6 +17,12 @@ type evalParams struct {
 	*rootParams
 	set, repo, dir string
 	rows           int
+	robustness     bool
+}
+
+type mineParams struct {
+	repo, name, out string
+	rows, maxFiles  int
 }
 
 func newEvalCommand(root *rootParams) *cobra.Command {
@@ -35,9 +41,52 @@ size as JSON on stdout (progress on stderr).`,
 	retr.Flags().StringVar(&p.repo, "repo", "", "bare git directory holding every row's parent (required)")
 	retr.Flags().StringVar(&p.dir, "dir", "", "where to materialise trees (reused across rows); default a temporary directory")
 	retr.Flags().IntVar(&p.rows, "rows", 0, "evaluate only the first N rows")
+	retr.Flags().BoolVar(&p.robustness, "robustness", false, "also build packs with lexemes derived two ways and report their top-20 overlap")
 	_ = retr.MarkFlagRequired("set")
 	_ = retr.MarkFlagRequired("repo")
-	cmd.AddCommand(retr)
+	cmd.AddCommand(retr, newMineCommand())
+	return cmd
+}
+
+func newMineCommand() *cobra.Command {
+	m := &mineParams{}
+	cmd := &cobra.Command{
+		Use:   "mine",
+		Short: "Mine a retrieval set from a repository's real commits",
+		Long: `Read a bare git directory's non-merge history and write a JSONL set in the
+format of shared/eval/retrieval: prompt = commit subject, gold = the non-test
+source files the commit modified (they exist at the parent). Commits touching
+more than --max-files files, bot subjects (dependency bumps, releases) and
+subjects of fewer than three words are skipped; rows are spread over the
+newest eligible commits.`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rows, err := eval.Mine(cmd.Context(), eval.MineOptions{GitDir: m.repo, Name: m.name, Rows: m.rows, MaxFiles: m.maxFiles})
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if m.out != "" {
+				f, err := os.Create(m.out)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				w = f
+			}
+			if err := eval.WriteSet(w, rows); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%d rows\n", len(rows))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&m.repo, "repo", "", "bare git directory (required)")
+	cmd.Flags().StringVar(&m.name, "name", "", "owner/name written in each row (required)")
+	cmd.Flags().StringVar(&m.out, "out", "", "output file (default stdout)")
+	cmd.Flags().IntVar(&m.rows, "rows", 40, "rows to write")
+	cmd.Flags().IntVar(&m.maxFiles, "max-files", 12, "skip commits changing more files")
+	_ = cmd.MarkFlagRequired("repo")
+	_ = cmd.MarkFlagRequired("name")
 	return cmd
 }
 
@@ -45,7 +94,7 @@ func (p *evalParams) run(cmd *cobra.Command) error {
 	init, closeAll := initializeWorkInit(p.rootParams)
 	defer closeAll()
 	rep, err := eval.Retrieval(cmd.Context(), eval.Options{
-		Set: p.set, Repo: p.repo, Workspace: p.dir, Rows: p.rows, Init: init, Log: os.Stderr,
+		Set: p.set, Repo: p.repo, Workspace: p.dir, Rows: p.rows, Init: init, Log: os.Stderr, Robustness: p.robustness,
 	})
 	if err != nil {
 		return err
@@ -59,7 +108,7 @@ func (p *evalParams) run(cmd *cobra.Command) error {
 func initializeWorkInit(root *rootParams) (eval.InitFunc, func()) {
 	var mu sync.Mutex
 	apps := map[string]*app.App{}
-	init := func(ctx context.Context, workspace, prompt string) ([]string, error) {
+	init := func(ctx context.Context, workspace, prompt string, lexemes []string) ([]string, error) {
 		mu.Lock()
 		a, ok := apps[workspace]
 		mu.Unlock()
@@ -72,7 +121,11 @@ func initializeWorkInit(root *rootParams) (eval.InitFunc, func()) {
 			apps[workspace] = a
 			mu.Unlock()
 		}
-		req, _ := json.Marshal(map[string]any{"verb": "initialize_work", "originalPrompt": prompt})
+		turn := map[string]any{"verb": "initialize_work", "originalPrompt": prompt}
+		if len(lexemes) > 0 {
+			turn["args"] = map[string]any{"lexemes": lexemes}
+		}
+		req, _ := json.Marshal(turn)
 		resp, err := a.Controller.Turn(ctx, req)
 		if err != nil {
 			return nil, err

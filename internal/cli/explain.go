@@ -117,7 +117,9 @@ func (p *explainParams) run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	eng, err := engine.New(ctx, engine.Options{BundlePath: p.bundle})
+	// serve compiles the workspace's repository-local rules with the bundle;
+	// a replay does too, or it would judge with other policies.
+	eng, err := engine.New(ctx, engine.Options{BundlePath: p.bundle, LocalDir: filepath.Join(p.workspace, ".ai", "policies")})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 
 	"github.com/spf13/cobra"
 
@@ -78,7 +79,7 @@ func (p *policyParams) build(cmd *cobra.Command) error {
 // check compiles the policies strictly and prepares the decision, as serve
 // would with --bundle DIR (or with the embedded policies).
 func (p *policyParams) check(cmd *cobra.Command) error {
-	eng, err := engine.New(cmd.Context(), engine.Options{BundlePath: p.dir, Strict: true})
+	eng, err := engine.New(cmd.Context(), engine.Options{BundlePath: p.dir, Strict: true, LocalDir: filepath.Join(p.workspace, ".ai", "policies")})
 	if err != nil {
 		// New reports a failed compile as Errors, anything else as one *Error.
 		errs, ok := err.(engine.Errors)
@@ -92,7 +93,43 @@ func (p *policyParams) check(cmd *cobra.Command) error {
 		_ = writeJSON(cmd.OutOrStdout(), map[string]any{"ok": false, "errors": errs})
 		return err
 	}
+	if probs := ruleProblems(eng); len(probs) > 0 {
+		_ = writeJSON(cmd.OutOrStdout(), map[string]any{"ok": false, "errors": probs})
+		return fmt.Errorf("%d rule(s) are not documented as the contract requires", len(probs))
+	}
 	return writeJSON(cmd.OutOrStdout(), map[string]any{
-		"ok": true, "version": eng.Version(), "source": eng.Source(), "rules": len(eng.RuleDocs()),
+		"ok": true, "version": eng.Version(), "source": eng.Source(), "rules": len(eng.Rules()),
 	})
+}
+
+var denialCode = regexp.MustCompile(`^[A-Z][A-Z0-9_]{2,63}$`)
+
+// ruleProblems finds rules a denial could not explain: a rule package
+// without package METADATA, or whose METADATA lacks a title, a
+// description, a well-formed custom.code, a remediation or a severity
+// (repository-local rules included: the same checks).
+func ruleProblems(eng *engine.Engine) engine.Errors {
+	docs := eng.RuleDocs()
+	var out engine.Errors
+	for _, pkg := range eng.Rules() {
+		doc, ok := docs[pkg]
+		if !ok {
+			out = append(out, &engine.Error{Code: "no_metadata", Location: pkg, Message: "the rule package has no package-scoped METADATA"})
+			continue
+		}
+		code, _ := doc.Custom["code"].(string)
+		remediation, _ := doc.Custom["remediation"].(string)
+		severity, _ := doc.Custom["severity"].(string)
+		switch {
+		case doc.Title == "" || doc.Description == "":
+			out = append(out, &engine.Error{Code: "undocumented", Location: pkg, Message: "METADATA needs a title and a description"})
+		case !denialCode.MatchString(code):
+			out = append(out, &engine.Error{Code: "undocumented_code", Location: pkg, Message: fmt.Sprintf("custom.code %q is not a stable code (A-Z, 0-9, _)", code)})
+		case remediation == "":
+			out = append(out, &engine.Error{Code: "undocumented", Location: pkg, Message: "custom.remediation is missing"})
+		case severity == "":
+			out = append(out, &engine.Error{Code: "undocumented", Location: pkg, Message: "custom.severity is missing"})
+		}
+	}
+	return out
 }

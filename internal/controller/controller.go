@@ -71,6 +71,8 @@ type Options struct {
 	// Observer receives every finished turn (events, decision logs).
 	// Default: none.
 	Observer Observer
+	// Domain gathers the knowledge graph's policy facts. Default: none.
+	Domain DomainFacts
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -102,6 +104,7 @@ type Controller struct {
 
 	chains ProofChains // nil: no proof chains
 	reqs   requirementConnectors
+	domain DomainFacts // nil: no graph policy facts
 
 	contracts contractChecker // its reader nil: no contract facts
 
@@ -142,6 +145,7 @@ func New(opts Options) (*Controller, error) {
 	c := &Controller{
 		root: res.Root(), paths: res, store: opts.Store, engine: opts.Engine, index: opts.Index,
 		cfg: cfg, now: opts.Now, requests: requests, log: zerolog.Nop(), chains: opts.ProofChains,
+		domain: opts.Domain,
 	}
 	if opts.Log != nil {
 		c.log = *opts.Log

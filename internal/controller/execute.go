@@ -100,7 +100,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 	t.afterTx = func(context.Context) { copyInbox() }
 	p := &packDoc{
 		WorkID: w.ID, Ref: workDir(w.ID) + "/context-pack.json", Prompt: w.Prompt, Lexemes: w.Lexemes,
-		Files: []string{}, Ranking: []rankEntry{}, Policies: []map[string]any{}, Memories: []map[string]any{},
+		Files: []string{}, Ranking: []rankEntry{}, Policies: orEmpty(t.dec.Policies), Memories: orEmpty(t.dec.Memories),
 		Attachments: atts, Excluded: orEmpty(t.dec.Pack.Excluded), Outcome: orDefault(t.dec.Outcome, "ok"),
 	}
 	if err := c.requirementAttachments(p, t.requirements); err != nil {
@@ -140,6 +140,9 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 	p.Symbols = append(p.Symbols, syms...)
 	p.Usages = append(p.Usages, usages...)
 	p.Excluded = appendExcluded(p.Excluded, t.dec.Pack.Excluded)
+	if len(t.dec.Policies) > 0 { // gathered over the grown pack: a superset
+		p.Policies, p.Memories = t.dec.Policies, orEmpty(t.dec.Memories)
+	}
 	p.Escalations++
 	if err := c.writePack(p); err != nil {
 		return err

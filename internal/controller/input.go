@@ -45,6 +45,7 @@ type input struct {
 	Reservation      reservationFacts     `json:"reservation"`
 	Recipe           recipeFacts          `json:"recipe"`
 	SideEffect       sideEffectFacts      `json:"sideEffect"`
+	Enforcement      enforcementFacts     `json:"enforcement"`
 	Requirements     requirementFacts     `json:"requirements"`
 }
 
@@ -195,6 +196,14 @@ type decision struct {
 	// Progress is lib/progress's summary of input.nodeStates (pointer: a
 	// failed decision has none).
 	Progress *decidedProgress `json:"progress"`
+	// Policies, Memories and EnforcementObligations are what the pack
+	// shows of the enforcement bundle (initialize_work, escalate).
+	Policies               []map[string]any `json:"policies"`
+	Memories               []map[string]any `json:"memories"`
+	EnforcementObligations []map[string]any `json:"enforcementObligations"`
+	// Confidence is a plan decision's composite confidence and outcome
+	// (seed 003): {score, outcome, components}.
+	Confidence map[string]any `json:"confidence"`
 }
 
 type decidedPack struct {

@@ -12,26 +12,26 @@ import (
 // what policy answered, how long it took and what it cost. The slices and
 // the raw JSON are the turn's own and must not be changed.
 type TurnObservation struct {
-	At            time.Time
-	Duration      time.Duration
-	EvalTime      time.Duration // the policy evaluation alone
-	WorkID        string        // "" before initialize_work
-	AgentID       string
-	Verb          string
-	Seq           int // the decision's number in its work; 0 when not recorded
-	Allowed       bool
-	Denials       []protocol.Denial
-	StateBefore   string
-	StateAfter    string
-	Tokens        int
-	Strategy      string
-	NodeID        string   // args.planNodeId, when given
-	Files         []string // the canonical paths the turn's facts name
-	Added         []string // files an escalate added to the pack
-	Stages        []string // the steps of the turn that ran
+	At          time.Time
+	Duration    time.Duration
+	EvalTime    time.Duration // the policy evaluation alone
+	WorkID      string        // "" before initialize_work
+	AgentID     string
+	Verb        string
+	Seq         int // the decision's number in its work; 0 when not recorded
+	Allowed     bool
+	Denials     []protocol.Denial
+	StateBefore string
+	StateAfter  string
+	Tokens      int
+	Strategy    string
+	NodeID      string   // args.planNodeId, when given
+	Files       []string // the canonical paths the turn's facts name
+	Added       []string // files an escalate added to the pack
+	Stages      []string // the steps of the turn that ran
 	// Connectors are the requests initialize_work's connectors made
 	// (target, status, cache, duration; never a credential).
-	Connectors []connector.Trace
+	Connectors    []connector.Trace
 	PolicyVersion string
 	Input, Result []byte // the decision's input and result documents
 }

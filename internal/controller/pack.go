@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -10,9 +9,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-
-	"github.com/mcpc/mcpc/internal/protocol"
-	"github.com/mcpc/mcpc/internal/store"
 )
 
 // packDoc is context-pack.json: what the agent may see. Files only grow.
@@ -241,25 +237,4 @@ func safeName(s string) string {
 		return "attachment"
 	}
 	return s
-}
-
-// envelope is what the server will check on a PlanGraph: the values an
-// agent copies from planGraphSchema.envelope instead of guessing.
-func (c *Controller) envelope(w *store.Work, agentID, packRef, packHash string) map[string]any {
-	return map[string]any{
-		"workId": w.ID, "agentId": agentID, "runSessionId": w.RunSessionID,
-		"repoSnapshotId": w.RepoSnapshotID, "worktreeRoot": c.root,
-		"contextPackRef": packRef, "contextPackHash": packHash,
-		"policyVersionSet":  map[string]any{"mcpc": c.engine.Version()},
-		"scopeAllowlistRef": packRef, "knowledgeStrategyId": c.viewOf(w).strategyID,
-		"schemaVersion": protocol.SchemaVersion,
-	}
-}
-
-// refreshIndex brings the index up to date before a pack is built; a failure
-// is logged and retrieval answers from what the index has.
-func (c *Controller) refreshIndex(ctx context.Context) {
-	if err := c.index.Refresh(ctx); err != nil {
-		c.log.Warn().Err(err).Msg("index refresh failed; ranking from the last index")
-	}
 }

@@ -61,6 +61,12 @@ func (c *Controller) respond(ctx context.Context, t *turn) (*protocol.TurnRespon
 	if len(view.splits) > 0 {
 		r.SubAgentHints = protocol.SubAgentHints{Recommended: len(view.splits) > 1, SuggestedSplits: view.splits}
 	}
+	if d.Confidence != nil {
+		if r.Result == nil {
+			r.Result = map[string]any{}
+		}
+		r.Result["confidence"] = d.Confidence // seed 003: continue, retry or escalate
+	}
 	if t.pack != nil && d.allowed() {
 		c.packResponse(&r, t, view.strategy)
 	}
@@ -91,7 +97,7 @@ func (c *Controller) packResponse(r *protocol.TurnResponse, t *turn, strategy ma
 	if p.Requirements != nil {
 		r.ContextPack["requirements"] = p.Requirements
 	}
-	r.PlanGraphSchema = planGraphSchema(t.dec.PlanGraphSchema, env)
+	r.PlanGraphSchema = withDomainObligations(planGraphSchema(t.dec.PlanGraphSchema, env), t.dec.EnforcementObligations)
 	r.PlanGraphSchema["schema"] = planGraphJSONSchema()
 	r.PlanGraphSchema["example"] = c.examplePlan(t.work, env, p.Files, r.PlanGraphSchema["evidencePolicy"])
 	r.Strategy = strategy

@@ -107,6 +107,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		// Tickets and API operations are fetched (under the connectors' own
 		// time budget) while the index refreshes; ranking reads them.
 		requirements := c.startRequirements(ctx, t.req.OriginalPrompt, stringList(t.args["lexemes"]), attachmentText(t.args["attachments"]))
+		c.ingestOverrides(t) // before ranking reads the memories (seed 000 §15, gotcha 3)
 		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
 		c.refreshIndex(gctx)

@@ -68,6 +68,11 @@ type Options struct {
 	// variables, shadowed names and deprecated built-ins are errors.
 	// Default false.
 	Strict bool
+	// LocalDir holds repository-local Rego (a workspace's .ai/policies):
+	// modules under package mcpc.local.* that add violations beside the
+	// bundle's rules (docs: README, "Repository-local policy"). Default:
+	// none.
+	LocalDir string
 	// Verify, when set, requires BundlePath's .signatures.json to verify
 	// against its key (OPA bundle signing) and every file to match its
 	// signed hash; a directory is then read in bundle layout. Default: no
@@ -146,6 +151,7 @@ type Engine struct {
 	source   string
 	data     map[string]any
 	docs     map[string]RuleDoc
+	rules    []string // rule packages, sorted
 }
 
 // New compiles the policies and prepares the decision query.
@@ -181,7 +187,12 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	if len(b.Modules) == 0 {
 		return nil, &Error{Code: "bundle_empty", Location: source, Message: "the bundle holds no Rego modules"}
 	}
-	e := &Engine{source: source, version: bundleVersion(b), data: b.Data, docs: ruleDocs(b)}
+	local, err := localModules(opts.LocalDir)
+	if err != nil {
+		return nil, &Error{Code: "local_policy", Location: opts.LocalDir, Message: err.Error()}
+	}
+	b.Modules = append(b.Modules, local...)
+	e := &Engine{source: source, version: bundleVersion(b), data: b.Data, docs: ruleDocs(b), rules: rulePackages(b)}
 	// Modules and data go in directly rather than as an activated bundle:
 	// the engine never updates policy in place, it builds a new Engine.
 	// One compiler and store for every query: the second query compiles
@@ -532,6 +543,29 @@ type RuleDoc struct {
 // path in the form denials carry (mcpc.rules.plan["dangling-dependency"]).
 func (e *Engine) RuleDocs() map[string]RuleDoc {
 	return e.docs
+}
+
+// Rules lists the rule packages (mcpc.rules.* and the repository-local
+// mcpc.local.rules.*), sorted, whether or not they carry METADATA.
+func (e *Engine) Rules() []string { return e.rules }
+
+func rulePackages(b *bundle.Bundle) []string {
+	seen := map[string]bool{}
+	for _, m := range b.Modules {
+		if m.Parsed == nil {
+			continue
+		}
+		pkg := strings.TrimPrefix(m.Parsed.Package.Path.String(), "data.")
+		if strings.HasPrefix(pkg, "mcpc.rules.") || strings.HasPrefix(pkg, LocalPackagePrefix+"rules.") {
+			seen[pkg] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for pkg := range seen {
+		out = append(out, pkg)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func ruleDocs(b *bundle.Bundle) map[string]RuleDoc {

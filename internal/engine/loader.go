@@ -27,6 +27,9 @@ type LoaderOptions struct {
 	// Verify is the key bundles must be signed with. A URL bundle is
 	// refused without one; a path bundle is verified when it is set.
 	Verify *Verification
+	// LocalDir is repository-local Rego compiled with every bundle
+	// (Options.LocalDir). Default: none.
+	LocalDir string
 	// AllowInsecureHTTP lets a bundle URL use plain http (development
 	// only); otherwise an http:// URL is refused.
 	AllowInsecureHTTP bool
@@ -66,7 +69,7 @@ func Load(ctx context.Context, opts LoaderOptions) *Loader {
 		l.log = *opts.Log
 	}
 	if isURL(opts.Bundle) {
-		if e, err := New(ctx, Options{}); err == nil {
+		if e, err := New(ctx, Options{LocalDir: opts.LocalDir}); err == nil {
 			l.current.Store(e)
 		}
 		if err := l.urlAllowed(); err != nil {
@@ -105,7 +108,7 @@ func (l *Loader) refresh(ctx context.Context) {
 	var e *Engine
 	if err == nil {
 		verify := l.opts.Verify
-		e, err = New(ctx, Options{BundlePath: path, Verify: verify})
+		e, err = New(ctx, Options{BundlePath: path, Verify: verify, LocalDir: l.opts.LocalDir})
 		if isURL(l.opts.Bundle) {
 			os.Remove(path)
 		}

@@ -8,14 +8,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 )
 
-// InitFunc builds a context pack for prompt in workspace and returns its
-// files in rank order. The CLI passes mcpc's real initialize_work.
-type InitFunc func(ctx context.Context, workspace, prompt string) ([]string, error)
+// InitFunc builds a context pack for prompt (and the agent's lexemes, may
+// be nil) in workspace and returns its files in rank order. The CLI passes
+// mcpc's real initialize_work.
+type InitFunc func(ctx context.Context, workspace, prompt string, lexemes []string) ([]string, error)
 
 // Options configures a retrieval evaluation.
 type Options struct {
@@ -34,6 +34,10 @@ type Options struct {
 	Rows int
 	// Log receives one progress line per row (nil: silent).
 	Log io.Writer
+	// Robustness builds a second pack per row with the lexemes derived
+	// another way and reports how much the two packs overlap: lexemes are
+	// a hint, two natural phrasings of one task must not give two packs.
+	Robustness bool
 }
 
 // Row is one line of the development set.
@@ -44,6 +48,7 @@ type Row struct {
 	Date         string   `json:"date"`
 	Prompt       string   `json:"prompt"`
 	ChangedFiles []string `json:"changed_files"`
+	BodyFirst    string   `json:"body_first_line"`
 }
 
 // RowResult scores one row.
@@ -58,21 +63,40 @@ type RowResult struct {
 	RecallAll float64  `json:"recallAll"`
 	PackSize  int      `json:"packSize"`
 	Seconds   float64  `json:"seconds"`
-	Error     string   `json:"error,omitempty"`
+	// MissingBlobs counts files of the tree absent from the snapshot; the
+	// row is scored on the rest.
+	MissingBlobs int `json:"missingBlobs,omitempty"`
+	// BM25 is the reference ranker's recall on the same tree.
+	BM25Recall5  float64 `json:"bm25Recall5"`
+	BM25Recall10 float64 `json:"bm25Recall10"`
+	BM25Recall20 float64 `json:"bm25Recall20"`
+	// Overlap is |A∩B|/|A∪B| of the top-20 of the packs built with the two
+	// lexeme derivations (only with Options.Robustness).
+	Overlap *float64 `json:"lexemeOverlap20,omitempty"`
+	Error   string   `json:"error,omitempty"`
+	repo    string
 }
 
 // Report is the evaluation's JSON output.
 type Report struct {
-	Set          string      `json:"set"`
-	Rows         int         `json:"rows"`
-	Scored       int         `json:"scored"`
-	Recall5      float64     `json:"recall5"`
-	Recall10     float64     `json:"recall10"`
-	Recall20     float64     `json:"recall20"`
-	RecallAll    float64     `json:"recallAll"`
-	MeanPackSize float64     `json:"meanPackSize"`
-	MeanSeconds  float64     `json:"meanSeconds"`
-	Results      []RowResult `json:"results"`
+	Set          string  `json:"set"`
+	Rows         int     `json:"rows"`
+	Scored       int     `json:"scored"`
+	Recall5      float64 `json:"recall5"`
+	Recall10     float64 `json:"recall10"`
+	Recall20     float64 `json:"recall20"`
+	RecallAll    float64 `json:"recallAll"`
+	MeanPackSize float64 `json:"meanPackSize"`
+	MeanSeconds  float64 `json:"meanSeconds"`
+	BM25Recall5  float64 `json:"bm25Recall5"`
+	BM25Recall10 float64 `json:"bm25Recall10"`
+	BM25Recall20 float64 `json:"bm25Recall20"`
+	// LexemeOverlap is the mean top-20 overlap (Options.Robustness).
+	LexemeOverlap *float64 `json:"lexemeOverlap20,omitempty"`
+	// PerRepo holds the same figures for each repository of the set: a
+	// change that helps one repository and hurts another is visible.
+	PerRepo map[string]*Summary `json:"perRepo,omitempty"`
+	Results []RowResult         `json:"results"`
 }
 
 // Retrieval runs the evaluation described by opts.
@@ -97,33 +121,47 @@ func Retrieval(ctx context.Context, opts Options) (Report, error) {
 		defer os.RemoveAll(tmp)
 		ws = filepath.Join(tmp, "ws")
 	}
+	bm := NewBM25()
 	for i, row := range rows {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		res := RowResult{Commit: row.Commit, Prompt: row.Prompt, Gold: row.ChangedFiles}
+		res := RowResult{Commit: row.Commit, Prompt: row.Prompt, Gold: row.ChangedFiles, repo: row.Repo}
 		tree := ws
 		if opts.KeepTrees {
 			tree = filepath.Join(ws, row.Parent)
 		}
-		if _, err := os.Stat(filepath.Join(tree, ".mcpc-eval-complete")); !opts.KeepTrees || err != nil {
-			if err := Materialise(ctx, opts.Repo, row.Parent, tree); err != nil {
-				return rep, err
-			}
-			if opts.KeepTrees {
-				os.WriteFile(filepath.Join(tree, ".mcpc-eval-complete"), nil, 0o644)
-			}
+		t, err := MaterialiseTree(ctx, opts.Repo, row.Parent, tree)
+		if err != nil {
+			// A row whose parent is not in the snapshot is reported, not
+			// fatal: the other rows still say something.
+			res.Error = err.Error()
+			rep.Results = append(rep.Results, res)
+			continue
 		}
+		res.MissingBlobs = len(t.Missing)
 		start := time.Now()
-		pack, err := opts.Init(ctx, tree, row.Prompt)
+		pack, err := opts.Init(ctx, tree, row.Prompt, nil)
 		res.Seconds = time.Since(start).Seconds()
 		if err != nil {
 			res.Error = err.Error()
 		}
 		score(&res, pack)
+		var ref RowResult
+		ref.Gold = res.Gold
+		score(&ref, bm.Rank(tree, t, row.Prompt, 20))
+		res.BM25Recall5, res.BM25Recall10, res.BM25Recall20 = ref.Recall5, ref.Recall10, ref.Recall20
+		if opts.Robustness && err == nil {
+			a, errA := opts.Init(ctx, tree, row.Prompt, LexemesFromIdentifiers(row.Prompt))
+			b, errB := opts.Init(ctx, tree, row.Prompt, LexemesFromWords(row.Prompt))
+			if errA == nil && errB == nil {
+				o := overlap(a, b, 20)
+				res.Overlap = &o
+			}
+		}
 		rep.Results = append(rep.Results, res)
 		if opts.Log != nil {
-			fmt.Fprintf(opts.Log, "[%d/%d] r@10=%.2f r@20=%.2f pack=%d %.2fs %s\n", i+1, len(rows), res.Recall10, res.Recall20, res.PackSize, res.Seconds, row.Prompt)
+			fmt.Fprintf(opts.Log, "[%d/%d] r@10=%.2f r@20=%.2f bm25@20=%.2f pack=%d %.2fs %s\n", i+1, len(rows), res.Recall10, res.Recall20, res.BM25Recall20, res.PackSize, res.Seconds, row.Prompt)
 		}
 	}
 	summarise(&rep)
@@ -151,37 +189,6 @@ func ReadSet(path string) ([]Row, error) {
 		rows = append(rows, r)
 	}
 	return rows, sc.Err()
-}
-
-// Materialise replaces dir's content with the tree of commit, from a git
-// archive (no history, as the evaluation requires).
-func Materialise(ctx context.Context, gitDir, commit, dir string) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	archive := exec.CommandContext(ctx, "git", "--git-dir="+gitDir, "archive", "--format=tar", commit)
-	untar := exec.CommandContext(ctx, "tar", "-x", "-C", dir)
-	pipe, err := archive.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	untar.Stdin = pipe
-	var archErr, tarErr limitedBuffer
-	archive.Stderr, untar.Stderr = &archErr, &tarErr
-	if err := untar.Start(); err != nil {
-		return err
-	}
-	if err := archive.Run(); err != nil {
-		untar.Wait()
-		return fmt.Errorf("eval: git archive %s: %w: %s", commit, err, archErr.String())
-	}
-	if err := untar.Wait(); err != nil {
-		return fmt.Errorf("eval: tar: %w: %s", err, tarErr.String())
-	}
-	return nil
 }
 
 type limitedBuffer struct{ b []byte }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestScore(t *testing.T) {
@@ -116,24 +117,122 @@ func TestRetrievalOnATinyRepository(t *testing.T) {
 	}
 }
 
-func TestMaterialiseReplacesTheTree(t *testing.T) {
+func TestMaterialiseTreeIsIncrementalAndSkipsMissingBlobs(t *testing.T) {
 	gitDir, commits := gitRepo(t)
+	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "ws")
-	if err := Materialise(context.Background(), gitDir, commits[0], dir); err != nil {
+	tree, err := MaterialiseTree(ctx, gitDir, commits[0], dir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, "stale.txt"), []byte("left over"), 0o644)
-	if err := Materialise(context.Background(), gitDir, commits[1], dir); err != nil {
-		t.Fatal(err)
+	if len(tree.Entries) != 3 || len(tree.Missing) != 0 {
+		t.Fatalf("entries %d missing %v, want 3 and none", len(tree.Entries), tree.Missing)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "stale.txt")); !os.IsNotExist(err) {
-		t.Error("files from the previous row must not survive")
+	colors := filepath.Join(dir, "src/theme/colors.ts")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(colors, old, old)
+	if _, err := MaterialiseTree(ctx, gitDir, commits[1], dir); err != nil {
+		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, "src/paste/PasteHandler.ts"))
 	if !strings.Contains(string(data), "trim") {
 		t.Error("tree should be at the second commit")
 	}
-	if err := Materialise(context.Background(), gitDir, "0000000000000000000000000000000000000000", dir); err == nil {
+	if st, _ := os.Stat(colors); !st.ModTime().Equal(old) {
+		t.Error("an unchanged file must not be rewritten: the index refreshes incrementally")
+	}
+
+	// Remove the blob of colors.ts from the object store, as a partial
+	// snapshot would: the tree is still written, without that file.
+	out, err := exec.Command("git", "--git-dir="+gitDir, "rev-parse", commits[1]+":src/theme/colors.ts").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob := strings.TrimSpace(string(out))
+	if err := os.Remove(filepath.Join(gitDir, "objects", blob[:2], blob[2:])); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(t.TempDir(), "ws2")
+	tree, err = MaterialiseTree(ctx, gitDir, commits[1], fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tree.Missing, []string{"src/theme/colors.ts"}) || len(tree.Entries) != 2 {
+		t.Errorf("missing %v entries %d, want colors.ts missing and 2 entries", tree.Missing, len(tree.Entries))
+	}
+	if _, err := MaterialiseTree(ctx, gitDir, "0000000000000000000000000000000000000000", dir); err == nil {
 		t.Error("an unknown commit should fail")
+	}
+}
+
+func TestMineKeepsAnswerableCommits(t *testing.T) {
+	gitDir, commits := gitRepo(t)
+	rows, err := Mine(context.Background(), MineOptions{GitDir: gitDir, Name: "tiny/tiny"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The initial commit has no parent; "fix: trim pasted html" qualifies.
+	if len(rows) != 1 {
+		t.Fatalf("rows = %+v, want one", rows)
+	}
+	r := rows[0]
+	if r.Commit != commits[1] || r.Parent != commits[0] || r.PromptNoScope != "trim pasted html" ||
+		!slices.Equal(r.ChangedFiles, []string{"src/paste/PasteHandler.ts"}) {
+		t.Errorf("row = %+v", r)
+	}
+}
+
+func TestTestAndSourcePaths(t *testing.T) {
+	tests := []struct {
+		note         string
+		path         string
+		source, test bool
+	}{
+		{note: "ts source", path: "app/editor/PasteHandler.ts", source: true},
+		{note: "jest test", path: "server/models/Collection.test.ts", source: true, test: true},
+		{note: "angular spec", path: "src/app/item/item.component.spec.ts", source: true, test: true},
+		{note: "go test", path: "modules/caddyhttp/server_test.go", source: true, test: true},
+		{note: "python test", path: "hc/api/tests/test_ping.py", source: true, test: true},
+		{note: "java test tree", path: "src/test/java/org/apache/commons/lang3/StringUtilsTest.java", source: true, test: true},
+		{note: "template", path: "src/app/item/item.component.html", source: true},
+		{note: "markdown", path: "docs/README.md"},
+		{note: "locale json", path: "shared/i18n/locales/en_US/translation.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.note, func(t *testing.T) {
+			if IsSourcePath(tt.path) != tt.source || IsTestPath(tt.path) != tt.test {
+				t.Errorf("%s: source %v test %v, want %v %v", tt.path, IsSourcePath(tt.path), IsTestPath(tt.path), tt.source, tt.test)
+			}
+		})
+	}
+}
+
+func TestBM25ReferenceRanksByContentAndPath(t *testing.T) {
+	gitDir, commits := gitRepo(t)
+	dir := filepath.Join(t.TempDir(), "ws")
+	tree, err := MaterialiseTree(context.Background(), gitDir, commits[0], dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := NewBM25().Rank(dir, tree, "Heading hash dropped when pasting html", 2)
+	if len(got) == 0 || got[0] != "src/paste/PasteHandler.ts" {
+		t.Errorf("rank = %v, want PasteHandler.ts first", got)
+	}
+	got = NewBM25().Rank(dir, tree, "theme", 5)
+	if !slices.Equal(got, []string{"src/theme/colors.ts"}) {
+		t.Errorf("a path token alone should find its file, got %v", got)
+	}
+}
+
+func TestLexemeDerivationsAndOverlap(t *testing.T) {
+	p := "fix: `ProsemirrorHelper` drops parseDOM rules for toggles"
+	if got := LexemesFromIdentifiers(p); !slices.Equal(got, []string{"ProsemirrorHelper", "parseDOM"}) {
+		t.Errorf("identifiers = %v", got)
+	}
+	if got := LexemesFromWords("Fix the Export button"); !slices.Equal(got, []string{"fix", "the", "export", "button"}) {
+		t.Errorf("words = %v", got)
+	}
+	if o := overlap([]string{"a", "b", "c"}, []string{"b", "c", "d"}, 20); math.Abs(o-0.5) > 1e-9 {
+		t.Errorf("overlap = %v, want 0.5", o)
 	}
 }

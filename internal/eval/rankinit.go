@@ -27,7 +27,7 @@ func RankInit(dbDir string, limit int) (InitFunc, func() error, error) {
 	var mu sync.Mutex
 	indexes := map[string]*indexer.Index{}
 	var dbs []*sql.DB
-	init := func(ctx context.Context, workspace, prompt string) ([]string, error) {
+	init := func(ctx context.Context, workspace, prompt string, lexemes []string) ([]string, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		ix := indexes[workspace]
@@ -51,7 +51,7 @@ func RankInit(dbDir string, limit int) (InitFunc, func() error, error) {
 			return nil, err
 		}
 		var files []string
-		for _, r := range retrieval.Rank(ix, retrieval.Query{Prompt: prompt, Limit: limit}) {
+		for _, r := range retrieval.Rank(ix, retrieval.Query{Prompt: prompt, Lexemes: lexemes, Limit: limit}) {
 			files = append(files, r.File)
 		}
 		return files, nil

@@ -14,6 +14,7 @@ type Grounding struct {
 	Scopes   []string         `json:"scopes"` // "" is the whole repository
 	Grounded bool             `json:"grounded"`
 	Examples []InventoryUsage `json:"examples"` // the usages that ground it, at most maxGroundingExamples
+	Mentions []string         `json:"mentions"` // the component tags it names
 }
 
 const maxGroundingExamples = 5
@@ -26,12 +27,13 @@ func Ground(ctx context.Context, s Store, policyID string) (*Grounding, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	g := &Grounding{Policy: policyID, Strength: str(p.Props["strength"]), Scopes: strings.Split(str(p.Props["scopes"]), ","), Examples: []InventoryUsage{}}
+	g := &Grounding{Policy: policyID, Strength: str(p.Props["strength"]), Scopes: strings.Split(str(p.Props["scopes"]), ","), Examples: []InventoryUsage{}, Mentions: []string{}}
 	mentions, err := s.Edges(ctx, policyID, Out, EdgeMentions)
 	if err != nil {
 		return nil, err
 	}
 	for _, m := range mentions {
+		g.Mentions = append(g.Mentions, strings.TrimPrefix(m.To, "component:"))
 		uses, err := s.Edges(ctx, m.To, In, EdgeInstanceOf)
 		if err != nil {
 			return nil, err

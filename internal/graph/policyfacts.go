@@ -16,6 +16,9 @@ type PolicyFacts struct {
 	Components       []ComponentFacts `json:"components"`
 	MacroConstraints []map[string]any `json:"macroConstraints"`
 	ProsePolicies    []ProseFacts     `json:"prosePolicies"`
+	// FileTags maps each gathered file to the custom element tags its
+	// templates use, so rules can tell which file a rule applies to.
+	FileTags map[string][]string `json:"fileTags"`
 }
 
 // ComponentFacts is a component's contract as policy sees it.
@@ -35,6 +38,8 @@ type ProseFacts struct {
 	Scopes   []string         `json:"scopes"`
 	Grounded bool             `json:"grounded"`
 	Examples []InventoryUsage `json:"examples"`
+	// Mentions are the components the policy names.
+	Mentions []string `json:"mentions"`
 }
 
 // maxPolicyFiles and maxProsePolicies bound what one gathering reads.
@@ -46,7 +51,7 @@ const (
 // GatherPolicyFacts collects the facts for files (workspace-relative, e.g.
 // a pack's files or a plan's targets).
 func GatherPolicyFacts(ctx context.Context, s Store, files []string) (*PolicyFacts, error) {
-	out := &PolicyFacts{MigrationRules: []map[string]any{}, Components: []ComponentFacts{}, MacroConstraints: []map[string]any{}, ProsePolicies: []ProseFacts{}}
+	out := &PolicyFacts{MigrationRules: []map[string]any{}, Components: []ComponentFacts{}, MacroConstraints: []map[string]any{}, ProsePolicies: []ProseFacts{}, FileTags: map[string][]string{}}
 	tags := map[string]bool{}
 	anchors := map[string]bool{}
 	for _, f := range files[:min(len(files), maxPolicyFiles)] {
@@ -61,9 +66,15 @@ func GatherPolicyFacts(ctx context.Context, s Store, files []string) (*PolicyFac
 		if err != nil {
 			return nil, err
 		}
+		fileTags := map[string]bool{}
 		for _, u := range us {
 			// usage ids end with ":<tag>"
-			tags[u.To[strings.LastIndexByte(u.To, ':')+1:]] = true
+			tag := u.To[strings.LastIndexByte(u.To, ':')+1:]
+			tags[tag] = true
+			fileTags[tag] = true
+		}
+		if len(fileTags) > 0 {
+			out.FileTags[f] = sortedSet(fileTags)
 		}
 	}
 	want := map[string]bool{}
@@ -141,7 +152,7 @@ func GatherPolicyFacts(ctx context.Context, s Store, files []string) (*PolicyFac
 			return nil, err
 		}
 		out.ProsePolicies = append(out.ProsePolicies, ProseFacts{ID: p.ID, File: str(p.Props["file"]), Line: intProp(p.Props["line"]),
-			Text: str(p.Props["text"]), Strength: str(p.Props["strength"]), Scopes: scopes, Grounded: g.Grounded, Examples: g.Examples})
+			Text: str(p.Props["text"]), Strength: str(p.Props["strength"]), Scopes: scopes, Grounded: g.Grounded, Examples: g.Examples, Mentions: g.Mentions})
 	}
 	return out, nil
 }

@@ -39,3 +39,5 @@ func (r *Resolver) Lock(canonical string) (func(), error) { return nil, errUnsup
 func (r *Resolver) ReadDirNames(canonical string) ([]string, error) { return nil, errUnsupported }
 
 func (r *Resolver) Remove(canonical string) error { return errUnsupported }
+
+func (r *Resolver) Rename(canonical, to string) error { return errUnsupported }

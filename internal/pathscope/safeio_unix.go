@@ -476,3 +476,21 @@ func ignoringEINTRValue[T any](f func() (T, error)) (T, error) {
 		}
 	}
 }
+
+// Rename renames the file at the canonical path to another name in the
+// same directory, through no link (an existing file of that name is replaced).
+func (r *Resolver) Rename(canonical, to string) error {
+	if filepath.Dir(filepath.FromSlash(canonical)) != filepath.Dir(filepath.FromSlash(to)) {
+		return r.pathError("rename", canonical, errors.New("rename across directories"))
+	}
+	dirfd, base, err := r.openParent(canonical, false)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dirfd)
+	newBase := filepath.Base(filepath.FromSlash(to))
+	if err := unix.Renameat(dirfd, base, dirfd, newBase); err != nil {
+		return r.pathError("rename", canonical, err)
+	}
+	return nil
+}

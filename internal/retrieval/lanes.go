@@ -23,7 +23,8 @@ type derived struct {
 	symTerms  map[string][]int32 // name term -> symbols
 	symbols   []symInfo
 	anchors   []string
-	adj       map[int32][]int32 // built on first use by the graph lane
+	adj       map[int32][]int32  // built on first use by the graph lane
+	byStem    map[string][]int32 // built on first use by the companion lane
 }
 
 type symInfo struct {

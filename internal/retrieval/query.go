@@ -70,6 +70,9 @@ func isStopword(w string) bool {
 	return false
 }
 
+// lexemeConfirm is what a lexeme adds to a term the prompt already has.
+const lexemeConfirm = 0.25
+
 // queryTerm is a query term with its weight in the query.
 type queryTerm struct {
 	term   string
@@ -94,8 +97,28 @@ func queryTerms(q Query) []queryTerm {
 	}
 	prompt := stripConventionalPrefix(q.Prompt)
 	add(prompt, 1)
+	// Lexemes are a hint, not a cliff: a lexeme that repeats a prompt word
+	// confirms it (a little more weight), one the prompt lacks adds a term.
+	// Weighting every repeated word 1.5x more made two natural phrasings
+	// of one task give two different packs.
+	inPrompt := map[string]bool{}
+	for t := range weights {
+		inPrompt[t] = true
+	}
 	for _, l := range q.Lexemes {
-		add(l, 1.5)
+		for _, t := range indexer.Tokenize(l) {
+			if stopwords[t] || len(t) < 2 {
+				continue
+			}
+			if inPrompt[t] {
+				weights[t] += lexemeConfirm
+				continue
+			}
+			if _, ok := weights[t]; !ok {
+				order = append(order, t)
+			}
+			weights[t] += 1
+		}
 	}
 	// "command menu" in prose is CommandMenu or command-menu in code: adjacent
 	// prompt words also form a compound term, which only scores where such
@@ -125,19 +148,12 @@ func queryTerms(q Query) []queryTerm {
 }
 
 // stripConventionalPrefix removes a "type(scope):" commit prefix but keeps
-// the scope, which often names the area.
+// the scope, which often names the area; a "package:" prefix is kept whole
+// (see promptScope).
 func stripConventionalPrefix(p string) string {
-	i := strings.Index(p, ":")
-	if i <= 0 || i > 30 {
-		return p
+	scope, rest := promptScope(p)
+	if scope == "" {
+		return rest
 	}
-	head := p[:i]
-	if strings.ContainsAny(head, " \t") {
-		return p
-	}
-	scope := ""
-	if a, b := strings.Index(head, "("), strings.Index(head, ")"); a >= 0 && b > a {
-		scope = head[a+1 : b]
-	}
-	return scope + " " + p[i+1:]
+	return scope + " " + rest
 }

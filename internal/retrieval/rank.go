@@ -14,6 +14,12 @@ var laneWeights = map[string]float64{
 	"symbol":  0.6,
 	"graph":   0.35,
 	"anchor":  0.1,
+	// phrase: a file holding the prompt's quoted text verbatim.
+	"phrase": 1.0,
+	// scope: inside the folder a commit scope names (reorders only).
+	"scope": 0.3,
+	// companion: template or stylesheet of a best-ranked component.
+	"companion": 0.4,
 }
 
 // seedCount is how many of the best first-stage files seed the graph walk.
@@ -82,6 +88,7 @@ func score(ix *indexer.Index, q Query) []docScore {
 		"lexical": normalise(d.lexical(terms)),
 		"path":    normalise(d.path(terms)),
 		"symbol":  normalise(d.symbol(terms)),
+		"phrase":  d.phraseLane(ix, q),
 	}
 	for lane, files := range q.Boost {
 		m := map[int32]float64{}
@@ -114,12 +121,34 @@ func score(ix *indexer.Index, q Query) []docScore {
 		}
 	}
 	lanes["anchor"] = anchor
+	scope, _ := promptScope(q.Prompt)
+	lanes["scope"] = d.scopeLane(scope, found)
+	lanes["companion"] = d.companions(seeds)
 	final := fuse(lanes, first)
+	final = d.leaveOut(final, q)
 	for i := range final {
 		final[i].total *= prior(d.corpus.Files[final[i].doc], d.corpus.Langs[final[i].doc])
 	}
 	sortScores(final)
 	return final
+}
+
+// leaveOut drops files the task did not ask for: tests unless the prompt
+// is about tests, catalogues of locales the prompt does not name. They
+// share the task's words and would take the slots its code needs; an agent
+// that needs them asks (escalate).
+func (d *derived) leaveOut(scored []docScore, q Query) []docScore {
+	tests := asksForTests(q)
+	named := namedLocales(q.Prompt)
+	out := scored[:0]
+	for _, s := range scored {
+		f := d.corpus.Files[s.doc]
+		if (!tests && isTestFile(f)) || unwantedLocale(f, named) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // fuse sums weighted lane scores per document. A lane joins a document's

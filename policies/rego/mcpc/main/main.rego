@@ -10,6 +10,8 @@
 #   rules, and nothing is gathered about a file the first stage refuses.
 package mcpc.main
 
+import data.mcpc.lib.confidence
+import data.mcpc.lib.enforcement
 import data.mcpc.lib.pack
 import data.mcpc.lib.plan
 import data.mcpc.lib.progress
@@ -80,6 +82,26 @@ _second_stage contains violation if {
 
 	# regal ignore:mixed-iteration
 	some violation in data.mcpc.rules[category][_].report
+}
+
+# repository-local rules (.ai/policies, packages under mcpc.local.rules): extra
+# violations of the verb's categories, never a way to lift a default deny
+# (scope rules judge in the first stage, the verb's other categories in the
+# verb stage, as the defaults do)
+_second_stage contains violation if {
+	not _first_stage_blocks
+	some category in _categories
+	_local_stage_on(category)
+
+	# regal ignore:mixed-iteration,unresolved-reference
+	some violation in data.mcpc.local.rules[category][_].report
+}
+
+_local_stage_on("scope")
+
+_local_stage_on(category) if {
+	category != "scope"
+	_verb_stage_on
 }
 
 # every violation of this turn (the second stage is empty when the first blocks:
@@ -198,6 +220,9 @@ _pack_part := part if {
 		"pack": pack.selection,
 		"outcome": pack.outcome,
 		"planGraphSchema": plan.guidance,
+		"policies": enforcement.pack_policies,
+		"memories": enforcement.pack_memories,
+		"enforcementObligations": enforcement.obligations,
 	}
 }
 
@@ -256,11 +281,12 @@ decision := {
 	"verbStage": _verb_stage_asked,
 } if {
 	_quiet
-} else := _base if {
-	# any other allowed turn outside initialize_work and escalate adds nothing to the base
+} else := object.union(_base, _confidence_part) if {
+	# any other allowed turn outside initialize_work and escalate adds nothing
+	# to the base but a plan's confidence
 	allow
 	not _pack_verb
-} else := object.union_n([_base, _suggestion_part, _pack_part, _insufficiency_part])
+} else := object.union_n([_base, _suggestion_part, _pack_part, _insufficiency_part, _confidence_part])
 
 # a first stage asks for the verb stage when the verb has more to judge:
 # categories beyond the first stage's, or a pack to select from ranked
@@ -297,3 +323,18 @@ _verb_stage_wanted if {
 #   the turn's decision. Undefined (a POLICY_ERROR) for any other input.stage.
 # entrypoint: true
 stage1 := decision if input.stage == "request"
+
+# a plan decision carries seed 003's composite confidence and outcome
+default _confidence_part := {}
+
+_confidence_part := {"confidence": confidence.denied} if {
+	input.verb == "submit_execution_plan"
+	not _first_stage_blocks
+	_blocked
+}
+
+_confidence_part := {"confidence": confidence.allowed} if {
+	input.verb == "submit_execution_plan"
+	not _first_stage_blocks
+	not _blocked
+}

@@ -15,14 +15,12 @@ package mcpc.result
 fail(chain, details) := violation if {
 	some link in chain
 	link.annotations.scope == "package"
-	count(link.path) == 4
-	link.path[0] == "mcpc"
-	link.path[1] == "rules"
+	[prefix, category, name] := _rule_path(link.path)
 	custom := link.annotations.custom
 	violation := object.union(
 		{
 			"code": custom.code,
-			"rule": sprintf("mcpc.rules.%s[%q]", [link.path[2], link.path[3]]),
+			"rule": sprintf("%s.%s[%q]", [prefix, category, name]),
 			"message": details.message,
 			"path": details.path,
 			"remediation": custom.remediation,
@@ -31,6 +29,12 @@ fail(chain, details) := violation if {
 		_suggestion(custom, details),
 	)
 }
+
+# a default rule (mcpc.rules.<category>.<rule>) or a repository-local one
+# (mcpc.local.rules.<category>.<rule>, from .ai/policies)
+_rule_path(["mcpc", "rules", category, name]) := ["mcpc.rules", category, name]
+
+_rule_path(["mcpc", "local", "rules", category, name]) := ["mcpc.local.rules", category, name]
 
 _suggestion(_, details) := {"suggestedVerb": details.suggestedVerb} if details.suggestedVerb != ""
 

@@ -9,6 +9,7 @@
 #   overridden signature.
 package mcpc.lib.strategy
 
+import data.mcpc.lib.enforcement
 import data.mcpc.lib.tables
 
 _signals := tables.strategies.signals
@@ -99,12 +100,46 @@ _aliases := {
 
 _feature(flag) := object.get(_aliases, flag, flag)
 
-_override_flags contains _feature(signal.featureFlag) if some signal in input.strategySignals
+# the override layer: strategy_signal memories in force (mcpc.lib.enforcement
+# decides which), then the signals Go passes (graph policy signals)
+_strategy_signals := array.flatten([enforcement.memory_strategy_signals, _graph_signals, input.strategySignals])
+
+_migration_words := {"migrate", "migrating", "migration"}
+
+# a graph policy signal (seed 000 section 13 step 3): the prompt asks for a
+# migration and the files retrieval found use tags that have MigrationRules,
+# though neither names an adp-* tag
+default _graph_signals := []
+
+_graph_signals := [{
+	"featureFlag": "migrationAdpDetected",
+	"value": true,
+	"source": sprintf("graph:MigrationRule:%s", [rule_ids[0]]),
+}] if {
+	some word in _migration_words
+	word in _words
+	rule_ids := sort({enforcement.rules_by_tag[tag].id |
+		some tags in input.enforcement.fileTags
+		some tag in tags
+		enforcement.rules_by_tag[tag]
+	})
+	count(rule_ids) > 0
+}
+
+_override_flags contains _feature(signal.featureFlag) if some signal in _strategy_signals
 
 # the last signal for a feature wins
 _overrides[flag] := values[count(values) - 1] if {
 	some flag in _override_flags
-	values := [signal.value | some signal in input.strategySignals; _feature(signal.featureFlag) == flag]
+	values := [signal.value | some signal in _strategy_signals; _feature(signal.featureFlag) == flag]
+}
+
+_override_sources[flag] := sources if {
+	some flag in _override_flags
+	sources := [object.get(signal, "source", "strategySignal") |
+		some signal in _strategy_signals
+		_feature(signal.featureFlag) == flag
+	]
 }
 
 # METADATA
@@ -166,7 +201,8 @@ _reasons contains reason if {
 _reasons contains reason if {
 	some flag, value in _overrides
 	text := sprintf("override: %s set to %v", [flag, value])
-	reason := {"reason": text, "evidenceRefs": [sprintf("strategySignal:%s", [flag])]}
+	source := _override_sources[flag][count(_override_sources[flag]) - 1]
+	reason := {"reason": text, "evidenceRefs": [sprintf("strategySignal:%s", [flag]), source]}
 }
 
 _reasons contains {"reason": "default: no migration, debug, API or ag-Grid signal", "evidenceRefs": []} if {

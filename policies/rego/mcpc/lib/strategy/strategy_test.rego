@@ -49,7 +49,24 @@ test_success_override_after_signature if {
 	s.strategyId == "migration_adp_to_sdf"
 	s.contextSignature.migrationAdpDetected == true
 	s.contextSignature.hasSwagger == false
-	{"reason": "override: migrationAdpDetected set to true", "evidenceRefs": ["strategySignal:migrationAdpDetected"]} in s.reasons
+	{"reason": "override: migrationAdpDetected set to true", "evidenceRefs": ["strategySignal:migrationAdpDetected", "strategySignal"]} in s.reasons
+}
+
+test_success_memory_signal_overrides_before_graph_signals if {
+	memory := {
+		"id": "mem-dashboard-migrates",
+		"state": "approved",
+		"enforcementType": "strategy_signal",
+		"strategySignal": {"featureFlag": "migration_adp_present", "value": true, "reason": "dashboard is mid-migration"},
+	}
+	expired := object.union(memory, {"id": "mem-old", "expiresAt": "2026-01-01T00:00:00Z", "strategySignal": {"featureFlag": "task_type_guess", "value": "debug"}})
+	s := strategy.selected with input as object.union(_with("Rename the Save button", [], []), {"enforcement": {
+		"now": "2026-11-25T00:00:00Z",
+		"memories": [memory, expired],
+	}})
+	s.strategyId == "migration_adp_to_sdf"
+	s.contextSignature.taskTypeGuess != "debug"
+	{"reason": "override: migrationAdpDetected set to true", "evidenceRefs": ["strategySignal:migrationAdpDetected", "memory:mem-dashboard-migrates"]} in s.reasons
 }
 
 test_success_override_can_clear_migration if {
@@ -67,6 +84,27 @@ test_success_neutral_for_a_plain_change if {
 test_success_ag_grid_only_when_named if {
 	s := strategy.selected with input as _with("Sort the orders grid by date in ag-Grid", [], [])
 	s.strategyId == "ui_aggrid_feature"
+}
+
+test_success_graph_signal_forces_migration if {
+	s := strategy.selected with input as object.union(_with("Migrate the order detail page to SDF", [], []), {"enforcement": {
+		"now": "2026-11-25T00:00:00Z",
+		"memories": [],
+		"migrationRules": [{"id": "mig-adp-alert", "fromTag": "adp-alert", "toTag": "sdf-alert", "status": "approved"}],
+		"fileTags": {"src/app/orders/detail/order-detail.component.html": ["adp-alert", "sdf-alert"]},
+	}})
+	s.strategyId == "migration_adp_to_sdf"
+	{"reason": "override: migrationAdpDetected set to true", "evidenceRefs": ["strategySignal:migrationAdpDetected", "graph:MigrationRule:mig-adp-alert"]} in s.reasons
+}
+
+test_success_no_graph_signal_without_a_migration_ask if {
+	s := strategy.selected with input as object.union(_with("Rename the Save button on the order detail page", [], []), {"enforcement": {
+		"now": "2026-11-25T00:00:00Z",
+		"memories": [],
+		"migrationRules": [{"id": "mig-adp-alert", "fromTag": "adp-alert", "toTag": "sdf-alert", "status": "approved"}],
+		"fileTags": {"src/app/orders/detail/order-detail.component.html": ["adp-alert"]},
+	}})
+	s.strategyId != "migration_adp_to_sdf"
 }
 
 # a fetched API operation selects api_contract_feature though the prompt never

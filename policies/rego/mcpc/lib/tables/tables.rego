@@ -60,6 +60,15 @@ verbs := table if {
 
 # METADATA
 # scope: document
+# description: seed 003's composite confidence weights and continue/retry thresholds
+confidence := table if {
+	table := data.data.mcpc.confidence # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.confidence # regal ignore:unresolved-reference
+}
+
+# METADATA
+# scope: document
 # description: PlanGraph required fields, envelope checks, citation sources, default evidence policy
 plangraph := table if {
 	table := data.data.mcpc.plangraph # regal ignore:unresolved-reference

@@ -23,7 +23,10 @@ report contains violation if {
 	not node.targetFile in pack_files
 	not node.operation == "create"
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("change node %v targets %s, which is not in the context pack", [node.nodeId, node.targetFile]),
+		"message": sprintf(
+			"change node %v targets %s, which is not in the context pack",
+			[node.nodeId, node.targetFile],
+		),
 		"path": sprintf("%s.targetFile", [plan.node_path(i)]),
 	})
 }

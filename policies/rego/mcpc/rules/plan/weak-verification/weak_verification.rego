@@ -28,7 +28,10 @@ report contains violation if {
 	some k, target in node.mapsToNodeIds
 	not target in change_ids
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("validate node %v maps to %v, which is not a change node of this plan", [node.nodeId, target]),
+		"message": sprintf(
+			"validate node %v maps to %v, which is not a change node of this plan",
+			[node.nodeId, target],
+		),
 		"path": sprintf("%s.mapsToNodeIds[%d]", [plan.node_path(i), k]),
 	})
 }

@@ -1,0 +1,169 @@
+//go:build unix
+
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/engine"
+	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+// familyRules is how many MigrationRules (and sdf contracts) are in play.
+const familyRules = 40
+
+// familiesInput is a recorded submission input of the example work with
+// its plan replaced by one of n nodes (half change, half validate) and the
+// enforcement bundle filled: familyRules MigrationRules of every status,
+// their sdf contracts, two tags per pack file (under the migration
+// strategy each change node cites the rules of its file's tags), 20 active
+// memory plan_rules and a grounded prose policy. The plan meets them all,
+// so every rule walks every node.
+func familiesInput(b *testing.B, n int) (*engine.Engine, *engine.Input) {
+	a, init := started(b)
+	r := turn(b, a, map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
+		"args": map[string]any{"planGraph": plan200(init)}})
+	if len(r.Denials) > 0 {
+		b.Fatal(r.DenyReasons)
+	}
+	var rec []byte
+	if err := a.Store.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		rec, err = tx.Decision(context.Background(), init.WorkID, 2)
+		return err
+	}); err != nil {
+		b.Fatal(err)
+	}
+	var doc struct {
+		Input map[string]any `json:"input"`
+	}
+	if err := json.Unmarshal(rec, &doc); err != nil {
+		b.Fatal(err)
+	}
+	in := doc.Input
+	statuses := []string{"approved", "candidate", "unknown", "no_analog"}
+	var rules, contracts []any
+	for i := range familyRules {
+		rules = append(rules, map[string]any{"id": fmt.Sprintf("mig-adp-c%02d", i), "fromTag": fmt.Sprintf("adp-c%02d", i),
+			"toTag": fmt.Sprintf("sdf-c%02d", i), "status": statuses[i%len(statuses)], "propMappings": map[string]any{"type": "variant"}})
+		contracts = append(contracts, map[string]any{"tag": fmt.Sprintf("sdf-c%02d", i), "declared": true, "props": []any{
+			map[string]any{"name": "variant", "type": "string", "required": false},
+			map[string]any{"name": "label", "type": "string", "required": true},
+		}})
+	}
+	files := packFiles(init)
+	fileTags := map[string]any{}
+	tagsOf := map[string][]int{}
+	for i, f := range files {
+		tagsOf[f] = []int{i % familyRules, (i + 1) % familyRules}
+		fileTags[f] = []string{fmt.Sprintf("adp-c%02d", i%familyRules), fmt.Sprintf("adp-c%02d", (i+1)%familyRules)}
+	}
+	var memories []any
+	for i := range 20 {
+		memories = append(memories, map[string]any{"id": fmt.Sprintf("mem-%02d", i), "state": "approved", "enforcementType": "plan_rule",
+			"expiresAt": "2099-01-01T00:00:00Z",
+			"planRule": map[string]any{"condition": map[string]any{"fileGlobs": []string{"src/**"}, "tags": []string{fmt.Sprintf("adp-c%02d", i)}},
+				"requiredSteps": []any{map[string]any{"kind": "validate", "commandId": "no-adp-alert"}}, "denyCode": "PLAN_VERIFICATION_WEAK"}})
+	}
+	in["enforcement"] = map[string]any{
+		"gathered": true, "now": "2026-11-25T00:00:00Z", "migrationRules": rules, "contracts": contracts, "macroConstraints": []any{},
+		"prose": []any{map[string]any{"id": "prose:docs/ui.md:3", "file": "docs/ui.md", "line": 3, "text": "Status messages must use sdf-c00",
+			"strength": "must", "scopes": []string{""}, "mentions": []string{"sdf-c00"}, "grounded": true,
+			"examples": []any{map[string]any{"file": files[0], "line": 1, "endLine": 1, "anchor": "src", "attrs": ""}}}},
+		"fileTags": fileTags, "memories": memories, "problems": []any{}, "ingested": []any{},
+	}
+	sub := in["submission"].(map[string]any)
+	base := sub["nodes"].([]any)
+	var nodes []any
+	for i := 0; i < n/2; i++ {
+		change := clone(base[0])
+		validate := clone(base[1])
+		id := fmt.Sprintf("change-%04d", i)
+		file := files[i%len(files)]
+		tag := (i * 7) % familyRules
+		refs := []string{fmt.Sprintf("mig-adp-c%02d", tag), "prose:docs/ui.md:3"}
+		for _, t := range tagsOf[file] {
+			refs = append(refs, fmt.Sprintf("mig-adp-c%02d", t))
+		}
+		change["nodeId"], change["targetFile"] = id, file
+		change["codeEvidence"] = []any{map[string]any{"file": file, "startLine": 1}}
+		change["editIntent"] = fmt.Sprintf("replace adp-c%02d with sdf-c%02d", tag, tag)
+		change["targetSymbols"] = []string{fmt.Sprintf("adp-c%02d", tag)}
+		change["policyRefs"] = refs
+		change["lowEvidenceGuard"], change["uncertaintyNote"], change["requiresHumanReview"] = true, "mapping not vetted", true
+		change["fallback"] = "wrap it"
+		change["componentMapping"] = map[string]any{"fromTag": fmt.Sprintf("adp-c%02d", tag), "toTag": fmt.Sprintf("sdf-c%02d", tag), "props": []string{"variant", "label"}}
+		if i > 0 {
+			change["dependsOn"] = []string{fmt.Sprintf("change-%04d", i-1)}
+		} else {
+			change["dependsOn"] = []string{}
+		}
+		validate["nodeId"] = fmt.Sprintf("validate-%04d", i)
+		validate["dependsOn"] = []string{id}
+		validate["mapsToNodeIds"] = []string{id}
+		nodes = append(nodes, change, validate)
+	}
+	sub["nodes"] = nodes
+	if dump := os.Getenv("MCPC_BENCH_DUMP"); dump != "" {
+		raw, _ := json.Marshal(in)
+		_ = os.WriteFile(fmt.Sprintf("%s.%d", dump, n), raw, 0o644) // for `opa eval --profile`
+	}
+	parsed, err := engine.ParseInput(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return a.Engine.Current(), parsed
+}
+
+// processCPU is the process's user+system CPU time (GC workers included).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func clone(v any) map[string]any {
+	out := map[string]any{}
+	for k, x := range v.(map[string]any) {
+		out[k] = x
+	}
+	return out
+}
+
+// BenchmarkFamiliesDecision is the submission decision alone with
+// MigrationRules, plan_rules, contracts and grounded prose in play, for
+// plans of 10, 200 and 2,000 nodes.
+func BenchmarkFamiliesDecision(b *testing.B) {
+	for _, n := range []int{10, 200, 2000} {
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			eng, in := familiesInput(b, n)
+			var out struct {
+				Allow   bool              `json:"allow"`
+				Denials []protocol.Denial `json:"denials"`
+			}
+			if _, err := eng.Eval(context.Background(), in, &out); err != nil || !out.Allow {
+				b.Fatal(err, out.Denials)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := processCPU()
+			for b.Loop() {
+				if _, err := eng.Eval(context.Background(), in, &out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// On a machine shared with other builds wall time says more
+			// about the neighbours than about the decision: CPU time too.
+			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

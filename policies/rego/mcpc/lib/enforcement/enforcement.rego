@@ -1,0 +1,266 @@
+# METADATA
+# title: Enforcement bundle
+# description: |
+#   Seed 000 section 14's enforcement bundle as policy reads it. Go gathers
+#   input.enforcement (graph MigrationRules, component contracts, prose
+#   policies with their grounding, the tags each gathered file uses, the
+#   memory records as stored, the clock); this package decides what they
+#   mean: which memories are active, which prose policies are enforceable,
+#   which MigrationRule each change node migrates under, and the plan_rules
+#   (memory plan_rules and graph policy rules in one shape) the plan must
+#   meet. The plan rules of mcpc.rules.plan read only these views.
+package mcpc.lib.enforcement
+
+import data.mcpc.lib.plan
+
+# the strategy a plan follows: its envelope's, as the server expects it
+_strategy := object.get(input.envelope, "knowledgeStrategyId", "")
+
+_migration_strategy if _strategy == "migration_adp_to_sdf"
+
+_now_ns := time.parse_rfc3339_ns(input.enforcement.now)
+
+# a record whose expiresAt is not a valid time is treated as expired: a
+# record policy cannot read never applies
+_live(record) if not record.expiresAt
+
+_live(record) if time.parse_rfc3339_ns(record.expiresAt) > _now_ns
+
+# METADATA
+# description: |
+#   the memory records in force: approved, or provisional (enforced but
+#   reversible, seed 002), and not past expiresAt on the clock
+active_memories contains record if {
+	some record in input.enforcement.memories
+	record.state in {"approved", "provisional"}
+	_live(record)
+}
+
+# METADATA
+# description: memory records that carry a plan_rule, in the one plan_rule shape
+plan_rules contains rule if {
+	some record in active_memories
+	record.enforcementType == "plan_rule"
+	rule := {
+		"id": record.id,
+		"source": "memory",
+		"condition": object.get(record.planRule, "condition", {}),
+		"requiredSteps": record.planRule.requiredSteps,
+		"denyCode": record.planRule.denyCode,
+		"message": object.get(record.planRule, "message", ""),
+	}
+}
+
+# METADATA
+# description: |
+#   strategy_signal memories as strategy signals (the override layer of seed
+#   000 section 13), in record id order so the outcome does not depend on
+#   the file's order
+memory_strategy_signals := [signal |
+	some id in sort([record.id | some record in active_memories; record.enforcementType == "strategy_signal"])
+	some record in active_memories
+	record.id == id
+	signal := object.union(record.strategySignal, {"source": sprintf("memory:%s", [id])})
+]
+
+# complete rules built once per decision: a partial object looked up by key
+# walks every entry on each lookup, hence the ignore directives
+
+# METADATA
+# description: MigrationRules by the tag they migrate
+rules_by_tag := {rule.fromTag: rule | # regal ignore:prefer-set-or-object-rule
+	some rule in input.enforcement.migrationRules
+}
+
+_tag_pattern := `[a-z][a-z0-9]*(?:-[a-z0-9]+)+`
+
+_text(node) := lower(concat(" ", array.concat(
+	[node.editIntent | is_string(node.editIntent)],
+	[symbol | some symbol in object.get(node, "targetSymbols", []); is_string(symbol)],
+)))
+
+# METADATA
+# description: the custom element tags a node's editIntent and targetSymbols name
+named_tags(node) := {tag | some tag in regex.find_n(_tag_pattern, _text(node), -1)}
+
+_file_tags(node) := {tag |
+	some tag in object.get(input.enforcement.fileTags, node.targetFile, [])
+} if {
+	_migration_strategy
+}
+
+_file_tags(_) := set() if not _migration_strategy
+
+# METADATA
+# description: |
+#   the migrations of the plan: a change node migrates a tag with a
+#   MigrationRule when its editIntent or targetSymbols name the tag, or its
+#   targetFile uses the tag under the migration strategy
+migrations := [migration | # regal ignore:prefer-set-or-object-rule
+	count(input.enforcement.migrationRules) > 0
+	some i, node in plan.change_nodes
+	some tag in (node_tags[i] | _file_tags(node))
+	rule := rules_by_tag[tag]
+	migration := {"index": i, "nodeId": node.nodeId, "tag": tag, "rule": rule}
+]
+
+# METADATA
+# description: change node index to the tags its editIntent and targetSymbols name
+node_tags := {i: named_tags(node) | some i, node in plan.change_nodes} # regal ignore:prefer-set-or-object-rule
+
+# METADATA
+# description: the node's policyRefs (strings only)
+refs(node) := {ref | some ref in object.get(node, "policyRefs", []); is_string(ref)}
+
+# METADATA
+# description: the low-evidence path of ARCHITECTURE section 5
+guarded(node) if {
+	node.lowEvidenceGuard == true
+	node.requiresHumanReview == true
+	is_string(node.uncertaintyNote)
+	trim_space(node.uncertaintyNote) != ""
+}
+
+# METADATA
+# description: an escalate node of the plan cites the rule
+escalated(rule_id) if {
+	some node in plan.nodes
+	node.kind == "escalate"
+	rule_id in refs(node)
+}
+
+# METADATA
+# description: change node index to its policyRefs, built once when something is to be cited
+cited := {i: refs(node) | # regal ignore:prefer-set-or-object-rule
+	_citable
+	some i, node in plan.change_nodes
+}
+
+_citable if count(input.enforcement.migrationRules) > 0
+
+_citable if count(input.enforcement.prose) > 0
+
+# METADATA
+# description: the prop names each declared contract allows, by tag
+contract_props := {tag: {prop.name | some prop in contract.props} | # regal ignore:prefer-set-or-object-rule
+	some tag, contract in contracts
+}
+
+# METADATA
+# description: contracts of declared components by tag
+contracts := {contract.tag: contract | # regal ignore:prefer-set-or-object-rule
+	some contract in input.enforcement.contracts
+	contract.declared == true
+}
+
+# METADATA
+# description: |
+#   prose policies with their standing: enforceable when a usage example in
+#   the same domain anchor grounds it and it is normative (must), advisory
+#   otherwise, with the reason
+prose := [entry | # regal ignore:prefer-set-or-object-rule
+	some policy in input.enforcement.prose
+	entry := {
+		"id": policy.id,
+		"file": policy.file,
+		"line": policy.line,
+		"text": policy.text,
+		"scopes": policy.scopes,
+		"mentions": object.get(policy, "mentions", []),
+		"enforceable": _enforceable(policy),
+		"why": _why(policy),
+		"examples": policy.examples,
+	}
+]
+
+default _enforceable(_) := false
+
+_enforceable(policy) if {
+	policy.grounded == true
+	policy.strength == "must"
+	count(object.get(policy, "mentions", [])) > 0
+}
+
+_why(policy) := sprintf("grounded by %d usage example(s) in its scope, e.g. %s:%d", [
+	count(policy.examples),
+	policy.examples[0].file, policy.examples[0].line,
+]) if {
+	_enforceable(policy)
+}
+
+_why(policy) := "advisory: no usage example of a component it names in its scope grounds it" if {
+	policy.grounded != true
+}
+
+_why(policy) := "advisory: grounded but only a recommendation (should), not a rule (must)" if {
+	policy.grounded == true
+	policy.strength != "must"
+}
+
+_why(policy) := "advisory: names no component a plan could be checked against" if {
+	policy.grounded == true
+	policy.strength == "must"
+	count(object.get(policy, "mentions", [])) == 0
+}
+
+# METADATA
+# description: what a plan must cite, for the pack's planGraphSchema.enforcementObligations
+obligations := array.concat(
+	[_migration_obligation(rule) | some rule in input.enforcement.migrationRules],
+	[{
+		"policy": entry.id,
+		"kind": "ProsePolicy",
+		"components": entry.mentions,
+		"must": "cite it in policyRefs on every change node that touches a component it names within its scope",
+	} |
+		some entry in prose
+		entry.enforceable
+	],
+)
+
+_status_must := {
+	"approved": "cite it in policyRefs; the mapping applies",
+	"candidate": "cite it in policyRefs and set lowEvidenceGuard, uncertaintyNote and requiresHumanReview",
+	"unknown": "cite it in policyRefs and add an escalate node citing it (or the low-evidence path)",
+	"no_analog": "cite it in policyRefs and state the fallback (fallback field, or an escalate node citing it)",
+}
+
+_migration_obligation(rule) := {
+	"policy": rule.id,
+	"kind": "MigrationRule",
+	"fromTag": rule.fromTag,
+	"toTag": object.get(rule, "toTag", ""),
+	"status": rule.status,
+	"must": object.get(_status_must, rule.status, "cite it in policyRefs"),
+}
+
+# METADATA
+# description: |
+#   the pack's policies: the MigrationRules in scope with status and prop
+#   mappings, the component contracts, and the prose policies with whether
+#   they are enforceable and why
+pack_policies := array.flatten([
+	[object.union({"kind": "MigrationRule"}, _pack_rule(rule)) |
+		some rule in sort_by_id(input.enforcement.migrationRules)
+	],
+	[object.union({"kind": "ComponentContract"}, contract) | some contract in input.enforcement.contracts],
+	[object.union({"kind": "ProsePolicy"}, entry) | some entry in sort_by_id([entry | some entry in prose])],
+])
+
+_pack_rule(rule) := {
+	"id": rule.id,
+	"fromTag": rule.fromTag,
+	"toTag": object.get(rule, "toTag", ""),
+	"status": rule.status,
+	"propMappings": object.get(rule, "propMappings", {}),
+	"constraints": object.get(rule, "constraints", []),
+	"fallback": object.get(rule, "fallback", ""),
+}
+
+# METADATA
+# description: the pack's memories (the active records) in id order
+pack_memories := [object.remove(record, ["traceRef"]) | some record in sort_by_id([r | some r in active_memories])]
+
+# METADATA
+# description: a list of objects in id order
+sort_by_id(list) := [entry | some id in sort([e.id | some e in list]); some entry in list; entry.id == id]

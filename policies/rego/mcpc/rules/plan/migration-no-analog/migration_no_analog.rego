@@ -1,0 +1,35 @@
+# METADATA
+# title: MigrationRule without an analog
+# description: |
+#   A tag whose MigrationRule says no_analog (no SDF equivalent) is migrated
+#   with an explicit fallback (seed 000 section 11.2): the change node states
+#   it in fallback, or an escalate node cites the rule.
+# custom:
+#   code: PLAN_POLICY_VIOLATION
+#   remediation: >-
+#     State the fallback (a custom wrapper, or the rule's fallback policy) in the change node's fallback
+#     field, or add an escalate node whose policyRefs cite the rule.
+#   severity: error
+#   suggestedVerb: submit_execution_plan
+package mcpc.rules.plan["migration-no-analog"]
+
+import data.mcpc.lib.enforcement
+import data.mcpc.lib.plan
+import data.mcpc.result
+
+_has_fallback(node) if trim_space(node.fallback) != ""
+
+report contains violation if {
+	some migration in enforcement.migrations
+	migration.rule.status == "no_analog"
+	node := plan.nodes[migration.index]
+	not _has_fallback(node)
+	not enforcement.escalated(migration.rule.id)
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf(
+			"change node %v migrates %s, which has no SDF analog (MigrationRule %s), without a fallback",
+			[node.nodeId, migration.tag, migration.rule.id],
+		),
+		"path": sprintf("%s.fallback", [plan.node_path(migration.index)]),
+	})
+}
