@@ -58,6 +58,18 @@ func contractWorkspace(t *testing.T, ruleStatus string) string {
 	return ws
 }
 
+// migrationNode is the change node of the adp-alert migration, citing its
+// MigrationRule as plan policy requires (and, for a candidate rule, on the
+// low-evidence path).
+func migrationNode(ruleStatus string) map[string]any {
+	n := changeNode("change-1", "modify", demo.Target)
+	n["policyRefs"] = []string{"mig-adp-alert"}
+	if ruleStatus != "approved" {
+		n["lowEvidenceGuard"], n["uncertaintyNote"], n["requiresHumanReview"] = true, "the adp-alert mapping is a candidate", true
+	}
+	return n
+}
+
 // TestComponentContractAtWriteTime: a patch that leaves an sdf-* element
 // with an attribute or binding its contract lacks is refused with
 // EXEC_CONTRACT_VIOLATION and writes nothing; one that uses declared props
@@ -106,7 +118,7 @@ func TestComponentContractAtWriteTime(t *testing.T) {
 		t.Run(tc.note, func(t *testing.T) {
 			ws := contractWorkspace(t, tc.ruleStatus)
 			before := readWorkspaceFile(t, ws, demo.Target)
-			a := workWithChanges(t, ws, changeNode("change-1", "modify", demo.Target))
+			a := workWithChanges(t, ws, migrationNode(tc.ruleStatus))
 			mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
 			r := a.turn("apply_code_patch", map[string]any{"planNodeId": "change-1", "targetFile": demo.Target, "edits": []any{tc.edit}})
 			if len(tc.deny) > 0 {
@@ -158,7 +170,7 @@ func sameSet(a, b []string) bool {
 func TestComponentContractRecipe(t *testing.T) {
 	ws := contractWorkspace(t, "approved")
 	before := readWorkspaceFile(t, ws, demo.Target)
-	a := workWithChanges(t, ws, changeNode("change-1", "modify", demo.Target))
+	a := workWithChanges(t, ws, migrationNode("approved"))
 	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
 	r := a.turn("run_automation_recipe", map[string]any{"recipeId": "replace_lexeme_in_file", "planNodeId": "change-1",
 		"params": map[string]any{"lexeme": "adp-alert", "replacement": "sdf-alert"}})
