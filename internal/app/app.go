@@ -115,7 +115,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	var obs *observe.Pipeline
 	ctlOpts := controller.Options{
 		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
-		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains, Domain: domain, Now: now,
+		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains, Domain: domain, Now: now, Contracts: contractsOf(chains),
 		NoLearning: opts.NoLearning,
 	}
 	if !cfg.Observe.Disabled {

@@ -67,6 +67,8 @@ type Options struct {
 	Pause func()
 	// ProofChains walks proof chains at initialize_work. Default: none.
 	ProofChains ProofChains
+	// Contracts reads component contracts and migration rules. Default: none.
+	Contracts ComponentContracts
 	// Observer receives every finished turn (events, decision logs).
 	// Default: none.
 	Observer Observer
@@ -108,6 +110,8 @@ type Controller struct {
 	reqs   requirementConnectors
 	domain DomainFacts // nil: no graph policy facts
 	learn  *memory.Learner
+
+	contracts contractChecker // its reader nil: no contract facts
 
 	// cleanScans: pack file to the hash of content the secret detector
 	// found clean (markSecrets, readable), so reads of it skip redaction;
@@ -161,6 +165,7 @@ func New(opts Options) (*Controller, error) {
 	}
 	c.configFacts = configFactsOf(cfg)
 	c.configFacts.Codemods = c.codemods.Custom()
+	c.useContracts(opts.Contracts)
 	c.redactor = opts.Redactor
 	c.observer = opts.Observer
 	if c.redactor == nil {

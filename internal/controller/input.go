@@ -136,6 +136,10 @@ type patchFacts struct {
 	Applicable bool              `json:"applicable"`
 	Problems   []schemas.Problem `json:"problems"`
 	Edits      int               `json:"edits"`
+	// Elements and Contracts: the contracted custom elements the patch
+	// introduces or changes, and those tags' contracts (contracts.go).
+	Elements  []elementFact            `json:"elements"`
+	Contracts map[string]contractFacts `json:"contracts"`
 }
 
 type gateFacts struct {

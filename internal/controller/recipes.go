@@ -68,6 +68,7 @@ func (c *Controller) gatherLexemeRecipe(ctx context.Context, tx *store.Tx, t *tu
 		}
 		t.in.Reads = reads
 	}
+	c.gatherRecipeContractFacts(ctx, t, pf.Canonical, content)
 	return nil
 }
 

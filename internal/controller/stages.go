@@ -168,7 +168,7 @@ func (c *Controller) searchEscalation(ctx context.Context, t *turn, packFiles []
 // nothing, for a file the plan creates), bounded by ctx and by the patch
 // package's own deadline (a patch out of time is a problem policy denies).
 func (c *Controller) tryPatch(ctx context.Context, t *turn, pf pathFacts) *patchTrial {
-	d := &patchTrial{file: pf.Canonical, facts: patchFacts{Problems: []schemas.Problem{}}}
+	d := &patchTrial{file: pf.Canonical, facts: patchFacts{Problems: []schemas.Problem{}, Elements: []elementFact{}, Contracts: map[string]contractFacts{}}}
 	edits, err := patch.ParseEdits(t.args["edits"])
 	d.facts.Edits = len(edits)
 	if err != nil {
@@ -191,6 +191,7 @@ func (c *Controller) tryPatch(ctx context.Context, t *turn, pf pathFacts) *patch
 	}
 	d.facts.Applicable = true
 	d.run = &dryRun{before: content, after: after}
+	c.gatherContractFacts(ctx, &d.facts, pf.Canonical, string(content), after)
 	return d
 }
 

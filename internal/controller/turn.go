@@ -122,7 +122,7 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 		Args: map[string]any{}, Paths: map[string]pathFacts{}, Envelope: map[string]any{},
 		Plan: planFacts{Nodes: map[string]nodeFact{}}, Submission: map[string]any{}, Reads: map[string]string{},
 		Lexemes: []string{}, Candidates: []Candidate{}, Pack: packFacts{Files: []string{}},
-		Patch: patchFacts{Problems: []schemas.Problem{}}, Gates: gateFacts{Approved: []string{}},
+		Patch: patchFacts{Problems: []schemas.Problem{}, Elements: []elementFact{}, Contracts: map[string]contractFacts{}}, Gates: gateFacts{Approved: []string{}},
 		StrategySignals: []map[string]any{}, Request: requestFacts{Errors: []schemas.Problem{}},
 		SubmissionFacts: submissionFacts{CycleNodes: []string{}},
 		Execution:       executionFacts{Failures: []executionFailure{}},

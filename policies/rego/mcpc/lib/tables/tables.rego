@@ -129,3 +129,12 @@ hookpolicy := table if {
 } else := table if {
 	table := data.mcpc.hookpolicy # regal ignore:unresolved-reference
 }
+
+# METADATA
+# scope: document
+# description: what a contracted custom element may carry besides its props (policies/data/contracts.json)
+component_contracts := table if {
+	table := data.data.mcpc.componentContracts # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.componentContracts # regal ignore:unresolved-reference
+}
