@@ -38,6 +38,8 @@ type Options struct {
 	Log *zerolog.Logger
 	// Pause is controller.Options.Pause. Default: nothing.
 	Pause func()
+	// NoLearning is controller.Options.NoLearning (benchmarks only).
+	NoLearning bool
 	// BundleKeyFile is the key bundles must be signed with (--bundle-key);
 	// it overrides bundles.verification.keyFile, with that config's keyId,
 	// algorithm, scope and exclude. Default: the config's.
@@ -113,6 +115,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	ctlOpts := controller.Options{
 		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
 		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains, Domain: domain, Now: now,
+		NoLearning: opts.NoLearning,
 	}
 	if !cfg.Observe.Disabled {
 		if obs, err = observe.New(observe.Options{Store: st, Workspace: ws, Config: cfg.Observe, Version: opts.Version, Log: opts.Log}); err != nil {

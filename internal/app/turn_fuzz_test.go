@@ -149,7 +149,9 @@ func filesHash(t *testing.T, ws string) [32]byte {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && path == filepath.Join(ws, ".ai", "tmp") {
+		// .ai/tmp is runtime state; .ai/memory learns from denials by design
+		// (candidates from friction).
+		if d.IsDir() && (path == filepath.Join(ws, ".ai", "tmp") || path == filepath.Join(ws, ".ai", "memory")) {
 			return fs.SkipDir
 		}
 		if d.Type().IsRegular() {

@@ -67,6 +67,7 @@ func newRootCommand() *cobra.Command {
 		newServeCommand(p), newIndexCommand(p), newExplainCommand(p), newPolicyCommand(p),
 		newDemoCommand(p), newEvalCommand(p), newGateCommand(p), newTraceCommand(p), newDashboardCommand(p), newVersionCommand(), newGraphCommand(p),
 		newHookCommand(p), newInitCommand(p), newWorksCommand(p),
+		newMemoryCommand(p),
 	)
 	return root
 }

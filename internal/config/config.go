@@ -118,6 +118,7 @@ type Config struct {
 	Graph      Graph      `json:"graph"`
 	Connectors Connectors `json:"connectors"`
 	Observe    Observe    `json:"observe"`
+	Memory     Memory     `json:"memory"`
 }
 
 // Connectors configures the requirement connectors initialize_work fetches
@@ -154,6 +155,27 @@ type Connectors struct {
 		Specs         []string `json:"specs"`
 		MaxOperations int      `json:"maxOperations"` // default 10
 	} `json:"openapi"`
+}
+
+// Memory configures how memory learns from friction and how its records
+// live (seed 002 "Memory System"; internal/memory).
+type Memory struct {
+	// RejectionThreshold is how many denials of one signature (code,
+	// domain anchor, strategy) make a pending candidate; default 3.
+	RejectionThreshold int `json:"rejectionThreshold"`
+	// ContestWindowHours is how long a pending record may be contested
+	// before it becomes provisional; default 48.
+	ContestWindowHours int `json:"contestWindowHours"`
+	// ProvisionalWindowHours is how long a provisional record lasts
+	// unless approved; default 48.
+	ProvisionalWindowHours int `json:"provisionalWindowHours"`
+	// AutoPromotable are the enforcement types approved without a person
+	// when their provisional window ends; default informational and
+	// strategy_signal. plan_rule is never auto-promoted, whatever is listed.
+	AutoPromotable []string `json:"autoPromotable"`
+	// FrictionLedgerMaxBytes rotates .ai/tmp/friction-ledger.jsonl past
+	// this size; default 4 MiB.
+	FrictionLedgerMaxBytes int64 `json:"frictionLedgerMaxBytes"`
 }
 
 // Graph configures the knowledge graph (mcpc graph, proof chains).
@@ -316,6 +338,13 @@ func (c *Config) defaults() {
 		c.Graph.Backend = "embedded"
 	}
 	setInt(&c.Graph.Anchors.MaxDepth, 3)
+	setInt(&c.Memory.RejectionThreshold, 3)
+	setInt(&c.Memory.ContestWindowHours, 48)
+	setInt(&c.Memory.ProvisionalWindowHours, 48)
+	setInt64(&c.Memory.FrictionLedgerMaxBytes, 4<<20)
+	if c.Memory.AutoPromotable == nil {
+		c.Memory.AutoPromotable = []string{"informational", "strategy_signal"}
+	}
 	c.Connectors.defaults()
 	for id, cmd := range c.Validation.Commands {
 		if cmd.TimeoutSec == 0 {

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/memory"
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
@@ -71,6 +72,9 @@ type Options struct {
 	Observer Observer
 	// Domain gathers the knowledge graph's policy facts. Default: none.
 	Domain DomainFacts
+	// NoLearning turns the friction ledger off, so a benchmark can measure
+	// what it costs a denied turn. serve never sets it.
+	NoLearning bool
 }
 
 // Controller runs turns for one workspace. It is safe for concurrent use,
@@ -103,6 +107,7 @@ type Controller struct {
 	chains ProofChains // nil: no proof chains
 	reqs   requirementConnectors
 	domain DomainFacts // nil: no graph policy facts
+	learn  *memory.Learner
 
 	// cleanScans: pack file to the hash of content the secret detector
 	// found clean (markSecrets, readable), so reads of it skip redaction;
@@ -165,6 +170,9 @@ func New(opts Options) (*Controller, error) {
 	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
+	if !opts.NoLearning {
+		c.learn = memory.NewLearner(c.paths, cfg, c.log)
+	}
 	return c, nil
 }
 
@@ -188,7 +196,12 @@ func (c *Controller) checkpointInPause(records int) bool {
 }
 
 // Close waits for pending decision record files to be written.
-func (c *Controller) Close() { c.records.close() }
+func (c *Controller) Close() {
+	c.records.close()
+	if c.learn != nil {
+		c.learn.Close()
+	}
+}
 
 // Root is the absolute workspace root.
 func (c *Controller) Root() string { return c.root }

@@ -44,6 +44,7 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 		c.lookupSymbol(t)
 	case "trace_symbol_graph":
 		c.traceSymbolGraph(t)
+		c.injectFewShots(ctx, t)
 	case "write_scratch_file":
 		return c.writeScratch(t)
 	case "submit_execution_plan":
@@ -54,6 +55,7 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 		return c.runRecipe(ctx, tx, t)
 	case "signal_task_complete":
 		c.complete(t)
+		c.retrospective(ctx, tx, t)
 		return tx.ReleaseWork(ctx, t.work.ID)
 	case "execute_gated_side_effect":
 		return c.runSideEffect(ctx, tx, t)
@@ -107,6 +109,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 		return err
 	}
 	c.addFiles(p, t.dec.Pack.Files, t.in.Candidates)
+	p.ActiveMemories = orEmpty(t.dec.ActiveMemories)
 	p.Symbols, p.Usages = c.symbolsFor(p.Files)
 	p.ProofChains = chainsWithin(t.proofChains, p.Files)
 	if err := c.writePack(p); err != nil {
@@ -140,6 +143,7 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 	p.Symbols = append(p.Symbols, syms...)
 	p.Usages = append(p.Usages, usages...)
 	p.Excluded = appendExcluded(p.Excluded, t.dec.Pack.Excluded)
+	p.ActiveMemories = orEmpty(t.dec.ActiveMemories)
 	if len(t.dec.Policies) > 0 { // gathered over the grown pack: a superset
 		p.Policies, p.Memories = t.dec.Policies, orEmpty(t.dec.Memories)
 	}

@@ -228,6 +228,7 @@ func (c *Controller) gatherVerb(ctx context.Context, tx *store.Tx, t *turn) erro
 		c.gatherPatch(ctx, t)
 	}
 	c.gatherDomain(ctx, t) // after the verb's own facts: it reads input.submission
+	c.gatherLifecycle(t)
 	return c.gatherGuards(ctx, tx, t)
 }
 

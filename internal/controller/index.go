@@ -51,3 +51,11 @@ type CodeIndex interface {
 	Neighbors(file string) []Edge
 	Usages(files []string) []Usage
 }
+
+// refreshIndex brings the index up to date before a pack is built; a failure
+// is logged and retrieval answers from what the index has.
+func (c *Controller) refreshIndex(ctx context.Context) {
+	if err := c.index.Refresh(ctx); err != nil {
+		c.log.Warn().Err(err).Msg("index refresh failed; ranking from the last index")
+	}
+}

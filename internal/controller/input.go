@@ -46,6 +46,7 @@ type input struct {
 	Recipe           recipeFacts          `json:"recipe"`
 	SideEffect       sideEffectFacts      `json:"sideEffect"`
 	Enforcement      enforcementFacts     `json:"enforcement"`
+	MemoryLifecycle  memoryLifecycleFacts `json:"memoryLifecycle"`
 	Requirements     requirementFacts     `json:"requirements"`
 }
 
@@ -200,6 +201,9 @@ type decision struct {
 	// Confidence is a plan decision's composite confidence and outcome
 	// (seed 003): {score, outcome, components}.
 	Confidence map[string]any `json:"confidence"`
+	// ActiveMemories are lib/memory's active records whose domain
+	// anchors cover a pack file.
+	ActiveMemories []map[string]any `json:"activeMemories"`
 }
 
 type decidedPack struct {

@@ -1,18 +1,10 @@
 package controller
 
 import (
-	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"os"
 	"slices"
-	"strings"
-
-	"github.com/mcpc/mcpc/internal/protocol"
-	"github.com/mcpc/mcpc/internal/store"
 )
 
 // packDoc is context-pack.json: what the agent may see. Files only grow.
@@ -36,23 +28,15 @@ type packDoc struct {
 	// Requirements are the tickets and API operations fetched for the work
 	// and the connectors that failed (requirements.go).
 	Requirements *requirementsPack `json:"requirements,omitempty"`
+
+	// ActiveMemories are the active memories of the pack's domains.
+	ActiveMemories []map[string]any `json:"activeMemories"`
 }
 
 type rankEntry struct {
 	File  string   `json:"file"`
 	Score float64  `json:"score"`
 	Lanes []string `json:"lanes"`
-}
-
-type attachment struct {
-	ArtifactID string `json:"artifactId"`
-	Type       string `json:"type"`
-	Ref        string `json:"ref"`
-	Caption    string `json:"caption,omitempty"`
-	// Citation is how a plan cites a fetched ticket or operation;
-	// Content is its slice (requirements.go).
-	Citation *citationRef    `json:"citation,omitempty"`
-	Content  json.RawMessage `json:"content,omitempty"`
 }
 
 // packSummary is how the pack sits in the works table: what every turn
@@ -153,113 +137,5 @@ func (c *Controller) writeState(canonical string, data []byte) error {
 	return c.paths.WriteFile(canonical, data, true)
 }
 
-// storeAttachments saves args.attachments under the work's attachments/
-// folder (inline base64 content is decoded; other refs are kept as metadata).
-func (c *Controller) storeAttachments(workID string, raw any) ([]attachment, error) {
-	list, _ := raw.([]any)
-	out := []attachment{}
-	for i, item := range list {
-		m, _ := item.(map[string]any)
-		typ, _ := m["type"].(string)
-		ref, _ := m["ref"].(string)
-		caption, _ := m["caption"].(string)
-		a := attachment{ArtifactID: fmt.Sprintf("att-%03d", i+1), Type: typ, Ref: ref, Caption: caption}
-		if b64, ok := strings.CutPrefix(ref, "inline:base64:"); ok {
-			data, err := base64.StdEncoding.DecodeString(b64)
-			if err != nil {
-				return nil, fmt.Errorf("attachment %d is not valid base64", i)
-			}
-			name := fmt.Sprintf("%s-%03d.bin", safeName(typ), i+1)
-			a.Ref = workDir(workID) + "/attachments/" + name
-			if err := c.writeState(a.Ref, data); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, a)
-	}
-	return out, nil
-}
-
 // maxInboxFile bounds one .ai/inbox file copied into a work.
 const maxInboxFile = 16 << 20
-
-// inboxAttachments lists the files dropped in .ai/inbox/ (seed 000 §12:
-// always ingested at initialize_work) as attachments of the work, after the
-// ones the agent passed, and returns the copy of them into the work's
-// attachments/ folder, to run once the work is committed: copying a large
-// inbox inside the transaction held every other process's turns for as long
-// (0.6 s for 120 MB). Links, nested folders, hidden and oversized files are
-// skipped: the inbox is for people to drop files, not a way to reach out of
-// the worktree.
-func (c *Controller) inboxAttachments(workID string, atts []attachment) ([]attachment, func()) {
-	inbox, err := c.paths.Sub(".ai/inbox")
-	if err != nil {
-		return atts, func() {}
-	}
-	entries, err := os.ReadDir(inbox.Root())
-	if err != nil {
-		return atts, func() {}
-	}
-	type copyJob struct{ from, to string }
-	var jobs []copyJob
-	for _, e := range entries {
-		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		if info, err := e.Info(); err != nil || info.Size() > maxInboxFile {
-			c.log.Warn().Str("file", e.Name()).Msg("inbox file skipped: unreadable or over 16 MiB")
-			continue
-		}
-		a := attachment{ArtifactID: fmt.Sprintf("att-%03d", len(atts)+1), Type: "inbox",
-			Ref: workDir(workID) + "/attachments/inbox-" + e.Name(), Caption: e.Name()}
-		atts = append(atts, a)
-		jobs = append(jobs, copyJob{".ai/inbox/" + e.Name(), a.Ref})
-	}
-	return atts, func() {
-		for _, j := range jobs {
-			// ReadFile re-checks what the listing saw: a regular, singly
-			// linked file within the limit, reached without a link.
-			data, err := c.paths.ReadFile(j.from, maxInboxFile)
-			if err == nil {
-				err = c.writeState(j.to, data)
-			}
-			if err != nil {
-				c.log.Warn().Err(err).Str("file", j.from).Msg("inbox file not copied into the work")
-			}
-		}
-	}
-}
-
-func safeName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
-			return r
-		}
-		return -1
-	}, strings.ToLower(s))
-	if s == "" {
-		return "attachment"
-	}
-	return s
-}
-
-// envelope is what the server will check on a PlanGraph: the values an
-// agent copies from planGraphSchema.envelope instead of guessing.
-func (c *Controller) envelope(w *store.Work, agentID, packRef, packHash string) map[string]any {
-	return map[string]any{
-		"workId": w.ID, "agentId": agentID, "runSessionId": w.RunSessionID,
-		"repoSnapshotId": w.RepoSnapshotID, "worktreeRoot": c.root,
-		"contextPackRef": packRef, "contextPackHash": packHash,
-		"policyVersionSet":  map[string]any{"mcpc": c.engine.Version()},
-		"scopeAllowlistRef": packRef, "knowledgeStrategyId": c.viewOf(w).strategyID,
-		"schemaVersion": protocol.SchemaVersion,
-	}
-}
-
-// refreshIndex brings the index up to date before a pack is built; a failure
-// is logged and retrieval answers from what the index has.
-func (c *Controller) refreshIndex(ctx context.Context) {
-	if err := c.index.Refresh(ctx); err != nil {
-		c.log.Warn().Err(err).Msg("index refresh failed; ranking from the last index")
-	}
-}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
 )
 
@@ -108,4 +109,58 @@ func (c *Controller) describeCustomCodemods(verbs map[string]protocol.VerbDescri
 	b.WriteString(".")
 	d.Description = b.String()
 	verbs["apply_code_patch"] = d
+}
+
+// applyPatch writes an allowed patch atomically, records the artifact bundle
+// and the trace ledger entry, and refreshes the read snapshot so the agent's
+// next edit of the same file is not falsely stale (seed 004).
+func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) error {
+	pf := t.in.Paths["targetFile"]
+	nodeID, _ := t.args["planNodeId"].(string)
+	// The edits were applied by the dry run policy judged (outside the lock,
+	// under a deadline): what is written is its result, when the file still
+	// holds the content it was tried on.
+	edits, _ := patch.ParseEdits(t.args["edits"])
+	before, after, probs, err := c.editsToWrite(ctx, t, pf, edits)
+	if err != nil {
+		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("patch target not readable")
+		t.fail("io_error", "args.targetFile", "the file could not be read")
+		return nil
+	}
+	if len(probs) > 0 || pf.Exists && sha256Hex(before) != pf.Hash {
+		t.fail("file_changed", "args.targetFile", "the file changed between the decision and the write")
+		return nil
+	}
+	node, _ := findNode(t.nodes, nodeID)
+	in := patchIntent{Token: newID("patch"), WorkID: t.work.ID, NodeID: nodeID, File: pf.Canonical,
+		Before: pf.Hash, After: sha256Hex([]byte(after)), Node: sha256Hex(node.Body), AgentID: t.agent.ID, GitRev: t.gitRev,
+		Summary:  diffSummary(pf.Canonical, string(before), after, len(edits)),
+		IntentID: t.intent.ID, MutationClass: mutationClass(edits)}
+	if err := c.writeIntent(in); err != nil {
+		c.log.Warn().Err(err).Msg("patch intent not written")
+		t.fail("io_error", "args.targetFile", "the patch could not be prepared")
+		return nil
+	}
+	if err := c.writePatched(pf, []byte(after)); err != nil {
+		c.dropIntent(in)
+		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("patch not written")
+		t.fail("io_error", "args.targetFile", "the file could not be written")
+		return nil
+	}
+	failpoint("patch-written")
+	// A turn that does not commit leaves the intent for RecoverPatches.
+	t.afterTx = func(context.Context) { c.dropIntent(in) }
+	if err := c.landPatch(ctx, tx, t, in); err != nil {
+		return err
+	}
+	if err := c.reserve(ctx, tx, t, pf.Canonical, nodeID); err != nil {
+		return err
+	}
+	dir := artifactDir(t.work.ID, nodeID)
+	t.result["applied"] = true
+	t.result["targetFile"] = pf.Canonical
+	t.result["artifactBundleRef"] = dir
+	t.result["diffSummaryRef"] = dir + "/diff.summary.json"
+	t.result["contentHash"] = in.After
+	return nil
 }

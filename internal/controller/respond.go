@@ -92,7 +92,7 @@ func (c *Controller) packResponse(r *protocol.TurnResponse, t *turn, strategy ma
 	r.ContextPack = map[string]any{
 		"ref": p.Ref, "hash": p.Hash, "files": orEmpty(p.Files), "ranking": p.Ranking,
 		"symbols": p.Symbols, "usages": p.Usages, "policies": p.Policies, "memories": p.Memories,
-		"attachments": p.Attachments, "excluded": p.Excluded,
+		"attachments": p.Attachments, "excluded": p.Excluded, "activeMemories": orEmpty(p.ActiveMemories),
 	}
 	if p.Requirements != nil {
 		r.ContextPack["requirements"] = p.Requirements

@@ -154,7 +154,7 @@ func (c *Controller) runCommand(ctx context.Context, run sandbox.Run, timeout ti
 	out := sandbox.NewTail(c.cfg.Sandbox.OutputMaxBytes)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 2 * time.Second
-	ownProcessGroup(cmd.Cmd)
+	sandbox.OwnProcessGroup(cmd.Cmd)
 	start := time.Now()
 	res.err = cmd.Run()
 	res.duration = time.Since(start)

@@ -136,6 +136,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 
 // rank orders the index for initialize_work's prompt.
 func (c *Controller) rank(ctx context.Context, t *turn) {
+	c.ingestOverrides(t) // before memories are queried (seed 000 §15, gotcha 3)
 	cands, err := c.index.Rank(ctx, RankQuery{
 		Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
 		Attachments: append(attachmentText(t.args["attachments"]), t.requirements.rankTexts()...), Limit: c.cfg.Pack.MaxFiles * 2,

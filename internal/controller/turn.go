@@ -110,6 +110,7 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 	if t.afterTx != nil {
 		t.afterTx(ctx)
 	}
+	c.noteFriction(t)
 	c.observe(t, start)
 	return c.respond(ctx, t)
 }

@@ -48,8 +48,12 @@ const ProgressQuery = "data.mcpc.lib.progress.summary"
 // retrieval's memory lane boosts (lib/memory), asked before ranking.
 const MemoryQuery = "data.mcpc.lib.memory.summary"
 
+// LifecycleQuery is the memory lifecycle on the clock: transitions, the
+// active records and their few-shots (lib/memory lifecycle.rego).
+const LifecycleQuery = "data.mcpc.lib.memory.lifecycle_summary"
+
 // extraQueries are prepared besides the decision, for EvaluateQuery.
-var extraQueries = []string{ProgressQuery, MemoryQuery}
+var extraQueries = []string{ProgressQuery, MemoryQuery, LifecycleQuery}
 
 // Options configures New.
 type Options struct {

@@ -11,6 +11,9 @@
 // Where no sandbox can be made (bwrap is missing or fails its self-test),
 // a Sandbox says so (Available, Reason); running commands then needs the
 // explicit AllowUnsandboxed, and policy refuses them otherwise.
+//
+// Either way a command runs as the leader of a process group of its own
+// (OwnProcessGroup), killed whole on timeout and when mcpc dies.
 package sandbox
 
 import (

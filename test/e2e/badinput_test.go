@@ -25,7 +25,9 @@ func treeHash(t *testing.T, ws string) string {
 		}
 		rel, _ := filepath.Rel(ws, path)
 		if d.IsDir() {
-			if rel == filepath.Join(".ai", "tmp") {
+			// .ai/tmp is mcpc's runtime state; .ai/memory is what memory
+			// learns from denials (candidates from friction), by design.
+			if rel == filepath.Join(".ai", "tmp") || rel == filepath.Join(".ai", "memory") {
 				return fs.SkipDir
 			}
 			return nil

@@ -12,6 +12,7 @@ package mcpc.main
 
 import data.mcpc.lib.confidence
 import data.mcpc.lib.enforcement
+import data.mcpc.lib.memory
 import data.mcpc.lib.pack
 import data.mcpc.lib.plan
 import data.mcpc.lib.progress
@@ -223,6 +224,7 @@ _pack_part := part if {
 		"policies": enforcement.pack_policies,
 		"memories": enforcement.pack_memories,
 		"enforcementObligations": enforcement.obligations,
+		"activeMemories": memory.active_for(pack.selection.files),
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package controller
+package sandbox
 
 import "os/exec"
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package controller
+package sandbox
 
 import (
 	"os"

@@ -1,17 +1,17 @@
 //go:build unix
 
-package controller
+package sandbox
 
 import (
 	"os/exec"
 	"syscall"
 )
 
-// ownProcessGroup runs cmd as the leader of a process group of its own and
+// OwnProcessGroup runs cmd as the leader of a process group of its own and
 // makes cancelling it (the timeout) kill the whole group: a validation is
 // usually a shell or a package manager that starts the real test runner,
 // and killing only the direct child would leave the runner going.
-func ownProcessGroup(cmd *exec.Cmd) {
+func OwnProcessGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
