@@ -9,7 +9,9 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -151,9 +153,44 @@ func (p *jsonParser) shared(s string) *ast.Term {
 	if t, ok := p.strs[s]; ok {
 		return t
 	}
-	t := p.term(ast.String(s))
+	t := internedString(s)
+	if t == nil {
+		t = p.term(ast.String(s))
+	}
 	p.strs[s] = t
 	return t
+}
+
+// Every turn's input repeats the same keys and many of the same short
+// values (states, verbs, the pack's paths): boxing each into an ast.String
+// term again was a tenth of a read turn's allocations. Terms of strings
+// seen before are shared between documents; OPA never modifies an input's
+// terms. The table is bounded (maxInterned entries): an agent sending
+// endless new strings only stops them being shared, it cannot grow it.
+const maxInterned = 4096
+
+var (
+	interned      sync.Map // string -> *ast.Term, never removed
+	internedCount atomic.Int32
+)
+
+// internedString returns the shared term for s, adding it while the table
+// has room; nil when it is full.
+func internedString(s string) *ast.Term {
+	if t, ok := interned.Load(s); ok {
+		return t.(*ast.Term)
+	}
+	if internedCount.Load() >= maxInterned {
+		return nil
+	}
+	// A term of its own and a copy of s: s is a slice of the document's
+	// text, which a shared term must not keep alive.
+	s = strings.Clone(s)
+	t, loaded := interned.LoadOrStore(s, ast.StringTerm(s))
+	if !loaded {
+		internedCount.Add(1)
+	}
+	return t.(*ast.Term)
 }
 
 func (p *jsonParser) literal(word string) error {
