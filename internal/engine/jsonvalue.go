@@ -177,6 +177,9 @@ var (
 // internedString returns the shared term for s, adding it while the table
 // has room; nil when it is full.
 func internedString(s string) *ast.Term {
+	if len(s) > maxSharedString {
+		return nil // a long key is an agent's to choose: never kept for the process
+	}
 	if t, ok := interned.Load(s); ok {
 		return t.(*ast.Term)
 	}
