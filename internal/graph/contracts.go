@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
-	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+
+	"github.com/mcpc/mcpc/internal/grammar"
 )
 
 // Contract is one design-system component as a components.d.ts declares it.
@@ -22,7 +23,7 @@ type ContractProp struct {
 	Required bool   `json:"required"`
 }
 
-var typescript = sitter.NewLanguage(tsts.LanguageTypescript())
+var typescript = grammar.Languages[grammar.TypeScript]
 
 // maxTypeText bounds a prop's type text: union types of icon names run to
 // kilobytes and say nothing more in a pack.

@@ -7,57 +7,25 @@ import (
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
-	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
-	tshtml "github.com/tree-sitter/tree-sitter-html/bindings/go"
-	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
-	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
-	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
-	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+
+	"github.com/mcpc/mcpc/internal/grammar"
 )
 
-// Grammar names.
 const (
-	langTypeScript = "typescript"
-	langTSX        = "tsx"
-	langJavaScript = "javascript"
-	langHTML       = "html"
-	langGo         = "go"
-	langPython     = "python"
-	langJava       = "java"
+	langTypeScript = grammar.TypeScript
+	langTSX        = grammar.TSX
+	langJavaScript = grammar.JavaScript
+	langHTML       = grammar.HTML
+	langGo         = grammar.Go
+	langPython     = grammar.Python
+	langJava       = grammar.Java
 )
 
-// grammars are created once: a Language is immutable and shared by parsers.
-var grammars = map[string]*sitter.Language{
-	langTypeScript: sitter.NewLanguage(tsts.LanguageTypescript()),
-	langTSX:        sitter.NewLanguage(tsts.LanguageTSX()),
-	langJavaScript: sitter.NewLanguage(tsjs.Language()),
-	langHTML:       sitter.NewLanguage(tshtml.Language()),
-	langGo:         sitter.NewLanguage(tsgo.Language()),
-	langPython:     sitter.NewLanguage(tspython.Language()),
-	langJava:       sitter.NewLanguage(tsjava.Language()),
-}
+// grammars are created once, in internal/grammar.
+var grammars = grammar.Languages
 
-// languageOf maps a file to its grammar ("" when there is none), as the
-// indexer does.
-func languageOf(file string) string {
-	switch strings.ToLower(path.Ext(file)) {
-	case ".ts", ".mts", ".cts":
-		return langTypeScript
-	case ".tsx":
-		return langTSX
-	case ".js", ".jsx", ".mjs", ".cjs":
-		return langJavaScript
-	case ".html", ".htm":
-		return langHTML
-	case ".go":
-		return langGo
-	case ".py", ".pyi":
-		return langPython
-	case ".java":
-		return langJava
-	}
-	return ""
-}
+// languageOf maps a file to its grammar ("" when there is none).
+func languageOf(file string) string { return grammar.Of(file) }
 
 func isScript(lang string) bool {
 	return lang == langTypeScript || lang == langTSX || lang == langJavaScript
