@@ -141,7 +141,12 @@ func (rw tagRewrite) template(ctx context.Context, src []byte, base uint) ([]spl
 	}
 	defer tree.Close()
 	var sp []splice
-	add := func(start, end uint, with string) { sp = append(sp, splice{base + start, base + end, with}) }
+	add := func(start, end uint, with string) {
+		if start == end && with == "" {
+			return // nothing to change (an empty value moved into an empty element)
+		}
+		sp = append(sp, splice{base + start, base + end, with})
+	}
 	// Each text occurrence of the tag's name is looked up in the tree by
 	// moving one cursor to it, which also yields its element: a few cgo
 	// calls per occurrence, where a walk costs several per node and
