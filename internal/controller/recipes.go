@@ -80,11 +80,12 @@ func (c *Controller) replaceLexeme(ctx context.Context, tx *store.Tx, t *turn) e
 	_, lex, replacement := lexemeParams(t)
 	before, err := c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
 	if err != nil {
-		t.result["error"] = err.Error()
+		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("recipe target not readable")
+		t.fail("io_error", "args.params.targetFile", "the file could not be read")
 		return nil
 	}
 	if sha256Hex(before) != pf.Hash {
-		t.result["error"] = "the file changed while the recipe was being applied; read it again"
+		t.fail("file_changed", "args.params.targetFile", "the file changed between the decision and the write")
 		return nil
 	}
 	after, n := lexeme.Replace(string(before), lex, replacement)
@@ -94,12 +95,14 @@ func (c *Controller) replaceLexeme(ctx context.Context, tx *store.Tx, t *turn) e
 		Summary:  diffSummary(pf.Canonical, string(before), after, n),
 		IntentID: t.intent.ID, MutationClass: "AST_REFACTOR"}
 	if err := c.writeIntent(in); err != nil {
-		t.result["error"] = err.Error()
+		c.log.Warn().Err(err).Msg("recipe intent not written")
+		t.fail("io_error", "args.params.targetFile", "the recipe could not be prepared")
 		return nil
 	}
 	if err := c.paths.WriteFileAtomic(pf.Canonical, []byte(after), false); err != nil {
 		c.dropIntent(in)
-		t.result["error"] = err.Error()
+		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("recipe write failed")
+		t.fail("io_error", "args.params.targetFile", "the file could not be written")
 		return nil
 	}
 	t.afterTx = func(context.Context) { c.dropIntent(in) }
