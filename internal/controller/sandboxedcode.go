@@ -2,11 +2,9 @@ package controller
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/jsrun"
-	"github.com/mcpc/mcpc/internal/store"
 )
 
 // codeRunFacts is what policy reads of a run_sandboxed_code run
@@ -41,25 +39,12 @@ const (
 
 func emptyCodeRunFacts() codeRunFacts { return codeRunFacts{Keys: map[string]codeRunValue{}} }
 
-// prefetchSandboxedCode runs the agent's code when the work is where the verb is
-// offered (PLAN_ACCEPTED): no CPU is spent on a turn the gate refuses.
+// prefetchSandboxedCode runs the agent's code outside the store's lock. It
+// is called only for a turn the first stage allowed (gatherOutsideLock), so
+// no CPU is spent on a turn the gate refuses; the transaction judges again.
 func (c *Controller) prefetchSandboxedCode(ctx context.Context, t *turn) {
 	code, _ := t.args["code"].(string)
 	if t.req.WorkID == "" || code == "" {
-		return
-	}
-	state := ""
-	err := c.store.View(ctx, func(tx *store.Tx) error {
-		w, err := tx.Work(ctx, t.req.WorkID)
-		if err == nil {
-			state = w.State
-		}
-		return err
-	})
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		c.log.Warn().Err(err).Msg("the sandbox's work could not be read")
-	}
-	if state != "PLAN_ACCEPTED" {
 		return
 	}
 	lim := jsrun.DefaultLimits
