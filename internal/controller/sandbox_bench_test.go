@@ -73,7 +73,7 @@ func benchControllers(b *testing.B) (sandboxed, bare *Controller, root string) {
 	var rules []struct {
 		Glob string `json:"glob"`
 	}
-	raw, _ := json.Marshal(embeddedExclusions())
+	raw, _ := json.Marshal(embeddedTable("data/pack.json", "packpolicy", "exclusions"))
 	if err := json.Unmarshal(raw, &rules); err != nil {
 		b.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func (c *Controller) newSandbox() *sandbox.Sandbox {
 	sc := c.cfg.Sandbox
 	return sandbox.New(sandbox.Options{
 		Root: c.root, Network: sc.Network, Env: sc.Env, ReadOnlyPaths: sc.ReadOnlyPaths, Writable: sc.Writable, TmpBytes: sc.TmpMaxBytes,
-		SecretGlobs: c.packExclusionGlobs, KeyMaterial: keyMaterial, AllowUnsandboxed: sc.AllowUnsandboxed,
+		SecretGlobs: c.packExclusionGlobs, Hidden: c.protectedPaths(), KeyMaterial: keyMaterial, AllowUnsandboxed: sc.AllowUnsandboxed,
 	})
 }
 
@@ -76,12 +76,36 @@ func (c *Controller) SandboxMode() (mode, reason string) {
 // does not see those files either. They come from the policy the engine
 // decides with, or the embedded one while no bundle is loaded.
 func (c *Controller) packExclusionGlobs() []string {
-	raw := c.engine.Data("data", "mcpc", "packpolicy", "exclusions")
+	return c.policyGlobs("data/pack.json", "packpolicy", "exclusions")
+}
+
+// protectedPaths are mcpc's own files and folders (policies/data/
+// protected.json, the table the scope and plan rules enforce): a sandboxed
+// command neither reads nor writes them. The sandbox masks plain paths; a
+// "dir/**" entry is its folder's, already masked whole.
+func (c *Controller) protectedPaths() []string {
+	var out []string
+	for _, g := range c.policyGlobs("data/protected.json", "protectedPaths") {
+		if !strings.ContainsAny(g, "*?[") {
+			out = append(out, g)
+		}
+	}
+	if len(out) == 0 {
+		return sandbox.DefaultHidden
+	}
+	return out
+}
+
+// policyGlobs reads the globs of a policy data table (under data.mcpc) from
+// the policy the engine decides with, or from the embedded file while no
+// bundle holds it.
+func (c *Controller) policyGlobs(embedded string, table ...string) []string {
+	raw := c.engine.Data(append([]string{"data", "mcpc"}, table...)...)
 	if raw == nil { // policies/data loaded as its own root (mcpc.lib.tables reads both)
-		raw = c.engine.Data("mcpc", "packpolicy", "exclusions")
+		raw = c.engine.Data(append([]string{"mcpc"}, table...)...)
 	}
 	if raw == nil {
-		raw = embeddedExclusions()
+		raw = embeddedTable(embedded, table...)
 	}
 	var rules []struct {
 		Glob string `json:"glob"`
@@ -91,8 +115,8 @@ func (c *Controller) packExclusionGlobs() []string {
 		err = json.Unmarshal(b, &rules)
 	}
 	if err != nil {
-		c.log.Warn().Err(err).Msg("the pack policy's exclusions are unreadable; using the embedded ones")
-		b, _ = json.Marshal(embeddedExclusions())
+		c.log.Warn().Err(err).Strs("table", table).Msg("a policy table is unreadable; using the embedded one")
+		b, _ = json.Marshal(embeddedTable(embedded, table...))
 		_ = json.Unmarshal(b, &rules)
 	}
 	globs := make([]string, 0, len(rules))
@@ -102,23 +126,22 @@ func (c *Controller) packExclusionGlobs() []string {
 	return globs
 }
 
-// embeddedExclusions are policies/data/pack.json's exclusions.
-func embeddedExclusions() any {
-	raw, err := fs.ReadFile(policies.FS, "data/pack.json")
+// embeddedTable is a table of an embedded policies/data file, under mcpc.
+func embeddedTable(file string, table ...string) any {
+	raw, err := fs.ReadFile(policies.FS, file)
 	if err != nil {
-		panic("the embedded policies lack data/pack.json: " + err.Error())
+		panic("the embedded policies lack " + file + ": " + err.Error())
 	}
-	var doc struct {
-		MCPC struct {
-			PackPolicy struct {
-				Exclusions any `json:"exclusions"`
-			} `json:"packpolicy"`
-		} `json:"mcpc"`
-	}
+	var doc map[string]any
 	if err := json.Unmarshal(raw, &doc); err != nil {
-		panic("the embedded data/pack.json is malformed: " + err.Error())
+		panic("the embedded " + file + " is malformed: " + err.Error())
 	}
-	return doc.MCPC.PackPolicy.Exclusions
+	var v any = doc["mcpc"]
+	for _, k := range table {
+		m, _ := v.(map[string]any)
+		v = m[k]
+	}
+	return v
 }
 
 // commandOutcome is what a command run for an agent printed and how it

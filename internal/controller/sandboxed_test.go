@@ -101,3 +101,40 @@ func TestValidationMasksPolicyExclusions(t *testing.T) {
 		t.Errorf("result %v", res)
 	}
 }
+
+// TestProtectedPaths: the sandbox hides mcpc's own files as the policy's
+// protectedPaths table lists them (its plain paths), the embedded table
+// while no bundle holds one.
+func TestProtectedPaths(t *testing.T) {
+	for _, tc := range []struct {
+		note   string
+		engine dataOnly
+		want   []string
+	}{
+		{note: "from the policy", want: []string{".ai/config", "secrets.d"}, engine: dataOnly{"data": map[string]any{"mcpc": map[string]any{
+			"protectedPaths": []any{
+				map[string]any{"glob": ".ai/config"}, map[string]any{"glob": ".ai/config/**"}, map[string]any{"glob": "secrets.d"},
+			}}}}},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			c := &Controller{engine: tc.engine}
+			if got := c.protectedPaths(); !slices.Equal(got, tc.want) {
+				t.Errorf("protectedPaths() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	t.Run("embedded", func(t *testing.T) {
+		c := &Controller{engine: dataOnly{}}
+		got := c.protectedPaths()
+		for _, p := range []string{".ai/config", ".ai/memory", ".orchestration", ".mcp.json", ".vscode/mcp.json"} {
+			if !slices.Contains(got, p) {
+				t.Errorf("%s is not hidden: %v", p, got)
+			}
+		}
+		for _, p := range got {
+			if strings.Contains(p, "*") {
+				t.Errorf("a glob reached the sandbox's paths: %s", p)
+			}
+		}
+	})
+}
