@@ -112,9 +112,8 @@ func clip(s string) string {
 // node's artifacts.
 func (c *Controller) runSandboxed(t *turn) {
 	res := t.codeRun
-	if res == nil {
-		t.result["executed"] = false
-		t.result["reason"] = "the code did not run"
+	if res == nil { // the first stage refused it outside the lock: the code never ran
+		t.fail("not_executed", "args.code", "the code did not run; send the turn again")
 		return
 	}
 	nodeID, _ := t.args["planNodeId"].(string)
