@@ -79,20 +79,10 @@ type RowResult struct {
 
 // Report is the evaluation's JSON output.
 type Report struct {
-	Set          string  `json:"set"`
-	Rows         int     `json:"rows"`
-	Scored       int     `json:"scored"`
-	Recall5      float64 `json:"recall5"`
-	Recall10     float64 `json:"recall10"`
-	Recall20     float64 `json:"recall20"`
-	RecallAll    float64 `json:"recallAll"`
-	MeanPackSize float64 `json:"meanPackSize"`
-	MeanSeconds  float64 `json:"meanSeconds"`
-	BM25Recall5  float64 `json:"bm25Recall5"`
-	BM25Recall10 float64 `json:"bm25Recall10"`
-	BM25Recall20 float64 `json:"bm25Recall20"`
-	// LexemeOverlap is the mean top-20 overlap (Options.Robustness).
-	LexemeOverlap *float64 `json:"lexemeOverlap20,omitempty"`
+	Set string `json:"set"`
+	// Summary is the figures over every scored row of the set (its fields
+	// are the report's own in JSON).
+	Summary
 	// PerRepo holds the same figures for each repository of the set: a
 	// change that helps one repository and hurts another is visible.
 	PerRepo map[string]*Summary `json:"perRepo,omitempty"`

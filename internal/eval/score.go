@@ -109,12 +109,7 @@ func summariseRows(rows []RowResult) Summary {
 // summarise averages the scored rows (rows with a gold set), overall and
 // per repository.
 func summarise(rep *Report) {
-	all := summariseRows(rep.Results)
-	rep.Rows, rep.Scored = all.Rows, all.Scored
-	rep.Recall5, rep.Recall10, rep.Recall20, rep.RecallAll = all.Recall5, all.Recall10, all.Recall20, all.RecallAll
-	rep.MeanPackSize, rep.MeanSeconds = all.MeanPackSize, all.MeanSeconds
-	rep.BM25Recall5, rep.BM25Recall10, rep.BM25Recall20 = all.BM25Recall5, all.BM25Recall10, all.BM25Recall20
-	rep.LexemeOverlap = all.LexemeOverlap
+	rep.Summary = summariseRows(rep.Results)
 	byRepo := map[string][]RowResult{}
 	for _, r := range rep.Results {
 		byRepo[r.repo] = append(byRepo[r.repo], r)
