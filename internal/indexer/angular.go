@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/mcpc/mcpc/internal/grammar"
 )
 
 // angularClass reads Angular class decorators and returns the symbol kind
@@ -76,7 +78,7 @@ func (x *scriptExtractor) inlineTemplate(v *sitter.Node) {
 		return
 	}
 	tpl := x.src[start:end]
-	tree := x.parsers.parse(langHTML, tpl)
+	tree := x.parsers.parse(grammar.HTML, tpl)
 	if tree == nil {
 		return
 	}

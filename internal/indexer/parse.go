@@ -11,22 +11,6 @@ import (
 	"github.com/mcpc/mcpc/internal/grammar"
 )
 
-const (
-	langTypeScript = grammar.TypeScript
-	langTSX        = grammar.TSX
-	langJavaScript = grammar.JavaScript
-	langHTML       = grammar.HTML
-	langGo         = grammar.Go
-	langPython     = grammar.Python
-	langJava       = grammar.Java
-)
-
-// grammars are created once, in internal/grammar.
-var grammars = grammar.Languages
-
-// languageOf maps a file to its grammar ("" when there is none).
-func languageOf(file string) string { return grammar.Of(file) }
-
 // parserSet holds one parser per language for one worker goroutine: a
 // tree-sitter parser is not safe for concurrent use.
 type parserSet struct {
@@ -39,7 +23,7 @@ func (ps *parserSet) parse(lang string, src []byte) *sitter.Tree {
 	p := ps.byLang[lang]
 	if p == nil {
 		p = sitter.NewParser()
-		if err := p.SetLanguage(grammars[lang]); err != nil {
+		if err := p.SetLanguage(grammar.Languages[lang]); err != nil {
 			return nil
 		}
 		ps.byLang[lang] = p
@@ -71,15 +55,15 @@ func extract(ps *parserSet, f *fileFacts, src []byte) {
 	root := tree.RootNode()
 	sx := syntax{src: src, file: f}
 	switch f.Lang {
-	case langTypeScript, langTSX, langJavaScript:
+	case grammar.TypeScript, grammar.TSX, grammar.JavaScript:
 		(&scriptExtractor{syntax: sx, parsers: ps}).run(root)
-	case langHTML:
+	case grammar.HTML:
 		(&templateExtractor{syntax: sx}).run(root, 0)
-	case langGo:
+	case grammar.Go:
 		(&goExtractor{syntax: sx}).run(root)
-	case langPython:
+	case grammar.Python:
 		(&pythonExtractor{syntax: sx}).run(root)
-	case langJava:
+	case grammar.Java:
 		(&javaExtractor{syntax: sx}).run(root)
 	}
 	if root.HasError() {
@@ -87,7 +71,7 @@ func extract(ps *parserSet, f *fileFacts, src []byte) {
 		// TypeScript grammar inserts one in generic tagged templates such
 		// as styled.div<Props>`...`); the facts are complete, so only real
 		// ERROR nodes, and any template error, count as parse failures.
-		if msg, hard := describeError(root); hard || f.Lang == langHTML {
+		if msg, hard := describeError(root); hard || f.Lang == grammar.HTML {
 			f.ParseError = msg
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/mcpc/mcpc/internal/grammar"
 )
 
 // batchSize is how many changed files one transaction writes: large enough
@@ -216,7 +218,7 @@ func processFile(ps *parserSet, j job) result {
 		touched.Size, touched.ModTime = int64(len(src)), c.ModTime
 		return result{rel: c.Rel, facts: &touched, touched: true}
 	}
-	f := &fileFacts{Path: c.Rel, Hash: hash, Size: int64(len(src)), ModTime: c.ModTime, Lang: languageOf(c.Rel)}
+	f := &fileFacts{Path: c.Rel, Hash: hash, Size: int64(len(src)), ModTime: c.ModTime, Lang: grammar.Of(c.Rel)}
 	f.Terms, f.Length = countTerms(src)
 	extract(ps, f, src)
 	return result{rel: c.Rel, facts: f}

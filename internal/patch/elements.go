@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/mcpc/mcpc/internal/grammar"
 )
 
 // Element is one custom element of a template as written: its tag, its
@@ -48,10 +50,10 @@ func TemplateElements(ctx context.Context, file, content string, tags map[string
 		return nil, nil
 	}
 	src := []byte(content)
-	switch languageOf(file) {
-	case langHTML:
+	switch grammar.Of(file) {
+	case grammar.HTML:
 		return templateElements(ctx, src, tags)
-	case langTypeScript:
+	case grammar.TypeScript:
 		ranges, err := inlineTemplateRanges(ctx, src)
 		if err != nil {
 			return nil, err
@@ -94,7 +96,7 @@ func ChangedElements(before, after []Element) []Element {
 // inlineTemplateRanges are the byte ranges of the texts of the template:
 // strings of @Component decorators.
 func inlineTemplateRanges(ctx context.Context, src []byte) ([][2]uint, error) {
-	tree, err := parse(ctx, langTypeScript, src)
+	tree, err := parse(ctx, grammar.TypeScript, src)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +130,7 @@ func templateElements(ctx context.Context, src []byte, tags map[string]bool) ([]
 	if len(starts) == 0 {
 		return nil, nil
 	}
-	tree, err := parse(ctx, langHTML, src)
+	tree, err := parse(ctx, grammar.HTML, src)
 	if err != nil {
 		return nil, err
 	}

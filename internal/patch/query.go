@@ -10,18 +10,19 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/grammar"
 )
 
 // extensionsOf are the file extensions each grammar parses (languageOf's
 // inverse).
 var extensionsOf = map[string][]string{
-	langTypeScript: {".ts", ".mts", ".cts"},
-	langTSX:        {".tsx"},
-	langJavaScript: {".js", ".jsx", ".mjs", ".cjs"},
-	langHTML:       {".html", ".htm"},
-	langGo:         {".go"},
-	langPython:     {".py", ".pyi"},
-	langJava:       {".java"},
+	grammar.TypeScript: {".ts", ".mts", ".cts"},
+	grammar.TSX:        {".tsx"},
+	grammar.JavaScript: {".js", ".jsx", ".mjs", ".cjs"},
+	grammar.HTML:       {".html", ".htm"},
+	grammar.Go:         {".go"},
+	grammar.Python:     {".py", ".pyi"},
+	grammar.Java:       {".java"},
 }
 
 // queryCodemod is a custom codemod declared as a tree-sitter query: in
@@ -46,7 +47,7 @@ var captureRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_.-]*)\}`)
 // newQueryCodemod compiles a configured query codemod; every error is one
 // a person fixes in config.
 func newQueryCodemod(cm config.CustomCodemod) (*queryCodemod, error) {
-	grammar, ok := grammars[cm.Language]
+	grammar, ok := grammar.Languages[cm.Language]
 	if !ok {
 		return nil, fmt.Errorf("language %q is not one of typescript, tsx, javascript, html, go, python, java", cm.Language)
 	}
@@ -77,7 +78,7 @@ func newQueryCodemod(cm config.CustomCodemod) (*queryCodemod, error) {
 }
 
 func (qc *queryCodemod) splices(ctx context.Context, in Input) ([]splice, error) {
-	if languageOf(in.File) != qc.lang {
+	if grammar.Of(in.File) != qc.lang {
 		return nil, errorf(KindUnsupported, "this codemod's query is for %s files, not %q", qc.lang, in.File)
 	}
 	src := []byte(in.Content)

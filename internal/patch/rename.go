@@ -3,6 +3,8 @@ package patch
 import (
 	"context"
 	"strings"
+
+	"github.com/mcpc/mcpc/internal/grammar"
 )
 
 // renameIdentifier renames an identifier, params {from, to}: every leaf of
@@ -20,7 +22,7 @@ func renameIdentifier(ctx context.Context, in Input) ([]splice, error) {
 	if from == to {
 		return nil, errorf(KindNoChange, "from and to are both %q; the rename changes nothing", from)
 	}
-	lang, err := requireLang("rename_identifier_in_file", in.File, func(l string) bool { return l != langHTML })
+	lang, err := requireLang("rename_identifier_in_file", in.File, func(l string) bool { return l != grammar.HTML })
 	if err != nil {
 		return nil, err
 	}

@@ -11,24 +11,8 @@ import (
 	"github.com/mcpc/mcpc/internal/grammar"
 )
 
-const (
-	langTypeScript = grammar.TypeScript
-	langTSX        = grammar.TSX
-	langJavaScript = grammar.JavaScript
-	langHTML       = grammar.HTML
-	langGo         = grammar.Go
-	langPython     = grammar.Python
-	langJava       = grammar.Java
-)
-
-// grammars are created once, in internal/grammar.
-var grammars = grammar.Languages
-
-// languageOf maps a file to its grammar ("" when there is none).
-func languageOf(file string) string { return grammar.Of(file) }
-
 func isScript(lang string) bool {
-	return lang == langTypeScript || lang == langTSX || lang == langJavaScript
+	return lang == grammar.TypeScript || lang == grammar.TSX || lang == grammar.JavaScript
 }
 
 // parse parses src with lang's grammar; it stops, returning ctx's error,
@@ -42,7 +26,7 @@ func parse(ctx context.Context, lang string, src []byte) (*sitter.Tree, error) {
 	}
 	p := sitter.NewParser()
 	defer p.Close()
-	if err := p.SetLanguage(grammars[lang]); err != nil {
+	if err := p.SetLanguage(grammar.Languages[lang]); err != nil {
 		return nil, errorf(KindParseFailed, "no %s parser: %v", lang, err)
 	}
 	read := func(i int, _ sitter.Point) []byte {
@@ -137,7 +121,7 @@ func applySplices(src string, sp []splice) (string, error) {
 
 // requireLang returns the file's grammar when it is one of want.
 func requireLang(codemod, file string, want func(string) bool) (string, error) {
-	lang := languageOf(file)
+	lang := grammar.Of(file)
 	if lang == "" || !want(lang) {
 		return "", errorf(KindUnsupported, "%s has no grammar for %q", codemod, path.Base(file))
 	}

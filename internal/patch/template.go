@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/mcpc/mcpc/internal/grammar"
 )
 
 // tagRewrite is one rewrite_template_tag request.
@@ -45,7 +47,7 @@ func rewriteTemplateTag(ctx context.Context, in Input) ([]splice, error) {
 			rw.props = rule.PropMappings
 		}
 	}
-	lang, err := requireLang("rewrite_template_tag", in.File, func(l string) bool { return l == langHTML || l == langTypeScript })
+	lang, err := requireLang("rewrite_template_tag", in.File, func(l string) bool { return l == grammar.HTML || l == grammar.TypeScript })
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +56,7 @@ func rewriteTemplateTag(ctx context.Context, in Input) ([]splice, error) {
 	}
 	src := []byte(in.Content)
 	var sp []splice
-	if lang == langHTML {
+	if lang == grammar.HTML {
 		sp, err = rw.template(ctx, src, 0)
 	} else {
 		sp, err = rw.inlineTemplates(ctx, src)
@@ -79,7 +81,7 @@ func stringParam(params map[string]any, names ...string) string {
 
 // inlineTemplates rewrites the template: strings of @Component decorators.
 func (rw tagRewrite) inlineTemplates(ctx context.Context, src []byte) ([]splice, error) {
-	tree, err := parse(ctx, langTypeScript, src)
+	tree, err := parse(ctx, grammar.TypeScript, src)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +137,7 @@ func inComponentDecorator(pair *sitter.Node, src []byte) bool {
 // template returns the splices of one template whose text is src, at
 // offset base in the file.
 func (rw tagRewrite) template(ctx context.Context, src []byte, base uint) ([]splice, error) {
-	tree, err := parse(ctx, langHTML, src)
+	tree, err := parse(ctx, grammar.HTML, src)
 	if err != nil {
 		return nil, err
 	}
