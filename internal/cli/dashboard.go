@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -103,20 +101,5 @@ func (p *dashboardParams) run(ctx context.Context) error {
 	// Requests end with the process: an event stream would otherwise hold
 	// Shutdown until its timeout.
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
-	auth := "no credentials (loopback)"
-	if token != "" {
-		auth = "bearer token required"
-	}
-	fmt.Fprintf(os.Stderr, "mcpc: dashboard at http://%s/ (%s)\n", ln.Addr(), auth)
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(sctx)
-		hs.Close() // event streams do not end by themselves
-	}()
-	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return serveUntilDone(ctx, hs, ln, "dashboard at http://%s/", token != "", 2*time.Second)
 }

@@ -149,16 +149,24 @@ func (p *serveParams) run(ctx context.Context) error {
 		AllowedOrigins: append(append([]string{}, a.Config.HTTP.AllowedOrigins...), p.allowedOrigins...),
 	}))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	return serveUntilDone(ctx, hs, ln, "serving MCP at http://%s/mcp", token != "", 5*time.Second)
+}
+
+// serveUntilDone serves hs on ln until ctx ends, then shuts it down within
+// grace and closes what is left (an event stream does not end by itself).
+// It says on stderr where it listens and whether a token is required.
+func serveUntilDone(ctx context.Context, hs *http.Server, ln net.Listener, where string, withToken bool, grace time.Duration) error {
 	auth := "no credentials (loopback)"
-	if token != "" {
+	if withToken {
 		auth = "bearer token required"
 	}
-	fmt.Fprintf(os.Stderr, "mcpc: serving MCP at http://%s/mcp (%s)\n", ln.Addr(), auth)
+	fmt.Fprintf(os.Stderr, "mcpc: "+where+" (%s)\n", ln.Addr(), auth)
 	go func() {
 		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		sctx, cancel := context.WithTimeout(context.Background(), grace)
 		defer cancel()
 		_ = hs.Shutdown(sctx)
+		hs.Close()
 	}()
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
