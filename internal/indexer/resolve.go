@@ -7,17 +7,39 @@ import (
 )
 
 // resolver turns raw references into file-to-file edges against the
-// current file set.
+// current file set. It lives as long as the file set does: after files only
+// changed content, update re-resolves the changed files and the files whose
+// symbol or selector references may now point elsewhere, instead of the
+// whole tree.
 type resolver struct {
 	files    map[string]*fileFacts
 	order    []string
 	cfg      projectConfig
-	definers map[string][]string // top-level symbol name -> files defining it
-	selector map[string][]string // element selector -> component files
+	definers map[string][]string // top-level symbol name -> files defining it, in path order
+	selector map[string][]string // element selector -> component files, in path order
 	byDir    map[string][]string
 	byBase   map[string][]string
 	imports  map[string]map[string]bool // file -> files it imports (resolved)
 	modules  map[string]string          // Go module path -> its directory
+	// users are the files holding a symbol (symUsers) or selector
+	// (selUsers) reference to a name: the files to re-resolve when that
+	// name's definers change.
+	symUsers map[string]map[string]bool
+	selUsers map[string]map[string]bool
+}
+
+// contribution says which resolver table a symbol adds its name to:
+// "module", "selector", "definer" or "".
+func contribution(s Symbol) string {
+	switch {
+	case s.Kind == "go_module":
+		return "module"
+	case s.Kind == "selector":
+		return "selector"
+	case s.Container == "" && s.Kind != "route" && s.Kind != "grid_column" && !strings.HasPrefix(s.Kind, "federation"):
+		return "definer"
+	}
+	return ""
 }
 
 func newResolver(files map[string]*fileFacts, order []string, symbols []Symbol, cfg projectConfig) *resolver {
@@ -26,20 +48,22 @@ func newResolver(files map[string]*fileFacts, order []string, symbols []Symbol, 
 		definers: map[string][]string{}, selector: map[string][]string{},
 		byDir: map[string][]string{}, byBase: map[string][]string{},
 		imports: map[string]map[string]bool{}, modules: map[string]string{},
+		symUsers: map[string]map[string]bool{}, selUsers: map[string]map[string]bool{},
 	}
 	for _, s := range symbols {
-		switch {
-		case s.Kind == "go_module":
+		switch contribution(s) {
+		case "module":
 			r.modules[s.Name] = path.Dir(s.File)
-		case s.Kind == "selector":
+		case "selector":
 			r.selector[s.Name] = appendUnique(r.selector[s.Name], s.File)
-		case s.Container == "" && s.Kind != "route" && s.Kind != "go_module" && s.Kind != "grid_column" && !strings.HasPrefix(s.Kind, "federation"):
+		case "definer":
 			r.definers[s.Name] = appendUnique(r.definers[s.Name], s.File)
 		}
 	}
 	for _, p := range order {
 		r.byDir[path.Dir(p)] = append(r.byDir[path.Dir(p)], p)
 		r.byBase[path.Base(p)] = append(r.byBase[path.Base(p)], p)
+		r.addUsers(p, files[p].Refs)
 	}
 	return r
 }
@@ -53,7 +77,59 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
-func (r *resolver) resolveAll() []Edge {
+func (r *resolver) addUsers(file string, refs []rawRef) {
+	for _, ref := range refs {
+		var users map[string]map[string]bool
+		switch ref.By {
+		case "symbol":
+			users = r.symUsers
+		case "selector":
+			users = r.selUsers
+		default:
+			continue
+		}
+		if users[ref.Target] == nil {
+			users[ref.Target] = map[string]bool{}
+		}
+		users[ref.Target][file] = true
+	}
+}
+
+func (r *resolver) dropUsers(file string, refs []rawRef) {
+	for _, ref := range refs {
+		var users map[string]map[string]bool
+		switch ref.By {
+		case "symbol":
+			users = r.symUsers
+		case "selector":
+			users = r.selUsers
+		default:
+			continue
+		}
+		if set := users[ref.Target]; set != nil {
+			delete(set, file)
+			if len(set) == 0 {
+				delete(users, ref.Target)
+			}
+		}
+	}
+}
+
+// resolveAll resolves every file's references: edges grouped by file in
+// path order, each file's sorted by target.
+func (r *resolver) resolveAll() map[string][]Edge {
+	out := make(map[string][]Edge, len(r.order))
+	for _, from := range r.order {
+		if edges := r.resolveFile(from); len(edges) > 0 {
+			out[from] = edges
+		}
+	}
+	return out
+}
+
+// resolveFile resolves one file's references. Module-like references come
+// first: symbol references are disambiguated by what the file imports.
+func (r *resolver) resolveFile(from string) []Edge {
 	var edges []Edge
 	seen := map[Edge]bool{}
 	add := func(e Edge) {
@@ -63,39 +139,113 @@ func (r *resolver) resolveAll() []Edge {
 		seen[e] = true
 		edges = append(edges, e)
 	}
-	// Module-like references first: symbol references are disambiguated by
-	// what the referring file imports.
-	for _, from := range r.order {
-		for _, ref := range r.files[from].Refs {
-			if ref.By == "symbol" || ref.By == "selector" {
-				continue
+	delete(r.imports, from)
+	refs := r.files[from].Refs
+	for _, ref := range refs {
+		if ref.By == "symbol" || ref.By == "selector" {
+			continue
+		}
+		for _, to := range r.resolve(from, ref) {
+			if r.imports[from] == nil {
+				r.imports[from] = map[string]bool{}
 			}
-			for _, to := range r.resolve(from, ref) {
-				if r.imports[from] == nil {
-					r.imports[from] = map[string]bool{}
-				}
-				r.imports[from][to] = true
-				add(Edge{From: from, To: to, Kind: ref.Kind, Symbol: ref.Symbol})
-			}
+			r.imports[from][to] = true
+			add(Edge{From: from, To: to, Kind: ref.Kind, Symbol: ref.Symbol})
 		}
 	}
-	for _, from := range r.order {
-		for _, ref := range r.files[from].Refs {
-			if ref.By != "symbol" && ref.By != "selector" {
-				continue
-			}
-			for _, to := range r.resolve(from, ref) {
-				add(Edge{From: from, To: to, Kind: ref.Kind, Symbol: ref.Symbol})
-			}
+	for _, ref := range refs {
+		if ref.By != "symbol" && ref.By != "selector" {
+			continue
+		}
+		for _, to := range r.resolve(from, ref) {
+			add(Edge{From: from, To: to, Kind: ref.Kind, Symbol: ref.Symbol})
 		}
 	}
-	sort.SliceStable(edges, func(i, j int) bool {
-		if edges[i].From != edges[j].From {
-			return edges[i].From < edges[j].From
-		}
-		return edges[i].To < edges[j].To
-	})
+	sort.SliceStable(edges, func(i, j int) bool { return edges[i].To < edges[j].To })
 	return edges
+}
+
+// update brings the tables up to date after files (path -> facts before
+// the change) changed content, the file set staying the same, and returns
+// the files whose edges must be resolved again. ok is false when the change
+// reaches tables that are not updated in place (a go.mod's module path):
+// the caller then rebuilds the resolver.
+func (r *resolver) update(changed map[string]*fileFacts) (reresolve map[string]bool, ok bool) {
+	reresolve = map[string]bool{}
+	for file, old := range changed {
+		now := r.files[file]
+		reresolve[file] = true
+		oldNames, newNames := contributions(old.Symbols), contributions(now.Symbols)
+		if len(oldNames["module"]) > 0 || len(newNames["module"]) > 0 {
+			return nil, false
+		}
+		for _, kind := range []string{"definer", "selector"} {
+			table, users := r.definers, r.symUsers
+			if kind == "selector" {
+				table, users = r.selector, r.selUsers
+			}
+			for name := range oldNames[kind] {
+				if !newNames[kind][name] {
+					table[name] = removeString(table[name], file)
+					if len(table[name]) == 0 {
+						delete(table, name)
+					}
+					for u := range users[name] {
+						reresolve[u] = true
+					}
+				}
+			}
+			for name := range newNames[kind] {
+				if !oldNames[kind][name] {
+					table[name] = insertSorted(table[name], file)
+					for u := range users[name] {
+						reresolve[u] = true
+					}
+				}
+			}
+		}
+		r.dropUsers(file, old.Refs)
+		r.addUsers(file, now.Refs)
+	}
+	return reresolve, true
+}
+
+func contributions(symbols []Symbol) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, s := range symbols {
+		kind := contribution(s)
+		if kind == "" {
+			continue
+		}
+		if out[kind] == nil {
+			out[kind] = map[string]bool{}
+		}
+		out[kind][s.Name] = true
+	}
+	return out
+}
+
+func removeString(list []string, s string) []string {
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// insertSorted adds s to a path-ordered list, as a full build would have
+// placed it.
+func insertSorted(list []string, s string) []string {
+	i := sort.SearchStrings(list, s)
+	if i < len(list) && list[i] == s {
+		return list
+	}
+	out := make([]string, 0, len(list)+1)
+	out = append(out, list[:i]...)
+	out = append(out, s)
+	return append(out, list[i:]...)
 }
 
 func (r *resolver) resolve(from string, ref rawRef) []string {

@@ -1,0 +1,143 @@
+package indexer
+
+import (
+	"maps"
+	"sort"
+)
+
+// Posting is one document's frequency of one term.
+type Posting struct {
+	Doc int32
+	TF  int32
+}
+
+// Corpus is the lexical side of the index: per-file term statistics for
+// BM25, with files numbered by their position in Files.
+//
+// A corpus is immutable. After a few files changed content the next corpus
+// shares the previous one's postings and keeps the lists of the terms that
+// changed in a small overlay, so one edited file costs its own terms, not
+// the tree's; when the overlay grows past a fraction of the postings it is
+// folded into a fresh base.
+type Corpus struct {
+	Files    []string
+	Lens     []int32 // length in terms
+	Sizes    []int64 // length in bytes
+	Langs    []string
+	AvgLen   float64
+	docOf    map[string]int32
+	postings map[string][]Posting
+	overlay  map[string][]Posting // changed terms; wins over postings
+	totalLen int64
+}
+
+// maxOverlay is the overlay size, as a fraction of the base's terms, at
+// which the next update rebuilds the base instead.
+const maxOverlayFraction = 8
+
+func buildCorpus(files map[string]*fileFacts, order []string) *Corpus {
+	c := &Corpus{
+		Files:    order,
+		Lens:     make([]int32, len(order)),
+		Sizes:    make([]int64, len(order)),
+		Langs:    make([]string, len(order)),
+		docOf:    make(map[string]int32, len(order)),
+		postings: make(map[string][]Posting, 1<<16),
+	}
+	for i, p := range order {
+		f := files[p]
+		c.Lens[i] = f.Length
+		c.Sizes[i] = f.Size
+		c.Langs[i] = f.Lang
+		c.docOf[p] = int32(i)
+		c.totalLen += int64(f.Length)
+		for t, n := range f.Terms {
+			c.postings[t] = append(c.postings[t], Posting{Doc: int32(i), TF: n})
+		}
+	}
+	c.setAvgLen()
+	return c
+}
+
+func (c *Corpus) setAvgLen() {
+	if len(c.Files) > 0 {
+		c.AvgLen = float64(c.totalLen) / float64(len(c.Files))
+	}
+}
+
+// update returns the corpus after the changed files (path -> facts before)
+// changed content; the file set, and so every document number, is the same.
+func (c *Corpus) update(changed, files map[string]*fileFacts) *Corpus {
+	if len(c.overlay) > len(c.postings)/maxOverlayFraction {
+		return buildCorpus(files, c.Files)
+	}
+	n := &Corpus{
+		Files:    c.Files,
+		Lens:     append([]int32(nil), c.Lens...),
+		Sizes:    append([]int64(nil), c.Sizes...),
+		Langs:    append([]string(nil), c.Langs...),
+		docOf:    c.docOf,
+		postings: c.postings,
+		overlay:  maps.Clone(c.overlay),
+		totalLen: c.totalLen,
+	}
+	if n.overlay == nil {
+		n.overlay = map[string][]Posting{}
+	}
+	for p, old := range changed {
+		doc, ok := c.docOf[p]
+		if !ok {
+			continue
+		}
+		f := files[p]
+		n.Lens[doc], n.Sizes[doc], n.Langs[doc] = f.Length, f.Size, f.Lang
+		n.totalLen += int64(f.Length) - int64(old.Length)
+		for t := range old.Terms {
+			if _, still := f.Terms[t]; !still {
+				n.overlay[t] = withPosting(n.Postings(t), doc, 0)
+			}
+		}
+		for t, tf := range f.Terms {
+			if old.Terms[t] != tf {
+				n.overlay[t] = withPosting(n.Postings(t), doc, tf)
+			}
+		}
+	}
+	n.setAvgLen()
+	return n
+}
+
+// withPosting returns a copy of a doc-ordered posting list with doc's
+// frequency set to tf (removed when 0).
+func withPosting(list []Posting, doc, tf int32) []Posting {
+	i := sort.Search(len(list), func(i int) bool { return list[i].Doc >= doc })
+	out := make([]Posting, 0, len(list)+1)
+	out = append(out, list[:i]...)
+	if tf > 0 {
+		out = append(out, Posting{Doc: doc, TF: tf})
+	}
+	if i < len(list) && list[i].Doc == doc {
+		i++
+	}
+	return append(out, list[i:]...)
+}
+
+// Corpus returns the lexical statistics of the current index.
+func (ix *Index) Corpus() *Corpus { return ix.current().corpus }
+
+// Postings returns the documents containing term. Shared: do not modify.
+func (c *Corpus) Postings(term string) []Posting {
+	if p, ok := c.overlay[term]; ok {
+		return p
+	}
+	return c.postings[term]
+}
+
+// DocFreq is the number of documents containing term.
+func (c *Corpus) DocFreq(term string) int { return len(c.Postings(term)) }
+
+// Doc returns the document number of file.
+func (c *Corpus) Doc(file string) (int32, bool) {
+	d, ok := c.docOf[file]
+	return d, ok
+}

@@ -1,0 +1,185 @@
+package indexer
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestIncrementalViewMatchesFullBuild edits files one refresh at a time (a
+// renamed definition, a moved selector, a new import, changed terms, a Go
+// package, a template) and checks after each that the view derived from the
+// previous one is exactly what a build from scratch gives.
+func TestIncrementalViewMatchesFullBuild(t *testing.T) {
+	root := copyWorkspace(t)
+	ix, _ := indexWorkspace(t, root)
+	ix.current()
+	steps := []struct {
+		note  string
+		file  string
+		src   string
+		delta bool // whether the view must have been derived, not rebuilt
+	}{
+		{note: "a definition other files name is renamed", file: "src/app/orders/orders.service.ts", delta: true,
+			src: "import { Injectable } from '@angular/core';\nexport const DEFAULT_PAGE_SIZE = 50;\n@Injectable({ providedIn: 'root' })\nexport class OrdersStore {\n  load() { return fetchOrders(); }\n}\n"},
+		{note: "the definition comes back", file: "src/app/orders/orders.service.ts", delta: true,
+			src: "import { Injectable } from '@angular/core';\nimport { formatTotal } from '../../../server/api/format';\nexport const DEFAULT_PAGE_SIZE = 20;\n@Injectable({ providedIn: 'root' })\nexport class OrdersService {\n  load(pageSize = DEFAULT_PAGE_SIZE) { return formatTotal(pageSize); }\n}\nexport class OrdersStore {}\n"},
+		{note: "a component's selector moves", file: "src/app/shared/ui/data-table/data-table.component.ts", delta: true,
+			src: "import { Component } from '@angular/core';\n@Component({ selector: 'adp-grid-table', template: '<adp-table-row></adp-table-row>' })\nexport class DataTableComponent {}\n"},
+		{note: "a template uses other elements", file: "src/app/dashboard/dashboard.component.html", delta: true,
+			src: "<section><adp-grid-table [rows]=\"orders\"></adp-grid-table><sdf-badge></sdf-badge></section>\n"},
+		{note: "a Go file changes", file: "go/internal/ledger/ledger.go", delta: true,
+			src: "package ledger\n\n// Entry is a posting.\ntype Entry struct{ Amount int }\n\nfunc Post(e Entry) int { return e.Amount }\n"},
+		{note: "a new file changes the file set", file: "src/app/orders/orders.store.ts",
+			src: "export class OrdersStore { size = 1; }\n"},
+		{note: "an edit after the set changed", file: "src/app/orders/orders.store.ts", delta: true,
+			src: "import { OrdersService } from './orders.service';\nexport class OrdersStore { constructor(private s: OrdersService) {} }\n"},
+		{note: "the import aliases change", file: "tsconfig.json",
+			src: "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@orders/*\": [\"src/app/orders/*\"] } } }\n"},
+	}
+	for _, st := range steps {
+		t.Run(st.note, func(t *testing.T) {
+			before := ix.current()
+			derived := ix.derivedViews
+			writeFile(t, root, st.file, []byte(st.src))
+			if _, err := ix.Refresh(context.Background(), nil); err != nil {
+				t.Fatal(err)
+			}
+			got := ix.current()
+			if delta := ix.derivedViews > derived; delta != st.delta {
+				t.Fatalf("derived from the previous view: %v, want %v", delta, st.delta)
+			}
+			if got == before {
+				t.Fatal("the view did not change")
+			}
+			want, _ := buildView(ix.files, loadProjectConfig(root))
+			compareViews(t, got, want)
+		})
+	}
+}
+
+func compareViews(t *testing.T, got, want *view) {
+	t.Helper()
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"files", got.files, want.files},
+		{"symbols", got.symbols, want.symbols},
+		{"byName", got.byName, want.byName},
+		{"byLowerName", got.byLowerName, want.byLowerName},
+		{"edges", got.edges, want.edges},
+		{"edgesFrom", got.edgesFrom, want.edgesFrom},
+		{"edgesTo", got.edgesTo, want.edgesTo},
+		{"usages", got.usages, want.usages},
+		{"corpus files", got.corpus.Files, want.corpus.Files},
+		{"corpus lengths", got.corpus.Lens, want.corpus.Lens},
+		{"corpus sizes", got.corpus.Sizes, want.corpus.Sizes},
+		{"corpus languages", got.corpus.Langs, want.corpus.Langs},
+		{"average length", got.corpus.AvgLen, want.corpus.AvgLen},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s differ:\n got %v\nwant %v", c.name, c.got, c.want)
+		}
+	}
+	terms := map[string]bool{}
+	for term := range want.corpus.postings {
+		terms[term] = true
+	}
+	for term := range got.corpus.postings {
+		terms[term] = true
+	}
+	for term := range got.corpus.overlay {
+		terms[term] = true
+	}
+	for term := range terms {
+		g, w := got.corpus.Postings(term), want.corpus.Postings(term)
+		if len(g) != 0 || len(w) != 0 {
+			if !reflect.DeepEqual(g, w) {
+				t.Errorf("postings of %q: got %v, want %v", term, g, w)
+			}
+		}
+	}
+}
+
+// TestWalkReusesUnchangedDirectories checks that a walk after the first
+// reads again only the directories that changed, and still sees every
+// edit, addition, removal and .gitignore change.
+func TestWalkReusesUnchangedDirectories(t *testing.T) {
+	root := copyWorkspace(t)
+	age(t, root)
+	walk := func(prev map[string]*listing) *walker {
+		t.Helper()
+		w := &walker{root: root, maxBytes: DefaultMaxFileBytes, prev: prev}
+		if err := w.walk(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	sizes := func(w *walker) map[string]int64 {
+		out := map[string]int64{}
+		for _, c := range w.files {
+			out[c.Rel] = c.Size
+		}
+		return out
+	}
+	first := walk(nil)
+	if first.reused != 0 || len(first.files) == 0 {
+		t.Fatalf("first walk reused %d directories, found %d files", first.reused, len(first.files))
+	}
+	second := walk(first.next)
+	if second.reused != len(first.next) || !reflect.DeepEqual(sizes(second), sizes(first)) {
+		t.Fatalf("unchanged tree: reused %d of %d directories, files equal: %v", second.reused, len(first.next), reflect.DeepEqual(sizes(second), sizes(first)))
+	}
+	if !reflect.DeepEqual(second.problems, first.problems) || second.skipped != first.skipped {
+		t.Errorf("unchanged tree: problems %v / skipped %d, want %v / %d", second.problems, second.skipped, first.problems, first.skipped)
+	}
+
+	writeFile(t, root, "server/api/format.js", []byte("export const edited = 1;\n"))
+	writeFile(t, root, "src/app/orders/added.ts", []byte("export const added = 1;\n"))
+	if err := os.Remove(filepath.Join(root, "py", "billing", "tax.py")); err != nil {
+		t.Fatal(err)
+	}
+	third := walk(second.next)
+	got := sizes(third)
+	if got["server/api/format.js"] != int64(len("export const edited = 1;\n")) {
+		t.Errorf("an edit in a reused directory was missed: size %d", got["server/api/format.js"])
+	}
+	if _, ok := got["src/app/orders/added.ts"]; !ok {
+		t.Error("a file added to a directory was missed")
+	}
+	if _, ok := got["py/billing/tax.py"]; ok {
+		t.Error("a removed file is still listed")
+	}
+	if third.reused == 0 || third.reused >= len(second.next) {
+		t.Errorf("reused %d of %d directories, want all but the changed ones", third.reused, len(second.next))
+	}
+
+	age(t, root)
+	fourth := walk(third.next)
+	writeFile(t, root, ".gitignore", []byte("server/\n"))
+	fifth := walk(fourth.next)
+	if _, ok := sizes(fifth)["server/api/orders.js"]; ok || fifth.reused != 0 {
+		t.Errorf("after a .gitignore change: server/ still listed (%v) or listings reused (%d)", ok, fifth.reused)
+	}
+}
+
+// age sets every directory's modification time an hour back, past the
+// window in which a listing is not trusted.
+func age(t *testing.T, root string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
