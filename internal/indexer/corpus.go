@@ -26,10 +26,16 @@ type Corpus struct {
 	Langs    []string
 	AvgLen   float64
 	docOf    map[string]int32
-	postings map[string][]Posting
+	terms    map[string]uint32 // term -> its span
+	spans    []span            // where each term's postings are in arena
+	arena    []Posting
 	overlay  map[string][]Posting // changed terms; wins over postings
 	totalLen int64
 }
+
+// span locates one term's postings in the arena: one allocation for all
+// of them, without the spare capacity of a slice per term.
+type span struct{ off, n uint32 }
 
 // maxOverlay is the overlay size, as a fraction of the base's terms, at
 // which the next update rebuilds the base instead.
@@ -37,23 +43,45 @@ const maxOverlayFraction = 8
 
 func buildCorpus(files map[string]*fileFacts, order []string) *Corpus {
 	c := &Corpus{
-		Files:    order,
-		Lens:     make([]int32, len(order)),
-		Sizes:    make([]int64, len(order)),
-		Langs:    make([]string, len(order)),
-		docOf:    make(map[string]int32, len(order)),
-		postings: make(map[string][]Posting, 1<<16),
+		Files: order,
+		Lens:  make([]int32, len(order)),
+		Sizes: make([]int64, len(order)),
+		Langs: make([]string, len(order)),
+		docOf: make(map[string]int32, len(order)),
+		terms: make(map[string]uint32, 1<<16),
 	}
+	// Count each term's documents, lay the lists out, then fill them in
+	// document order. Looking a term up by its bytes allocates nothing;
+	// only a new term's key does.
+	total := 0
 	for i, p := range order {
 		f := files[p]
-		c.Lens[i] = f.Length
-		c.Sizes[i] = f.Size
-		c.Langs[i] = f.Lang
+		c.Lens[i], c.Sizes[i], c.Langs[i] = f.Length, f.Size, f.Lang
 		c.docOf[p] = int32(i)
 		c.totalLen += int64(f.Length)
-		for t, n := range f.Terms {
-			c.postings[t] = append(c.postings[t], Posting{Doc: int32(i), TF: n})
-		}
+		f.Terms.each(func(t []byte, _ int32) {
+			id, ok := c.terms[string(t)]
+			if !ok {
+				id = uint32(len(c.spans))
+				c.terms[string(t)] = id
+				c.spans = append(c.spans, span{})
+			}
+			c.spans[id].n++
+			total++
+		})
+	}
+	off := uint32(0)
+	for i := range c.spans {
+		c.spans[i].off, off = off, off+c.spans[i].n
+		c.spans[i].n = 0
+	}
+	c.arena = make([]Posting, total)
+	for i, p := range order {
+		files[p].Terms.each(func(t []byte, n int32) {
+			sp := &c.spans[c.terms[string(t)]]
+			c.arena[sp.off+sp.n] = Posting{Doc: int32(i), TF: n}
+			sp.n++
+		})
 	}
 	c.setAvgLen()
 	return c
@@ -68,7 +96,7 @@ func (c *Corpus) setAvgLen() {
 // update returns the corpus after the changed files (path -> facts before)
 // changed content; the file set, and so every document number, is the same.
 func (c *Corpus) update(changed, files map[string]*fileFacts) *Corpus {
-	if len(c.overlay) > len(c.postings)/maxOverlayFraction {
+	if len(c.overlay) > len(c.terms)/maxOverlayFraction {
 		return buildCorpus(files, c.Files)
 	}
 	n := &Corpus{
@@ -77,7 +105,9 @@ func (c *Corpus) update(changed, files map[string]*fileFacts) *Corpus {
 		Sizes:    append([]int64(nil), c.Sizes...),
 		Langs:    append([]string(nil), c.Langs...),
 		docOf:    c.docOf,
-		postings: c.postings,
+		terms:    c.terms,
+		spans:    c.spans,
+		arena:    c.arena,
 		overlay:  maps.Clone(c.overlay),
 		totalLen: c.totalLen,
 	}
@@ -92,14 +122,24 @@ func (c *Corpus) update(changed, files map[string]*fileFacts) *Corpus {
 		f := files[p]
 		n.Lens[doc], n.Sizes[doc], n.Langs[doc] = f.Length, f.Size, f.Lang
 		n.totalLen += int64(f.Length) - int64(old.Length)
-		for t := range old.Terms {
-			if _, still := f.Terms[t]; !still {
+		// Both blobs are in term order: walk them side by side.
+		was, now := old.Terms.list(), f.Terms.list()
+		for len(was) > 0 || len(now) > 0 {
+			switch {
+			case len(now) == 0 || (len(was) > 0 && string(was[0].term) < string(now[0].term)):
+				t := string(was[0].term)
 				n.overlay[t] = withPosting(n.Postings(t), doc, 0)
-			}
-		}
-		for t, tf := range f.Terms {
-			if old.Terms[t] != tf {
-				n.overlay[t] = withPosting(n.Postings(t), doc, tf)
+				was = was[1:]
+			case len(was) == 0 || string(now[0].term) < string(was[0].term):
+				t := string(now[0].term)
+				n.overlay[t] = withPosting(n.Postings(t), doc, now[0].n)
+				now = now[1:]
+			default:
+				if was[0].n != now[0].n {
+					t := string(now[0].term)
+					n.overlay[t] = withPosting(n.Postings(t), doc, now[0].n)
+				}
+				was, now = was[1:], now[1:]
 			}
 		}
 	}
@@ -130,7 +170,12 @@ func (c *Corpus) Postings(term string) []Posting {
 	if p, ok := c.overlay[term]; ok {
 		return p
 	}
-	return c.postings[term]
+	id, ok := c.terms[term]
+	if !ok {
+		return nil
+	}
+	sp := c.spans[id]
+	return c.arena[sp.off : sp.off+sp.n : sp.off+sp.n]
 }
 
 // DocFreq is the number of documents containing term.

@@ -87,10 +87,10 @@ func compareViews(t *testing.T, got, want *view) {
 		}
 	}
 	terms := map[string]bool{}
-	for term := range want.corpus.postings {
+	for term := range want.corpus.terms {
 		terms[term] = true
 	}
-	for term := range got.corpus.postings {
+	for term := range got.corpus.terms {
 		terms[term] = true
 	}
 	for term := range got.corpus.overlay {

@@ -19,8 +19,8 @@ type resolver struct {
 	selector map[string][]string // element selector -> component files, in path order
 	byDir    map[string][]string
 	byBase   map[string][]string
-	imports  map[string]map[string]bool // file -> files it imports (resolved)
-	modules  map[string]string          // Go module path -> its directory
+	imports  map[string]bool   // files the file being resolved imports
+	modules  map[string]string // Go module path -> its directory
 	// users are the files holding a symbol (symUsers) or selector
 	// (selUsers) reference to a name: the files to re-resolve when that
 	// name's definers change.
@@ -47,7 +47,7 @@ func newResolver(files map[string]*fileFacts, order []string, symbols []Symbol, 
 		files: files, order: order, cfg: cfg,
 		definers: map[string][]string{}, selector: map[string][]string{},
 		byDir: map[string][]string{}, byBase: map[string][]string{},
-		imports: map[string]map[string]bool{}, modules: map[string]string{},
+		modules:  map[string]string{},
 		symUsers: map[string]map[string]bool{}, selUsers: map[string]map[string]bool{},
 	}
 	for _, s := range symbols {
@@ -139,17 +139,14 @@ func (r *resolver) resolveFile(from string) []Edge {
 		seen[e] = true
 		edges = append(edges, e)
 	}
-	delete(r.imports, from)
+	r.imports = map[string]bool{}
 	refs := r.files[from].Refs
 	for _, ref := range refs {
 		if ref.By == "symbol" || ref.By == "selector" {
 			continue
 		}
 		for _, to := range r.resolve(from, ref) {
-			if r.imports[from] == nil {
-				r.imports[from] = map[string]bool{}
-			}
-			r.imports[from][to] = true
+			r.imports[to] = true
 			add(Edge{From: from, To: to, Kind: ref.Kind, Symbol: ref.Symbol})
 		}
 	}
@@ -353,7 +350,7 @@ func (r *resolver) symbol(from, name string) []string {
 	defs := r.definers[name]
 	var imported []string
 	for _, d := range defs {
-		if d == from || r.imports[from][d] {
+		if d == from || r.imports[d] {
 			imported = append(imported, d)
 		}
 	}

@@ -3,10 +3,9 @@ package indexer
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"fmt"
-	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mcpc/mcpc/internal/store"
 )
@@ -82,7 +81,7 @@ func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string
 			rows.Close()
 			return nil, nil, err
 		}
-		f.Terms = decodeTerms(blob)
+		f.Terms = termBlob(blob)
 		files[f.Path] = f
 	}
 	rows.Close()
@@ -95,6 +94,7 @@ func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string
 			return err
 		}
 		if f := files[s.File]; f != nil {
+			s.File, s.Kind = f.Path, intern(s.Kind)
 			f.Symbols = append(f.Symbols, s)
 		}
 		return nil
@@ -108,6 +108,7 @@ func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string
 			return err
 		}
 		if f := files[file]; f != nil {
+			ref.Kind, ref.By = intern(ref.Kind), intern(ref.By)
 			f.Refs = append(f.Refs, ref)
 		}
 		return nil
@@ -120,6 +121,7 @@ func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string
 			return err
 		}
 		if f := files[u.File]; f != nil {
+			u.File = f.Path
 			f.Usages = append(f.Usages, u)
 		}
 		return nil
@@ -138,6 +140,21 @@ func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string
 		return nil, nil, err
 	}
 	return files, problems, nil
+}
+
+// kinds holds the few distinct kind strings a load meets, so that hundreds
+// of thousands of facts share them instead of each holding a copy.
+var kinds sync.Map
+
+func intern(s string) string {
+	if v, ok := kinds.Load(s); ok {
+		return v.(string)
+	}
+	if len(s) > 32 {
+		return s // not a kind: do not grow the table with it
+	}
+	v, _ := kinds.LoadOrStore(s, s)
+	return v.(string)
 }
 
 func scanRows(ctx context.Context, db *sql.DB, query string, fn func(*sql.Rows) error) error {
@@ -243,7 +260,7 @@ func (w *writer) removeAll(paths []string) error {
 
 // put writes a file's row and facts; the caller removed its old ones.
 func (w *writer) put(f *fileFacts) error {
-	if err := w.exec("insFile", f.Path, f.Hash, f.Size, f.ModTime, f.Lang, f.ParseError, f.Length, encodeTerms(f.Terms)); err != nil {
+	if err := w.exec("insFile", f.Path, f.Hash, f.Size, f.ModTime, f.Lang, f.ParseError, f.Length, []byte(f.Terms)); err != nil {
 		return err
 	}
 	for _, s := range f.Symbols {
@@ -317,40 +334,4 @@ func (w *writer) rollback() {
 		st.Close()
 	}
 	w.tx.Rollback()
-}
-
-// encodeTerms packs term counts as (uvarint len, bytes, uvarint count)
-// tuples in term order, so equal content gives equal blobs.
-func encodeTerms(terms map[string]int32) []byte {
-	keys := make([]string, 0, len(terms))
-	for k := range terms {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	buf := make([]byte, 0, len(keys)*10)
-	for _, k := range keys {
-		buf = binary.AppendUvarint(buf, uint64(len(k)))
-		buf = append(buf, k...)
-		buf = binary.AppendUvarint(buf, uint64(terms[k]))
-	}
-	return buf
-}
-
-func decodeTerms(buf []byte) map[string]int32 {
-	terms := make(map[string]int32, len(buf)/10)
-	for len(buf) > 0 {
-		n, k := binary.Uvarint(buf)
-		if k <= 0 || int(n) > len(buf)-k {
-			break
-		}
-		term := string(buf[k : k+int(n)])
-		buf = buf[k+int(n):]
-		c, k := binary.Uvarint(buf)
-		if k <= 0 {
-			break
-		}
-		buf = buf[k:]
-		terms[term] = int32(c)
-	}
-	return terms
 }

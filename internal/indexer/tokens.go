@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -48,7 +49,7 @@ func newTermCounter() *termCounter { return &termCounter{ids: make(map[string]in
 
 // count returns the term frequencies of a source file and its length in
 // terms.
-func (tc *termCounter) count(src []byte) (map[string]int32, int32) {
+func (tc *termCounter) count(src []byte) (termBlob, int32) {
 	var n int32
 	forEachRun(src, func(run []byte) {
 		tc.tk.terms(run, func(t []byte) {
@@ -67,13 +68,14 @@ func (tc *termCounter) count(src []byte) (map[string]int32, int32) {
 			n++
 		})
 	})
-	out := make(map[string]int32, len(tc.touched))
+	slices.SortFunc(tc.touched, func(a, b int32) int { return strings.Compare(tc.terms[a], tc.terms[b]) })
+	var blob termBlob
 	for _, id := range tc.touched {
-		out[tc.terms[id]] = tc.counts[id]
+		blob = blob.append(tc.terms[id], tc.counts[id])
 		tc.counts[id] = 0
 	}
 	tc.touched = tc.touched[:0]
-	return out, n
+	return blob, n
 }
 
 func isWordByte(c byte) bool { return wordBytes[c] }

@@ -34,7 +34,8 @@ func TestTermCountsMatchReference(t *testing.T) {
 	}
 	tc := newTermCounter()
 	for name, src := range sources {
-		got, gotN := tc.count(src)
+		blob, gotN := tc.count(src)
+		got := blob.counts()
 		want, wantN := referenceCountTerms(src)
 		if gotN != wantN || !maps.Equal(got, want) {
 			t.Errorf("%s: %d terms, want %d; maps equal: %v", name, gotN, wantN, maps.Equal(got, want))
