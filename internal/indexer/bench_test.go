@@ -126,3 +126,44 @@ func BenchmarkRefreshColdLarge(b *testing.B) {
 	}
 	b.ReportMetric(float64(sum.Files), "files")
 }
+
+// BenchmarkRefreshAddRemoveLarge re-indexes MCPC_BENCH_TREE after a file
+// was added beside MCPC_BENCH_FILE, or removed again (alternately): the
+// file set changes, so documents are renumbered and imports that may reach
+// the file are resolved again.
+func BenchmarkRefreshAddRemoveLarge(b *testing.B) {
+	root, file := os.Getenv("MCPC_BENCH_TREE"), os.Getenv("MCPC_BENCH_FILE")
+	if root == "" || file == "" {
+		b.Skip("MCPC_BENCH_TREE and MCPC_BENCH_FILE (a file under it) not set")
+	}
+	added := filepath.Join(root, filepath.Dir(file), "mcpc-bench-added.ts")
+	b.Cleanup(func() { os.Remove(added) })
+	ix, err := Open(openDB(b, b.TempDir()), Options{Root: root})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 2 {
+		if _, err := ix.Refresh(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	i := 0
+	derived := ix.derivedViews
+	defer reportCPU(b, cpuTime())
+	for b.Loop() {
+		i++
+		if i%2 == 1 {
+			err = os.WriteFile(added, fmt.Appendf(nil, "export class BenchAdded%d {}\n", i), 0o644)
+		} else {
+			err = os.Remove(added)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ix.Refresh(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+		ix.Corpus()
+	}
+	b.ReportMetric(float64(ix.derivedViews-derived)/float64(i), "derived/op")
+}

@@ -93,14 +93,15 @@ func (c *Corpus) setAvgLen() {
 	}
 }
 
-// update returns the corpus after the changed files (path -> facts before)
-// changed content; the file set, and so every document number, is the same.
-func (c *Corpus) update(changed, files map[string]*fileFacts) *Corpus {
+// update returns the corpus after the changes of d; order is the new file
+// list. Documents keep their numbers unless files were added or removed:
+// then the surviving postings are renumbered in one pass over the arena.
+func (c *Corpus) update(d *delta, files map[string]*fileFacts, order []string) *Corpus {
 	if len(c.overlay) > len(c.terms)/maxOverlayFraction {
-		return buildCorpus(files, c.Files)
+		return buildCorpus(files, order)
 	}
 	n := &Corpus{
-		Files:    c.Files,
+		Files:    order,
 		Lens:     append([]int32(nil), c.Lens...),
 		Sizes:    append([]int64(nil), c.Sizes...),
 		Langs:    append([]string(nil), c.Langs...),
@@ -114,37 +115,99 @@ func (c *Corpus) update(changed, files map[string]*fileFacts) *Corpus {
 	if n.overlay == nil {
 		n.overlay = map[string][]Posting{}
 	}
-	for p, old := range changed {
-		doc, ok := c.docOf[p]
+	if len(d.added)+len(d.removed) > 0 {
+		n.renumber(c, files, d.removed)
+	}
+	for p, old := range d.changed {
+		doc, ok := n.docOf[p]
 		if !ok {
 			continue
 		}
 		f := files[p]
 		n.Lens[doc], n.Sizes[doc], n.Langs[doc] = f.Length, f.Size, f.Lang
 		n.totalLen += int64(f.Length) - int64(old.Length)
-		// Both blobs are in term order: walk them side by side.
-		was, now := old.Terms.list(), f.Terms.list()
-		for len(was) > 0 || len(now) > 0 {
-			switch {
-			case len(now) == 0 || (len(was) > 0 && string(was[0].term) < string(now[0].term)):
-				t := string(was[0].term)
-				n.overlay[t] = withPosting(n.Postings(t), doc, 0)
-				was = was[1:]
-			case len(was) == 0 || string(now[0].term) < string(was[0].term):
-				t := string(now[0].term)
-				n.overlay[t] = withPosting(n.Postings(t), doc, now[0].n)
-				now = now[1:]
-			default:
-				if was[0].n != now[0].n {
-					t := string(now[0].term)
-					n.overlay[t] = withPosting(n.Postings(t), doc, now[0].n)
-				}
-				was, now = was[1:], now[1:]
-			}
-		}
+		n.replaceTerms(doc, old.Terms, f.Terms)
+	}
+	for p := range d.added {
+		n.replaceTerms(n.docOf[p], nil, files[p].Terms)
 	}
 	n.setAvgLen()
 	return n
+}
+
+// renumber gives the documents their numbers in the new file list: the
+// postings of removed files are dropped (each under one of that file's
+// terms), the others renumbered, which keeps every list in document order.
+func (n *Corpus) renumber(c *Corpus, files, removed map[string]*fileFacts) {
+	n.docOf = make(map[string]int32, len(n.Files))
+	n.Lens, n.Sizes, n.Langs = make([]int32, len(n.Files)), make([]int64, len(n.Files)), make([]string, len(n.Files))
+	n.totalLen = 0
+	for i, p := range n.Files {
+		f := files[p]
+		n.docOf[p] = int32(i)
+		n.Lens[i], n.Sizes[i], n.Langs[i] = f.Length, f.Size, f.Lang
+		n.totalLen += int64(f.Length)
+	}
+	renum := make([]int32, len(c.Files))
+	for i, p := range c.Files {
+		if doc, ok := n.docOf[p]; ok {
+			renum[i] = doc
+		} else {
+			renum[i] = -1
+		}
+	}
+	n.arena = make([]Posting, len(c.arena))
+	for i, p := range c.arena {
+		if p.Doc >= 0 { // else gone earlier, and shadowed by the overlay
+			p.Doc = renum[p.Doc]
+		}
+		n.arena[i] = p
+	}
+	for t, list := range n.overlay {
+		out := make([]Posting, 0, len(list))
+		for _, p := range list {
+			if doc := renum[p.Doc]; doc >= 0 {
+				out = append(out, Posting{Doc: doc, TF: p.TF})
+			}
+		}
+		n.overlay[t] = out
+	}
+	for _, old := range removed {
+		old.Terms.each(func(t []byte, _ int32) {
+			list := n.Postings(string(t))
+			out := make([]Posting, 0, len(list))
+			for _, p := range list {
+				if p.Doc >= 0 {
+					out = append(out, p)
+				}
+			}
+			n.overlay[string(t)] = out
+		})
+	}
+}
+
+// replaceTerms sets doc's postings from its old terms to its new ones;
+// both blobs are in term order and are walked side by side.
+func (n *Corpus) replaceTerms(doc int32, oldTerms, newTerms termBlob) {
+	was, now := oldTerms.list(), newTerms.list()
+	for len(was) > 0 || len(now) > 0 {
+		switch {
+		case len(now) == 0 || (len(was) > 0 && string(was[0].term) < string(now[0].term)):
+			t := string(was[0].term)
+			n.overlay[t] = withPosting(n.Postings(t), doc, 0)
+			was = was[1:]
+		case len(was) == 0 || string(now[0].term) < string(was[0].term):
+			t := string(now[0].term)
+			n.overlay[t] = withPosting(n.Postings(t), doc, now[0].n)
+			now = now[1:]
+		default:
+			if was[0].n != now[0].n {
+				t := string(now[0].term)
+				n.overlay[t] = withPosting(n.Postings(t), doc, now[0].n)
+			}
+			was, now = was[1:], now[1:]
+		}
+	}
 }
 
 // withPosting returns a copy of a doc-ordered posting list with doc's

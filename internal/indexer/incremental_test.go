@@ -34,10 +34,18 @@ func TestIncrementalViewMatchesFullBuild(t *testing.T) {
 			src: "<section><adp-grid-table [rows]=\"orders\"></adp-grid-table><sdf-badge></sdf-badge></section>\n"},
 		{note: "a Go file changes", file: "go/internal/ledger/ledger.go", delta: true,
 			src: "package ledger\n\n// Entry is a posting.\ntype Entry struct{ Amount int }\n\nfunc Post(e Entry) int { return e.Amount }\n"},
-		{note: "a new file changes the file set", file: "src/app/orders/orders.store.ts",
+		{note: "a new file changes the file set", file: "src/app/orders/orders.store.ts", delta: true,
 			src: "export class OrdersStore { size = 1; }\n"},
 		{note: "an edit after the set changed", file: "src/app/orders/orders.store.ts", delta: true,
-			src: "import { OrdersService } from './orders.service';\nexport class OrdersStore { constructor(private s: OrdersService) {} }\n"},
+			src: "import { OrdersService } from './orders.service';\nimport { OrderModel } from './orders.model';\nimport { OrdersGridComponent } from './grid';\nexport class OrdersStore { constructor(private s: OrdersService) {} }\n"},
+		{note: "a new file an import was waiting for", file: "src/app/orders/orders.model.ts", delta: true,
+			src: "export interface OrderModel { id: string }\n"},
+		{note: "a file an import resolved to is removed", file: "server/api/format.js", delta: true},
+		{note: "a new index file takes a folder import", file: "src/app/orders/grid/index.ts", delta: true,
+			src: "export * from './orders-grid.component';\n"},
+		{note: "a Python module appears", file: "py/billing/rates.py", delta: true,
+			src: "from .tax import TaxTable\n\nclass Rates:\n    pass\n"},
+		{note: "a Java class is removed", file: "java/src/main/java/com/acme/billing/TaxTable.java", delta: true},
 		{note: "the import aliases change", file: "tsconfig.json",
 			src: "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@orders/*\": [\"src/app/orders/*\"] } } }\n"},
 	}
@@ -45,7 +53,13 @@ func TestIncrementalViewMatchesFullBuild(t *testing.T) {
 		t.Run(st.note, func(t *testing.T) {
 			before := ix.current()
 			derived := ix.derivedViews
-			writeFile(t, root, st.file, []byte(st.src))
+			if st.src == "" {
+				if err := os.Remove(filepath.Join(root, st.file)); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				writeFile(t, root, st.file, []byte(st.src))
+			}
 			if _, err := ix.Refresh(context.Background(), nil); err != nil {
 				t.Fatal(err)
 			}

@@ -25,10 +25,8 @@ type Index struct {
 	problems map[string]Problem // walk problems of the last refresh
 	view     *view              // derived lookups, brought up to date lazily after changes
 	res      *resolver          // the resolution tables view was built with
-	// changed holds, for files whose content changed since view was built,
-	// their facts before; setChanged says files were added or removed.
-	changed    map[string]*fileFacts
-	setChanged bool
+	// pending is what changed in files since view was built.
+	pending delta
 	// derivedViews counts views derived from their predecessor rather
 	// than built from scratch (for tests and benchmarks).
 	derivedViews int

@@ -276,8 +276,8 @@ func (ix *Index) apply(ctx context.Context, batch []result, removed []string, pr
 		ix.files[r.facts.Path] = r.facts
 	}
 	for _, p := range removed {
-		if ix.files[p] != nil {
-			ix.noteRemoved()
+		if old := ix.files[p]; old != nil {
+			ix.noteRemoved(p, old)
 			delete(ix.files, p)
 		}
 	}

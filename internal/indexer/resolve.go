@@ -162,17 +162,36 @@ func (r *resolver) resolveFile(from string) []Edge {
 	return edges
 }
 
-// update brings the tables up to date after files (path -> facts before
-// the change) changed content, the file set staying the same, and returns
-// the files whose edges must be resolved again. ok is false when the change
-// reaches tables that are not updated in place (a go.mod's module path):
-// the caller then rebuilds the resolver.
-func (r *resolver) update(changed map[string]*fileFacts) (reresolve map[string]bool, ok bool) {
+// update brings the tables up to date after the files of d changed (order
+// is the new file list) and returns the files whose edges must be resolved
+// again. ok is false when the change reaches tables that are not updated in
+// place (a go.mod's module path): the caller then rebuilds the resolver.
+func (r *resolver) update(d *delta, order []string) (reresolve map[string]bool, ok bool) {
+	type change struct {
+		path     string
+		old, now *fileFacts
+	}
+	var changes []change
+	for p, old := range d.changed {
+		changes = append(changes, change{p, old, r.files[p]})
+	}
+	for p, old := range d.removed {
+		changes = append(changes, change{p, old, nil})
+	}
+	for p := range d.added {
+		changes = append(changes, change{p, nil, r.files[p]})
+	}
 	reresolve = map[string]bool{}
-	for file, old := range changed {
-		now := r.files[file]
-		reresolve[file] = true
-		oldNames, newNames := contributions(old.Symbols), contributions(now.Symbols)
+	for _, c := range changes {
+		var was, now fileFacts
+		if c.old != nil {
+			was = *c.old
+		}
+		if c.now != nil {
+			now = *c.now
+			reresolve[c.path] = true
+		}
+		oldNames, newNames := contributions(was.Symbols), contributions(now.Symbols)
 		if len(oldNames["module"]) > 0 || len(newNames["module"]) > 0 {
 			return nil, false
 		}
@@ -183,7 +202,7 @@ func (r *resolver) update(changed map[string]*fileFacts) (reresolve map[string]b
 			}
 			for name := range oldNames[kind] {
 				if !newNames[kind][name] {
-					table[name] = removeString(table[name], file)
+					table[name] = removeString(table[name], c.path)
 					if len(table[name]) == 0 {
 						delete(table, name)
 					}
@@ -194,17 +213,109 @@ func (r *resolver) update(changed map[string]*fileFacts) (reresolve map[string]b
 			}
 			for name := range newNames[kind] {
 				if !oldNames[kind][name] {
-					table[name] = insertSorted(table[name], file)
+					table[name] = insertSorted(table[name], c.path)
 					for u := range users[name] {
 						reresolve[u] = true
 					}
 				}
 			}
 		}
-		r.dropUsers(file, old.Refs)
-		r.addUsers(file, now.Refs)
+		r.dropUsers(c.path, was.Refs)
+		r.addUsers(c.path, now.Refs)
+	}
+	if len(d.added)+len(d.removed) == 0 {
+		return reresolve, true
+	}
+	r.order = order
+	keys := map[string]bool{}
+	for p := range d.removed {
+		dir, base := path.Dir(p), path.Base(p)
+		r.byDir[dir] = removeString(r.byDir[dir], p)
+		r.byBase[base] = removeString(r.byBase[base], p)
+		fileKeys(p, keys)
+	}
+	for p := range d.added {
+		dir, base := path.Dir(p), path.Base(p)
+		r.byDir[dir] = insertSorted(r.byDir[dir], p)
+		r.byBase[base] = insertSorted(r.byBase[base], p)
+		fileKeys(p, keys)
+	}
+	// A file that appeared or vanished changes what module-like references
+	// resolve to only if it is one of the paths they probe, and every such
+	// path ends in the name the reference ends in: re-resolve the files
+	// holding one that does (or whose name cannot be told).
+	for _, from := range order {
+		if reresolve[from] {
+			continue
+		}
+		for _, ref := range r.files[from].Refs {
+			if ref.By == "symbol" || ref.By == "selector" {
+				continue
+			}
+			names, ok := r.refKeys(from, ref)
+			if !ok || keys[names[0]] || keys[names[1]] {
+				reresolve[from] = true
+				break
+			}
+		}
 	}
 	return reresolve, true
+}
+
+// fileKeys adds the names under which references can reach file: its base
+// name with and without its extensions, and its folder's name (an index
+// file, a package).
+func fileKeys(file string, keys map[string]bool) {
+	base := path.Base(file)
+	keys[base] = true
+	for stem := base; strings.Contains(stem, "."); {
+		stem = strings.TrimSuffix(stem, path.Ext(stem))
+		keys[stem] = true
+	}
+	keys[path.Base(path.Dir(file))] = true
+}
+
+// refKeys is the name a module-like reference ends in, with and without
+// its extension; ok is false when that cannot be told from the reference
+// alone (an alias to a fixed path, a bare relative package).
+func (r *resolver) refKeys(from string, ref rawRef) (names [2]string, ok bool) {
+	var last string
+	switch ref.By {
+	case "module", "path":
+		t := ref.Target
+		switch {
+		case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") || t == "." || t == "..":
+			t = path.Join(path.Dir(from), t)
+		case ref.By == "module" && !strings.HasPrefix(t, "/"):
+			for _, a := range r.cfg.aliases {
+				if _, matched := a.match(t); matched {
+					for _, target := range a.targets {
+						if !strings.HasSuffix(target, "*") {
+							return names, false
+						}
+					}
+				}
+			}
+		}
+		last = path.Base(t)
+	case "pymodule":
+		rest := strings.TrimLeft(ref.Target, ".")
+		if rest == "" {
+			return names, false
+		}
+		last = rest[strings.LastIndexByte(rest, '.')+1:]
+	case "gopkg":
+		last = path.Base(ref.Target)
+	case "javaclass":
+		t := strings.TrimSuffix(ref.Target, ".*")
+		last = t[strings.LastIndexByte(t, '.')+1:]
+	default:
+		return names, false
+	}
+	if last == "" || last == "." || last == ".." || last == "/" {
+		return names, false
+	}
+	return [2]string{last, strings.TrimSuffix(last, path.Ext(last))}, true
 }
 
 func contributions(symbols []Symbol) map[string]map[string]bool {

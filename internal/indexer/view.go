@@ -27,52 +27,88 @@ type view struct {
 // view; past it a full build is about as cheap and simpler.
 const maxIncremental = 64
 
+// delta is what changed in the files since a view was built: files whose
+// content changed and files removed (with their facts in that view), and
+// files added.
+type delta struct {
+	changed map[string]*fileFacts
+	removed map[string]*fileFacts
+	added   map[string]bool
+}
+
+func (d *delta) size() int { return len(d.changed) + len(d.removed) + len(d.added) }
+
 // current returns the view, deriving it from the facts if they changed
 // since the last one.
 func (ix *Index) current() *view {
 	ix.mu.RLock()
-	v := ix.view
-	dirty := len(ix.changed) > 0 || ix.setChanged
+	v, dirty := ix.view, ix.pending.size() > 0
 	ix.mu.RUnlock()
 	if v != nil && !dirty {
 		return v
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	switch {
+	switch n := ix.pending.size(); {
 	case ix.view == nil:
-	case ix.setChanged || len(ix.changed) > maxIncremental:
+	case n > maxIncremental:
 		ix.view = nil
-	case len(ix.changed) > 0:
+	case n > 0:
 		ix.view, _ = ix.update() // nil when it cannot: built below
 		if ix.view != nil {
 			ix.derivedViews++
 		}
 	}
-	ix.changed, ix.setChanged = nil, false
+	ix.pending = delta{}
 	if ix.view == nil {
 		ix.view, ix.res = buildView(ix.files, loadProjectConfig(ix.opts.Root))
 	}
 	return ix.view
 }
 
-// noteChanged records, before facts of path are replaced, what they were;
-// the caller holds ix.mu for writing. old is nil for a new file.
+// noteChanged records, before the facts of path are replaced, what they
+// were (nil for a file the index did not hold); the caller holds ix.mu.
 func (ix *Index) noteChanged(path string, old *fileFacts) {
-	if old == nil {
-		ix.setChanged = true
-		return
-	}
-	if ix.changed == nil {
-		ix.changed = map[string]*fileFacts{}
-	}
-	if _, seen := ix.changed[path]; !seen {
-		ix.changed[path] = old
+	d := &ix.pending
+	switch {
+	case old == nil && d.removed[path] != nil:
+		// Gone and back since the view: a change of content.
+		if d.changed == nil {
+			d.changed = map[string]*fileFacts{}
+		}
+		d.changed[path] = d.removed[path]
+		delete(d.removed, path)
+	case old == nil:
+		if d.added == nil {
+			d.added = map[string]bool{}
+		}
+		d.added[path] = true
+	case d.added[path]:
+	case d.changed[path] == nil:
+		if d.changed == nil {
+			d.changed = map[string]*fileFacts{}
+		}
+		d.changed[path] = old
 	}
 }
 
-// noteRemoved records that path left the index; the caller holds ix.mu.
-func (ix *Index) noteRemoved() { ix.setChanged = true }
+// noteRemoved records, before path leaves the index, its facts; the caller
+// holds ix.mu.
+func (ix *Index) noteRemoved(path string, old *fileFacts) {
+	d := &ix.pending
+	if d.added[path] {
+		delete(d.added, path) // never in the view
+		return
+	}
+	if was := d.changed[path]; was != nil {
+		old = was
+		delete(d.changed, path)
+	}
+	if d.removed == nil {
+		d.removed = map[string]*fileFacts{}
+	}
+	d.removed[path] = old
+}
 
 func buildView(files map[string]*fileFacts, cfg projectConfig) (*view, *resolver) {
 	v := &view{}
@@ -126,43 +162,78 @@ func (v *view) joinEdges() {
 	}
 }
 
-// update derives the next view from the previous one after ix.changed
-// files changed content (the file set is the same). The caller holds ix.mu.
+// update derives the next view from the previous one after the pending
+// changes. The caller holds ix.mu.
 func (ix *Index) update() (*view, bool) {
-	prev, r := ix.view, ix.res
-	for p := range ix.changed {
+	prev, r, d := ix.view, ix.res, &ix.pending
+	touched := map[string]*fileFacts{} // every path that changed -> its facts in prev (nil if new)
+	for p, old := range d.changed {
+		touched[p] = old
+	}
+	for p, old := range d.removed {
+		touched[p] = old
+	}
+	for p := range d.added {
+		touched[p] = nil
+	}
+	for p := range touched {
 		if isProjectConfig(p) {
 			return nil, false // import aliases may have moved: resolve all
 		}
 	}
-	reresolve, ok := r.update(ix.changed)
+	files := prev.files
+	if len(d.added)+len(d.removed) > 0 {
+		files = make([]string, 0, len(prev.files)+len(d.added))
+		for _, p := range prev.files {
+			if d.removed[p] == nil {
+				files = append(files, p)
+			}
+		}
+		for p := range d.added {
+			files = append(files, p)
+		}
+		sort.Strings(files)
+	}
+	reresolve, ok := r.update(d, files)
 	if !ok {
 		return nil, false
 	}
-	v := &view{files: prev.files}
+	for p := range d.removed {
+		for _, e := range prev.edgesTo[p] {
+			if d.removed[e.From] == nil {
+				reresolve[e.From] = true
+			}
+		}
+	}
+
+	v := &view{files: files}
 	v.collect(ix.files)
 	v.byName, v.byLowerName = prev.byName, prev.byLowerName
 	names := map[string]bool{}
-	for p, old := range ix.changed {
-		for _, s := range old.Symbols {
-			names[s.Name] = true
+	for p, old := range touched {
+		if old != nil {
+			for _, s := range old.Symbols {
+				names[s.Name] = true
+			}
 		}
-		for _, s := range ix.files[p].Symbols {
-			names[s.Name] = true
+		if now := ix.files[p]; now != nil {
+			for _, s := range now.Symbols {
+				names[s.Name] = true
+			}
 		}
 	}
 	if len(names) > 0 {
 		v.byName, v.byLowerName = maps.Clone(prev.byName), maps.Clone(prev.byLowerName)
 		lowers := map[string]bool{}
 		for n := range names {
-			v.byName[n] = respliceSymbols(prev.byName[n], ix.changed, ix.files, func(s Symbol) bool { return s.Name == n })
+			v.byName[n] = respliceSymbols(prev.byName[n], touched, ix.files, func(s Symbol) bool { return s.Name == n })
 			if len(v.byName[n]) == 0 {
 				delete(v.byName, n)
 			}
 			lowers[strings.ToLower(n)] = true
 		}
 		for l := range lowers {
-			v.byLowerName[l] = respliceSymbols(prev.byLowerName[l], ix.changed, ix.files, func(s Symbol) bool { return strings.ToLower(s.Name) == l })
+			v.byLowerName[l] = respliceSymbols(prev.byLowerName[l], touched, ix.files, func(s Symbol) bool { return strings.ToLower(s.Name) == l })
 			if len(v.byLowerName[l]) == 0 {
 				delete(v.byLowerName, l)
 			}
@@ -171,6 +242,13 @@ func (ix *Index) update() (*view, bool) {
 
 	v.edgesFrom, v.edgesTo = maps.Clone(prev.edgesFrom), maps.Clone(prev.edgesTo)
 	targets := map[string]bool{}
+	for p := range d.removed {
+		for _, e := range prev.edgesFrom[p] {
+			targets[e.To] = true
+		}
+		delete(v.edgesFrom, p)
+		delete(v.edgesTo, p)
+	}
 	for from := range reresolve {
 		for _, e := range prev.edgesFrom[from] {
 			targets[e.To] = true
@@ -186,9 +264,12 @@ func (ix *Index) update() (*view, bool) {
 		}
 	}
 	for to := range targets {
+		if d.removed[to] != nil {
+			continue
+		}
 		var in []Edge
 		for _, e := range prev.edgesTo[to] {
-			if !reresolve[e.From] {
+			if !reresolve[e.From] && d.removed[e.From] == nil {
 				in = append(in, e)
 			}
 		}
@@ -208,20 +289,23 @@ func (ix *Index) update() (*view, bool) {
 		}
 	}
 	v.joinEdges()
-	v.corpus = prev.corpus.update(ix.changed, ix.files)
+	v.corpus = prev.corpus.update(d, ix.files, files)
 	return v, true
 }
 
 // respliceSymbols replaces, in a path-ordered list of symbols, those of the
-// changed files with their new ones that match.
-func respliceSymbols(list []Symbol, changed, files map[string]*fileFacts, match func(Symbol) bool) []Symbol {
+// touched files with their new ones that match.
+func respliceSymbols(list []Symbol, touched, files map[string]*fileFacts, match func(Symbol) bool) []Symbol {
 	out := make([]Symbol, 0, len(list)+2)
 	for _, s := range list {
-		if _, ok := changed[s.File]; !ok {
+		if _, ok := touched[s.File]; !ok {
 			out = append(out, s)
 		}
 	}
-	for p := range changed {
+	for p := range touched {
+		if files[p] == nil {
+			continue // removed
+		}
 		for _, s := range files[p].Symbols {
 			if match(s) {
 				out = append(out, s)
