@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -195,5 +196,58 @@ func age(t *testing.T, root string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReadersDuringIncrementalRefresh reads the index while another
+// goroutine edits, adds and removes files and refreshes, as serve does
+// between packs (run with -race).
+func TestReadersDuringIncrementalRefresh(t *testing.T) {
+	root := copyWorkspace(t)
+	ix, _ := indexWorkspace(t, root)
+	done := make(chan struct{})
+	errs := make(chan error, 1)
+	go func() {
+		defer close(done)
+		for i := range 20 {
+			writeFile(t, root, "server/api/format.js", []byte(fmt.Sprintf("export function formatTotal%d(a) { return a; }\n", i)))
+			if i%2 == 0 {
+				writeFile(t, root, "server/api/extra.js", []byte("import { formatTotal } from './format';\n"))
+			} else {
+				os.Remove(filepath.Join(root, "server", "api", "extra.js"))
+			}
+			if _, err := ix.Refresh(context.Background(), nil); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			select {
+			case err := <-errs:
+				t.Fatal(err)
+			default:
+			}
+			if ix.derivedViews == 0 {
+				t.Error("no view was derived from its predecessor")
+			}
+			return
+		default:
+		}
+		c := ix.Corpus()
+		for _, p := range c.Postings("format") {
+			if int(p.Doc) >= len(c.Files) || p.Doc < 0 {
+				t.Fatalf("posting of a document the corpus does not have: %d of %d", p.Doc, len(c.Files))
+			}
+		}
+		for _, e := range ix.Neighbors("server/api/format.js") {
+			if e.From == "" || e.To == "" {
+				t.Fatalf("empty edge %+v", e)
+			}
+		}
+		_ = ix.Symbols("OrdersService")
+		_ = len(ix.Edges()) + len(ix.AllSymbols()) + len(ix.Usages(""))
 	}
 }
