@@ -181,6 +181,15 @@ func TestWalkReusesUnchangedDirectories(t *testing.T) {
 	if _, ok := sizes(fifth)["server/api/orders.js"]; ok || fifth.reused != 0 {
 		t.Errorf("after a .gitignore change: server/ still listed (%v) or listings reused (%d)", ok, fifth.reused)
 	}
+
+	// A new .gitignore in a folder changes what its subfolders list.
+	age(t, root)
+	sixth := walk(fifth.next)
+	writeFile(t, root, "src/app/.gitignore", []byte("grid/\n"))
+	seventh := walk(sixth.next)
+	if _, ok := sizes(seventh)["src/app/orders/grid/orders-grid.component.ts"]; ok {
+		t.Error("a file under a folder a new .gitignore excludes is still listed")
+	}
 }
 
 // age sets every directory's modification time an hour back, past the

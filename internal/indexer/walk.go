@@ -98,12 +98,14 @@ func (w *walker) reuse(ctx context.Context, abs, rel string) bool {
 	if old == nil {
 		return false
 	}
-	info, err := os.Lstat(abs)
-	if err != nil || !info.IsDir() || info.ModTime().UnixNano() != old.mtime || old.listedAt-old.mtime < racyWindow {
-		return false
-	}
+	// A .gitignore that appeared, changed or vanished also changes the
+	// rules of every listing below: walk again, reading all.
 	if stampOf(filepath.Join(abs, ".gitignore")) != old.ignore {
 		w.stale = true
+		return false
+	}
+	info, err := os.Lstat(abs)
+	if err != nil || !info.IsDir() || info.ModTime().UnixNano() != old.mtime || old.listedAt-old.mtime < racyWindow {
 		return false
 	}
 	w.next[rel] = old
