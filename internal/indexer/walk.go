@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // candidate is a file the walk found that may need indexing.
@@ -93,19 +95,30 @@ func stampOf(abs string) stamp {
 }
 
 // reuse walks a directory from its previous listing if it is still valid.
+// It stats the directory's entries relative to an open handle on it, which
+// spares the kernel resolving every file's full path again.
 func (w *walker) reuse(ctx context.Context, abs, rel string) bool {
 	old := w.prev[rel]
 	if old == nil {
 		return false
 	}
+	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
 	// A .gitignore that appeared, changed or vanished also changes the
 	// rules of every listing below: walk again, reading all.
-	if stampOf(filepath.Join(abs, ".gitignore")) != old.ignore {
+	var st unix.Stat_t
+	ignore := stamp{}
+	if unix.Fstatat(fd, ".gitignore", &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+		ignore = stamp{size: st.Size, mtime: st.Mtim.Nano()}
+	}
+	if ignore != old.ignore {
 		w.stale = true
 		return false
 	}
-	info, err := os.Lstat(abs)
-	if err != nil || !info.IsDir() || info.ModTime().UnixNano() != old.mtime || old.listedAt-old.mtime < racyWindow {
+	if unix.Fstat(fd, &st) != nil || st.Mtim.Nano() != old.mtime || old.listedAt-old.mtime < racyWindow {
 		return false
 	}
 	w.next[rel] = old
@@ -113,21 +126,23 @@ func (w *walker) reuse(ctx context.Context, abs, rel string) bool {
 	w.problems = append(w.problems, old.problems...)
 	w.skipped += old.skipped
 	for _, name := range old.files {
-		childRel, childAbs := join(rel, name), filepath.Join(abs, name)
-		info, err := os.Lstat(childAbs)
+		childRel, childAbs := join(rel, name), abs+string(filepath.Separator)+name
+		err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			w.problem(childRel, ProblemVanished, "file vanished during the walk")
 		case err != nil:
-			w.problem(childRel, ProblemUnreadable, err.Error())
-		case !info.Mode().IsRegular():
+			w.problem(childRel, ProblemUnreadable, (&fs.PathError{Op: "lstat", Path: childAbs, Err: err}).Error())
+		case st.Mode&unix.S_IFMT != unix.S_IFREG:
 			w.stale = true // replaced by something else: walk again, reading all
+		case st.Size > w.maxBytes:
+			w.problem(childRel, ProblemTooLarge, "larger than the index's size limit")
 		default:
-			w.file(childAbs, childRel, info)
+			w.files = append(w.files, candidate{Rel: childRel, Abs: childAbs, Size: st.Size, ModTime: st.Mtim.Nano()})
 		}
 	}
 	for _, name := range old.dirs {
-		_ = w.dir(ctx, filepath.Join(abs, name), join(rel, name), old.stack)
+		_ = w.dir(ctx, abs+string(filepath.Separator)+name, join(rel, name), old.stack)
 	}
 	return true
 }
