@@ -37,7 +37,7 @@ type Corpus struct {
 // of them, without the spare capacity of a slice per term.
 type span struct{ off, n uint32 }
 
-// maxOverlay is the overlay size, as a fraction of the base's terms, at
+// maxOverlayFraction is the overlay size, as a fraction of the base's terms, at
 // which the next update rebuilds the base instead.
 const maxOverlayFraction = 8
 
@@ -115,8 +115,9 @@ func (c *Corpus) update(d *delta, files map[string]*fileFacts, order []string) *
 	if n.overlay == nil {
 		n.overlay = map[string][]Posting{}
 	}
-	if len(d.added)+len(d.removed) > 0 {
-		n.renumber(c, files, d.removed)
+	renumbered := len(d.added)+len(d.removed) > 0
+	if renumbered {
+		n.renumber(c, files, d.removed) // lengths and sizes from files
 	}
 	for p, old := range d.changed {
 		doc, ok := n.docOf[p]
@@ -124,8 +125,10 @@ func (c *Corpus) update(d *delta, files map[string]*fileFacts, order []string) *
 			continue
 		}
 		f := files[p]
-		n.Lens[doc], n.Sizes[doc], n.Langs[doc] = f.Length, f.Size, f.Lang
-		n.totalLen += int64(f.Length) - int64(old.Length)
+		if !renumbered {
+			n.Lens[doc], n.Sizes[doc], n.Langs[doc] = f.Length, f.Size, f.Lang
+			n.totalLen += int64(f.Length) - int64(old.Length)
+		}
 		n.replaceTerms(doc, old.Terms, f.Terms)
 	}
 	for p := range d.added {

@@ -23,7 +23,8 @@ func TestIncrementalViewMatchesFullBuild(t *testing.T) {
 		note  string
 		file  string
 		src   string
-		delta bool // whether the view must have been derived, not rebuilt
+		delta bool              // whether the view must have been derived, not rebuilt
+		also  map[string]string // other files written in the same refresh
 	}{
 		{note: "a definition other files name is renamed", file: "src/app/orders/orders.service.ts", delta: true,
 			src: "import { Injectable } from '@angular/core';\nexport const DEFAULT_PAGE_SIZE = 50;\n@Injectable({ providedIn: 'root' })\nexport class OrdersStore {\n  load() { return fetchOrders(); }\n}\n"},
@@ -47,6 +48,9 @@ func TestIncrementalViewMatchesFullBuild(t *testing.T) {
 		{note: "a Python module appears", file: "py/billing/rates.py", delta: true,
 			src: "from .tax import TaxTable\n\nclass Rates:\n    pass\n"},
 		{note: "a Java class is removed", file: "java/src/main/java/com/acme/billing/TaxTable.java", delta: true},
+		{note: "an edit and a new file in one refresh", file: "src/app/orders/orders.service.ts", delta: true,
+			src:  "export const DEFAULT_PAGE_SIZE = 30;\nexport class OrdersService { load() { return 1; } }\n",
+			also: map[string]string{"src/app/orders/orders.audit.ts": "import { OrdersService } from './orders.service';\nexport class OrdersAudit { constructor(s: OrdersService) {} }\n"}},
 		{note: "the import aliases change", file: "tsconfig.json",
 			src: "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@orders/*\": [\"src/app/orders/*\"] } } }\n"},
 	}
@@ -60,6 +64,9 @@ func TestIncrementalViewMatchesFullBuild(t *testing.T) {
 				}
 			} else {
 				writeFile(t, root, st.file, []byte(st.src))
+			}
+			for f, src := range st.also {
+				writeFile(t, root, f, []byte(src))
 			}
 			if _, err := ix.Refresh(context.Background(), nil); err != nil {
 				t.Fatal(err)
