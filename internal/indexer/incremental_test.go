@@ -51,6 +51,8 @@ func TestIncrementalViewMatchesFullBuild(t *testing.T) {
 		{note: "an edit and a new file in one refresh", file: "src/app/orders/orders.service.ts", delta: true,
 			src:  "export const DEFAULT_PAGE_SIZE = 30;\nexport class OrdersService { load() { return 1; } }\n",
 			also: map[string]string{"src/app/orders/orders.audit.ts": "import { OrdersService } from './orders.service';\nexport class OrdersAudit { constructor(s: OrdersService) {} }\n"}},
+		{note: "a removal and an edit in one refresh", file: "src/app/orders/orders.audit.ts", delta: true,
+			also: map[string]string{"src/app/orders/orders.service.ts": "export const DEFAULT_PAGE_SIZE = 40;\nexport class OrdersService { load() { return 2; } reload() {} }\n"}},
 		{note: "the import aliases change", file: "tsconfig.json",
 			src: "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@orders/*\": [\"src/app/orders/*\"] } } }\n"},
 	}
