@@ -49,7 +49,7 @@ type stageRecord struct {
 // prefetchedVerbs gather facts that cost time: they are gathered outside
 // the write lock once a preview of the first stage allows the turn.
 var prefetchedVerbs = map[string]bool{"initialize_work": true, "escalate": true, "apply_code_patch": true,
-	"run_automation_recipe": true, "run_sandboxed_code": true}
+	"run_automation_recipe": true, "run_sandboxed_code": true, "submit_execution_plan": true}
 
 // patchTrial is a patch tried on a file's content outside the write lock;
 // the transaction uses it only if the file still has the content it was
@@ -127,8 +127,13 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		reportProgress(ctx, 1, 3, "searching for the need")
 		gctx, cancel = step()
 		c.searchEscalation(gctx, t, pv.in.Pack.Files)
+		c.prefetchEscalationFacts(gctx, pv, t)
 		cancel()
 		reportProgress(ctx, 2, 3, "deciding what the pack gains")
+	case "submit_execution_plan":
+		gctx, cancel := step()
+		c.prefetchPlanFacts(gctx, pv, t) // the graph's facts about the plan's targets
+		cancel()
 	}
 	t.prefetched = true
 	return nil
