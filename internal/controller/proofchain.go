@@ -55,16 +55,25 @@ type chainDecision struct {
 // as relevant.
 const chainSignalFiles = 10
 
-// withProofChains syncs the graph, asks policy which chains the work's
-// ContextSignature calls for, walks those and puts their files first among
-// the candidates; then it reads the graph facts of the final candidates, so
-// the transaction finds them gathered. A failing walk leaves the candidates
-// as ranked: chains add context, they never take it away.
+// syncGraph brings the graph up to date with the refreshed index, before
+// the write transaction (initialize_work's prefetch). A failed sync leaves
+// the last synced graph, which chains and policy facts still read.
+func (c *Controller) syncGraph(ctx context.Context) {
+	if c.chains == nil {
+		return
+	}
+	if err := c.chains.Sync(ctx); err != nil {
+		c.log.Warn().Err(err).Msg("knowledge graph sync failed; reading the last synced graph")
+	}
+}
+
+// withProofChains asks policy which chains the work's ContextSignature
+// calls for, walks those and puts their files first among the candidates;
+// then it reads the graph facts of the final candidates, so the
+// transaction finds them gathered. A failing walk leaves the candidates as
+// ranked: chains add context, they never take it away.
 func (c *Controller) withProofChains(ctx context.Context, t *turn, cands []Candidate) []Candidate {
 	if c.chains != nil {
-		if err := c.chains.Sync(ctx); err != nil {
-			c.log.Warn().Err(err).Msg("knowledge graph sync failed; reading the last synced graph")
-		}
 		cands = c.walkChains(ctx, t, cands)
 	}
 	c.prefetchGraphFacts(ctx, t, candidateFiles(cands))

@@ -111,6 +111,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
 		c.refreshIndex(gctx)
+		c.syncGraph(gctx) // never inside the transaction: a graph write needs the database's write lock
 		cancel()
 		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
 		t.requirements = requirements()
