@@ -294,14 +294,12 @@ _reasons contains {"reason": "default: no migration, debug, API or ag-Grid signa
 	count(_bundle_choices) == 0
 }
 
+default _override_note(_) := ""
+
 _override_note(override) := sprintf(" (%s)", [override.note]) if {
 	is_string(override.note)
 	override.note != ""
 }
-
-_override_note(override) := "" if not is_string(override.note)
-
-_override_note(override) := "" if override.note == ""
 
 # METADATA
 # description: the strategy object of the decision

@@ -237,3 +237,25 @@ test_success_unknown_strategy_or_condition_never_applies if {
 		with data.mcpcdomain as domain # regal ignore:unresolved-reference
 	s.strategyId == "general_change"
 }
+
+test_success_federation_reason if {
+	s := strategy.selected with input as _with("The federated billing remote shows no invoices", [], [])
+	s.proofChains == ["federation"]
+	{"reason": "mentionsFederation: \"federated\"", "evidenceRefs": ["prompt"]} in s.reasons
+}
+
+test_success_bundle_override_on_task_type_without_note if {
+	domain := {"adp_sdf": {"strategyOverrides": [{"when": {"taskTypes": ["debug"]}, "strategy": "general_change"}]}}
+	s := strategy.selected with input as _with("Fix the crash on the orders page", [], [])
+		with data.mcpcdomain as domain # regal ignore:unresolved-reference
+	s.strategyId == "general_change"
+	s.contextSignature.taskTypeGuess == "debug"
+	{"reason": "bundle override: general_change", "evidenceRefs": ["bundle:adp_sdf:strategyOverrides[0]"]} in s.reasons
+}
+
+test_success_bundle_override_with_an_empty_note if {
+	domain := {"adp_sdf": {"strategyOverrides": [{"when": {"words": ["restyle"]}, "strategy": "ui_aggrid_feature", "note": ""}]}}
+	s := strategy.selected with input as _with("Restyle the orders page", [], [])
+		with data.mcpcdomain as domain # regal ignore:unresolved-reference
+	{"reason": "bundle override: ui_aggrid_feature", "evidenceRefs": ["bundle:adp_sdf:strategyOverrides[0]"]} in s.reasons
+}

@@ -116,9 +116,8 @@ report contains violation if {
 	violation := object.union(base, {"code": rule.denyCode})
 }
 
-# the node's page: the tags its file uses and those the node names
-_on_page(condition, _, _) if not condition.tags
-
+# the node's page has the condition's tag: its file uses it, or the node
+# names it
 _on_page(condition, i, node) if {
 	some tag in condition.tags
 	tag in (enforcement.node_tags[i] | {t | some t in object.get(input.enforcement.fileTags, node.targetFile, [])})

@@ -112,3 +112,10 @@ test_success_macro_constraint_tag_not_named if {
 	node := fixtures.change_node("change-1", {"targetFile": "src/a.html", "editIntent": "change the grid's page size"})
 	count(rule.report) == 0 with input as fixtures.plan_input([node, _validate("unit")], _grid_page)
 }
+
+test_success_memory_plan_rules_carry_no_forbidden_tags if {
+	memory := object.union(_memory, {"id": "mem-no-tables", "planRule": {"requiredSteps": [], "forbiddenTags": ["adp-table"], "denyCode": "PLAN_POLICY_VIOLATION", "message": ""}})
+	node := fixtures.change_node("change-1", {"targetFile": "src/b.html", "editIntent": "add an adp-table"})
+	r := rule.report with input as fixtures.plan_input([node, _validate("unit")], {"memories": [memory]})
+	count(r) == 0 # a memory plan_rule carries requiredSteps only: forbiddenTags are the graph's
+}
