@@ -47,7 +47,9 @@ type stageRecord struct {
 }
 
 // prefetchedVerbs gather facts that cost time: they are gathered outside
-// the write lock once a preview of the first stage allows the turn.
+// the write lock once a preview of the first stage allows the turn
+// (submit_execution_plan: the knowledge graph's facts, when there is a
+// graph to ask).
 var prefetchedVerbs = map[string]bool{"initialize_work": true, "escalate": true, "apply_code_patch": true,
 	"run_automation_recipe": true, "run_sandboxed_code": true, "submit_execution_plan": true}
 
@@ -65,7 +67,7 @@ type patchTrial struct {
 // allows the turn, gathers the verb's expensive facts with a deadline. A
 // turn the first stage refuses costs no ranking, no search and no dry run.
 func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
-	if !prefetchedVerbs[t.req.Verb] {
+	if !prefetchedVerbs[t.req.Verb] || (t.req.Verb == "submit_execution_plan" && c.domain == nil) {
 		return nil
 	}
 	pv := &turn{req: t.req, args: t.args, in: t.in, result: map[string]any{}}
