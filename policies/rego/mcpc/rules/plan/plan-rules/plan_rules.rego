@@ -101,11 +101,13 @@ report contains violation if {
 
 report contains violation if {
 	some rule in enforcement.plan_rules
+	forbidden := object.get(rule, "forbiddenTags", [])
+	count(forbidden) > 0
 	_applies(rule)
 	some i, node in plan.change_nodes
-	_on_page(rule.condition, i, node)
-	some tag in object.get(rule, "forbiddenTags", [])
+	some tag in forbidden
 	tag in enforcement.node_tags[i]
+	_on_page(rule.condition, i, node)
 	not _migrates_away(i, tag)
 	text := "%s rule %s forbids %s on a page with %s; change node %s names it%s"
 	page := concat(", ", rule.condition.tags)
