@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/graph"
 )
@@ -47,7 +48,7 @@ func graphDump(t *testing.T, db *sql.DB) string {
 func TestSyncBatched(t *testing.T) {
 	ctx := context.Background()
 	one, batched := newFixture(t, copyWorkspace(t)), newFixture(t, copyWorkspace(t))
-	batched.b = graph.NewBuilder(graph.Options{BatchRows: 7})
+	batched.b = graph.NewBuilder(graph.Options{BatchRows: 60})
 	one.b = graph.NewBuilder(graph.Options{BatchRows: 1 << 30})
 	steps := []struct {
 		note   string
@@ -98,5 +99,34 @@ func TestSyncBatched(t *testing.T) {
 	}
 	if after := graphDump(t, batched.st.DB()); after != before {
 		t.Fatal("a failed batched sync changed the graph")
+	}
+}
+
+// TestSyncBatchedInterrupted: a batched sync that stops half way (here its
+// context ends in a pause between two transactions) leaves the sources it
+// did not finish without their hash, and the next sync completes the graph
+// to exactly what one transaction stores.
+func TestSyncBatchedInterrupted(t *testing.T) {
+	one, batched := newFixture(t, copyWorkspace(t)), newFixture(t, copyWorkspace(t))
+	one.b = graph.NewBuilder(graph.Options{BatchRows: 1 << 30})
+	batched.b = graph.NewBuilder(graph.Options{BatchRows: 60})
+	one.sync(t, false)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	if _, err := batched.b.Sync(ctx, batched.g, batched.ix, false); err == nil {
+		t.Fatal("a sync of many batches cannot finish in 150 ms of pauses")
+	}
+	stored, err := batched.g.Hashes(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := one.g.Hashes(context.Background())
+	if len(stored) >= len(want) {
+		t.Fatalf("the interrupted sync stored %d of %d sources", len(stored), len(want))
+	}
+	batched.sync(t, false)
+	if da, db := graphDump(t, one.st.DB()), graphDump(t, batched.st.DB()); da != db {
+		t.Fatalf("the sync after an interrupted one stored another graph\none transaction:\n%s\nbatched:\n%s", da, db)
 	}
 }
