@@ -26,6 +26,9 @@ const idleSessions = 2
 type session struct {
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
+	// busyMs is the busy_timeout set on the connection (setBusyTimeout);
+	// 0 is the one it opened with.
+	busyMs int
 }
 
 func (ss *session) close() {
@@ -81,6 +84,9 @@ type Tx struct {
 	// transaction can change them before it ends, and its own writes drop
 	// them, so a later read in the same turn need not ask again.
 	revs map[string]int64
+	// guard is the watchdog of a bounded transaction (UpdateWithin); nil
+	// otherwise.
+	guard *txGuard
 }
 
 // Update runs fn in an immediate write transaction (the write lock is taken
@@ -108,6 +114,11 @@ func (s *Store) transact(ctx context.Context, begin string, commit bool, fn func
 			ss.discard()
 		}
 	}()
+	if err := ss.setBusyTimeout(ctx, 0); err != nil { // a bounded transaction may have shortened it
+		ended = true
+		ss.discard()
+		return err
+	}
 	if _, err := ss.conn.ExecContext(ctx, begin); err != nil {
 		ended = true
 		s.release(ss)
@@ -148,6 +159,14 @@ func (t *Tx) stmt(query string) (*sql.Stmt, bool) {
 // own context (see session). A statement that cannot be prepared runs
 // unprepared, which reports why it failed.
 func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
+	if t.guard != nil {
+		// Past its deadline the transaction was rolled back: a write now
+		// would autocommit on its own.
+		if err := t.guard.enter(); err != nil {
+			return nil, err
+		}
+		defer t.guard.leave()
+	}
 	if st, ok := t.stmt(query); ok {
 		return st.ExecContext(t.ctx, args...)
 	}
@@ -159,6 +178,18 @@ func (t *Tx) queryRow(query string, args ...any) *sql.Row {
 		return st.QueryRowContext(t.ctx, args...)
 	}
 	return t.ss.conn.QueryRowContext(t.ctx, query, args...)
+}
+
+// writeRow runs a write that returns one row (INSERT … RETURNING) and
+// scans it into dest; in a bounded transaction it is a write like exec.
+func (t *Tx) writeRow(dest []any, query string, args ...any) error {
+	if t.guard != nil {
+		if err := t.guard.enter(); err != nil {
+			return err
+		}
+		defer t.guard.leave()
+	}
+	return t.queryRow(query, args...).Scan(dest...)
 }
 
 // column runs a query of one column and returns its values in order.
