@@ -4,6 +4,7 @@ package controller
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"time"
@@ -34,6 +35,7 @@ func failpointSleep(name string) {
 	if ms, err := strconv.Atoi(os.Getenv("MCPC_FAILPOINT_SLEEP_MS")); err == nil {
 		d = time.Duration(ms) * time.Millisecond
 	}
+	fmt.Fprintf(os.Stderr, "failpoint %s: sleeping %s\n", name, d) // the tests wait for this line
 	time.Sleep(d)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/store"
 )
@@ -53,7 +54,11 @@ func (t *turn) failWith(f executionFailure) {
 func (c *Controller) settleLockError(ctx context.Context, t *turn, err error) error {
 	switch {
 	case errors.Is(err, store.ErrLockTimeout):
-		c.lockOverran(ctx, t)
+		held := c.cfg.LockTimeout()
+		if lt := (*store.LockTimeoutError)(nil); errors.As(err, &lt) {
+			held = lt.Held
+		}
+		c.lockOverran(ctx, t, held)
 		return nil
 	case errors.Is(err, store.ErrBusy):
 		return c.storeBusy(ctx, t)
@@ -64,11 +69,11 @@ func (c *Controller) settleLockError(ctx context.Context, t *turn, err error) er
 // lockOverran answers a turn the watchdog rolled back: nothing it wrote to
 // the store is kept, what it wrote outside is undone, and the denial is
 // decided by policy and recorded in a transaction of its own.
-func (c *Controller) lockOverran(ctx context.Context, t *turn) {
+func (c *Controller) lockOverran(ctx context.Context, t *turn, held time.Duration) {
 	ctx = context.WithoutCancel(ctx)
 	c.log.Warn().Dur("ranFor", t.lockHeld).Str("verb", t.req.Verb).Str("stage", t.lockStage).
 		Msg("a turn reached store.lockTimeoutMs under the lock and was rolled back")
-	t.lockHeld = c.cfg.LockTimeout() // the watchdog released the lock then; the turn ran on without it
+	t.lockHeld = held // the store released the lock then; the turn ran on without it
 	for i := len(t.aborts) - 1; i >= 0; i-- {
 		t.aborts[i]()
 	}
@@ -86,7 +91,12 @@ func (c *Controller) lockOverran(ctx context.Context, t *turn) {
 // recording needs the lock that was not free.
 func (c *Controller) storeBusy(ctx context.Context, t *turn) error {
 	c.log.Warn().Dur("waited", c.cfg.BusyTimeout()).Str("verb", t.req.Verb).Msg("the store's write lock was not free within store.busyTimeoutMs")
-	err := c.store.View(ctx, func(tx *store.Tx) error { return c.load(ctx, tx, t) })
+	err := c.store.View(ctx, func(tx *store.Tx) error {
+		if err := c.load(ctx, tx, t); err != nil {
+			return err
+		}
+		return c.gatherFirst(ctx, tx, t)
+	})
 	if err != nil {
 		return err
 	}

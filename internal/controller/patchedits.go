@@ -149,6 +149,7 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 	}
 	failpoint("patch-written")
 	t.onAbort(func() { c.undoPatch(pf, before, in) }) // the lock's bound rolled the turn back (lockbound.go)
+	failpointSleep("lock:patched")
 	// A turn that does not commit leaves the intent for RecoverPatches.
 	t.afterTx = func(context.Context) { c.dropIntent(in) }
 	if err := c.landPatch(ctx, tx, t, in); err != nil {

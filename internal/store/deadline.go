@@ -14,6 +14,15 @@ import (
 // nothing it wrote is kept.
 var ErrLockTimeout = errors.New("the transaction held the store's write lock past its bound and was rolled back")
 
+// LockTimeoutError is ErrLockTimeout with how long the transaction held the
+// lock: from taking it to the rollback that released it.
+type LockTimeoutError struct{ Held time.Duration }
+
+func (e *LockTimeoutError) Error() string { return ErrLockTimeout.Error() }
+
+// Is makes errors.Is(err, ErrLockTimeout) true.
+func (e *LockTimeoutError) Is(target error) bool { return target == ErrLockTimeout }
+
 // ErrBusy is what a bounded write transaction returns when it could not take
 // the write lock within its wait (another process held it throughout).
 var ErrBusy = errors.New("the store's write lock was not free within the wait")
@@ -40,6 +49,8 @@ func (s *Store) UpdateWithin(ctx context.Context, b Bounds, fn func(*Tx) error) 
 // rollback against the transaction's writes and its commit.
 type txGuard struct {
 	mu       sync.Mutex
+	began    time.Time
+	held     time.Duration // set when the watchdog released the lock
 	deadline time.Time
 	timer    *time.Timer
 	ended    bool // the transaction is committing or rolling back by itself
@@ -58,6 +69,7 @@ func (g *txGuard) expire(ss *session, ctx context.Context) {
 	if _, err := ss.conn.ExecContext(ctx, "ROLLBACK"); err != nil {
 		g.lost = true
 	}
+	g.held = time.Since(g.began)
 }
 
 // enter is taken by every write of a bounded transaction.
@@ -112,13 +124,15 @@ func (s *Store) transactBounded(ctx context.Context, b Bounds, fn func(*Tx) erro
 	tx := &Tx{ss: ss, s: s, ctx: ctx}
 	var g *txGuard
 	if b.Hold > 0 {
-		g = &txGuard{deadline: time.Now().Add(b.Hold)}
+		now := time.Now()
+		g = &txGuard{began: now, deadline: now.Add(b.Hold)}
 		g.timer = time.AfterFunc(b.Hold, func() { g.expire(ss, ctx) })
 		tx.guard = g
 	}
 	err = fn(tx)
 	if g != nil && g.finish() {
 		ended = true
+		held := g.held
 		switch {
 		case g.lost:
 			ss.discard()
@@ -130,8 +144,9 @@ func (s *Store) transactBounded(ctx context.Context, b Bounds, fn func(*Tx) erro
 			} else {
 				s.release(ss)
 			}
+			held = time.Since(g.began)
 		}
-		return ErrLockTimeout
+		return &LockTimeoutError{Held: held}
 	}
 	if err == nil {
 		if _, err = ss.conn.ExecContext(ctx, "COMMIT"); err == nil {

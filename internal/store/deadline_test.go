@@ -37,8 +37,9 @@ func TestUpdateWithinReleasesTheLockAtItsDeadline(t *testing.T) {
 		lateWrite = tx.PutWork(ctx, testWork("late"))
 		return lateWrite
 	})
-	if !errors.Is(err, ErrLockTimeout) {
-		t.Fatalf("UpdateWithin = %v, want ErrLockTimeout", err)
+	var lt *LockTimeoutError
+	if !errors.Is(err, ErrLockTimeout) || !errors.As(err, &lt) || lt.Held <= 0 {
+		t.Fatalf("UpdateWithin = %v, want ErrLockTimeout with how long it held the lock", err)
 	}
 	if !errors.Is(lateWrite, ErrLockTimeout) {
 		t.Errorf("a write after the deadline = %v, want ErrLockTimeout", lateWrite)
