@@ -134,9 +134,11 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 	if err := json.Unmarshal(t.work.Pack, &sum); err != nil {
 		return err
 	}
-	p, err := c.loadPack(sum)
+	p, err := c.packOf(t, sum)
 	if err != nil {
-		return err
+		c.log.Warn().Err(err).Str("pack", sum.Ref).Msg("pack document not readable")
+		t.fail("io_error", "args", "the work's context pack could not be read")
+		return nil
 	}
 	added := c.addFiles(p, t.dec.Pack.Files, t.in.Candidates)
 	syms, usages := c.symbolsFor(added)

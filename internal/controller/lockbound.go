@@ -1,7 +1,9 @@
 package controller
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -178,4 +180,36 @@ func (c *Controller) undoPatch(pf pathFacts, before []byte, in patchIntent) {
 	if err != nil {
 		c.log.Error().Err(err).Str("file", pf.Canonical).Msg("a patch rolled back at the lock bound could not be undone")
 	}
+}
+
+// packRead is escalate's pack document, read (up to maxPackDocBytes, and
+// decoded) outside the lock, with the works-table summary it was read for.
+type packRead struct {
+	stored json.RawMessage
+	doc    *packDoc
+}
+
+// prefetchPack reads the pack document of the work pv loaded, outside the
+// lock. A document that cannot be read is read again under the lock, where
+// the failure is judged.
+func (c *Controller) prefetchPack(t, pv *turn) {
+	if pv.work == nil {
+		return
+	}
+	var sum packSummary
+	if json.Unmarshal(pv.work.Pack, &sum) != nil {
+		return
+	}
+	if p, err := c.loadPack(sum); err == nil {
+		t.packRead = &packRead{stored: pv.work.Pack, doc: p}
+	}
+}
+
+// packOf is the work's pack document: the one read outside the lock when
+// the work's pack is still the one it was read for, else read now.
+func (c *Controller) packOf(t *turn, sum packSummary) (*packDoc, error) {
+	if r := t.packRead; r != nil && bytes.Equal(r.stored, t.work.Pack) {
+		return r.doc, nil
+	}
+	return c.loadPack(sum)
 }

@@ -59,6 +59,7 @@ type turn struct {
 	// aborts undo what it did outside the store (lockbound.go).
 	lockStage string
 	aborts    []func()
+	packRead  *packRead // escalate: the pack document, read outside the lock
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
