@@ -42,7 +42,7 @@ type Bounds struct {
 // transaction. A statement already running when the deadline passes ends
 // first: the watchdog waits for it, never interrupts SQLite mid-write.
 func (s *Store) UpdateWithin(ctx context.Context, b Bounds, fn func(*Tx) error) error {
-	return s.transactBounded(ctx, b, fn)
+	return s.transact(ctx, "BEGIN IMMEDIATE", true, b, fn)
 }
 
 // txGuard is the watchdog's half of a bounded transaction: mu orders its
@@ -96,15 +96,22 @@ func (g *txGuard) finish() (expired bool) {
 	return g.aborted || !time.Now().Before(g.deadline)
 }
 
-func (s *Store) transactBounded(ctx context.Context, b Bounds, fn func(*Tx) error) (err error) {
+// transact runs fn in a transaction begun with begin, within b (see
+// UpdateWithin; the zero Bounds bound nothing), committing when commit is
+// set and fn returns nil.
+func (s *Store) transact(ctx context.Context, begin string, commit bool, b Bounds, fn func(*Tx) error) (err error) {
 	ctx = context.WithoutCancel(ctx)
 	ss, err := s.acquire(ctx)
 	if err != nil {
 		return err
 	}
 	ended := false
+	var g *txGuard
 	defer func() {
 		if !ended { // fn panicked: closing the connection rolls back
+			if g != nil {
+				g.finish()
+			}
 			ss.discard()
 		}
 	}()
@@ -113,7 +120,7 @@ func (s *Store) transactBounded(ctx context.Context, b Bounds, fn func(*Tx) erro
 		ss.discard()
 		return err
 	}
-	if _, err := ss.conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	if _, err := ss.conn.ExecContext(ctx, begin); err != nil {
 		ended = true
 		s.release(ss)
 		if isBusy(err) {
@@ -122,7 +129,6 @@ func (s *Store) transactBounded(ctx context.Context, b Bounds, fn func(*Tx) erro
 		return err
 	}
 	tx := &Tx{ss: ss, s: s, ctx: ctx}
-	var g *txGuard
 	if b.Hold > 0 {
 		now := time.Now()
 		g = &txGuard{began: now, deadline: now.Add(b.Hold)}
@@ -148,7 +154,7 @@ func (s *Store) transactBounded(ctx context.Context, b Bounds, fn func(*Tx) erro
 		}
 		return &LockTimeoutError{Held: held}
 	}
-	if err == nil {
+	if err == nil && commit {
 		if _, err = ss.conn.ExecContext(ctx, "COMMIT"); err == nil {
 			ended = true
 			s.release(ss)

@@ -93,52 +93,13 @@ type Tx struct {
 // at its start, so turns across processes are serialised), committing when
 // fn returns nil.
 func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
-	return s.transact(ctx, "BEGIN IMMEDIATE", true, fn)
+	return s.transact(ctx, "BEGIN IMMEDIATE", true, Bounds{}, fn)
 }
 
 // View runs fn in a read transaction, which sees one consistent state of
 // the database and writes nothing (used by CLI readers and retrieval).
 func (s *Store) View(ctx context.Context, fn func(*Tx) error) error {
-	return s.transact(ctx, "BEGIN", false, fn)
-}
-
-func (s *Store) transact(ctx context.Context, begin string, commit bool, fn func(*Tx) error) (err error) {
-	ctx = context.WithoutCancel(ctx)
-	ss, err := s.acquire(ctx)
-	if err != nil {
-		return err
-	}
-	ended := false
-	defer func() {
-		if !ended { // fn panicked: closing the connection rolls back
-			ss.discard()
-		}
-	}()
-	if err := ss.setBusyTimeout(ctx, 0); err != nil { // a bounded transaction may have shortened it
-		ended = true
-		ss.discard()
-		return err
-	}
-	if _, err := ss.conn.ExecContext(ctx, begin); err != nil {
-		ended = true
-		s.release(ss)
-		return err
-	}
-	err = fn(&Tx{ss: ss, s: s, ctx: ctx})
-	if err == nil && commit {
-		if _, err = ss.conn.ExecContext(ctx, "COMMIT"); err == nil {
-			ended = true
-			s.release(ss)
-			return nil
-		}
-	}
-	ended = true
-	if _, rbErr := ss.conn.ExecContext(ctx, "ROLLBACK"); rbErr != nil {
-		ss.discard()
-		return err
-	}
-	s.release(ss)
-	return err
+	return s.transact(ctx, "BEGIN", false, Bounds{}, fn)
 }
 
 // stmt returns query prepared on this transaction's connection, once per
