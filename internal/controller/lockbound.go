@@ -33,11 +33,17 @@ func (c *Controller) lockBounds() store.Bounds {
 	return store.Bounds{Wait: c.cfg.BusyTimeout(), Hold: c.cfg.LockTimeout()}
 }
 
-// underLock names the part of the turn now running under the lock. A
+// underLock names the part of the turn about to run under the lock, or
+// stops the turn when its transaction already reached its bound: nothing
+// more is done (no file written) once the lock may be another's. A
 // failpoint build can make each part slow (MCPC_FAILPOINT=lock:<part>).
-func (t *turn) underLock(part string) {
+func (t *turn) underLock(tx *store.Tx, part string) error {
+	if tx.Expired() {
+		return store.ErrLockTimeout
+	}
 	t.lockStage = part
 	failpointSleep("lock:" + part)
+	return nil
 }
 
 // onAbort registers how to undo, outside the store, what the turn did
@@ -81,6 +87,8 @@ func (c *Controller) lockOverran(ctx context.Context, t *turn, held time.Duratio
 	}
 	t.aborts, t.afterTx, t.record, t.pack, t.seq = nil, nil, nil, nil, 0
 	t.result = map[string]any{}
+	// Whatever else executing found was rolled back with it.
+	t.in.Execution.Failures = t.in.Execution.Failures[:0]
 	t.failWith(executionFailure{Reason: "lock_timeout", Stage: t.lockStage, LimitMs: c.cfg.Store.LockTimeoutMs,
 		Message: fmt.Sprintf("the turn was still in its %s stage when it reached the bound", t.lockStage)})
 	c.decideExecution(ctx, t)

@@ -78,17 +78,23 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 		// What is gathered or executed under the lock stops at its deadline;
 		// made lazily, as most turns (reads) have nothing that could wait.
 		lockCtx := func() (context.Context, context.CancelFunc) { return c.lockDeadline(ctx, began) }
-		t.underLock(lockLoad)
+		if err := t.underLock(tx, lockLoad); err != nil {
+			return err
+		}
 		if err := c.load(ctx, tx, t); err != nil {
 			return err
 		}
-		t.underLock(stageRequest)
+		if err := t.underLock(tx, stageRequest); err != nil {
+			return err
+		}
 		if err := c.gatherFirst(ctx, tx, t); err != nil {
 			return err
 		}
 		c.decide(ctx, t, stageRequest, queryStage1)
 		if t.dec.allowed() && t.dec.VerbStage {
-			t.underLock(stageVerb)
+			if err := t.underLock(tx, stageVerb); err != nil {
+				return err
+			}
 			gctx, cancel := lockCtx()
 			err := c.gatherVerb(gctx, tx, t)
 			cancel()
@@ -98,12 +104,16 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 			c.decide(ctx, t, stageVerb, queryDecision)
 		}
 		if t.dec.allowed() {
-			t.underLock(lockExecute)
+			if err := t.underLock(tx, lockExecute); err != nil {
+				return err
+			}
 			if err := c.execute(ctx, tx, t); err != nil {
 				return err
 			}
 		}
-		t.underLock(lockRecord)
+		if err := t.underLock(tx, lockRecord); err != nil {
+			return err
+		}
 		return c.account(ctx, tx, t)
 	})
 	if err := c.settleLockError(ctx, t, err); err != nil {

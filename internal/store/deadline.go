@@ -72,6 +72,18 @@ func (g *txGuard) expire(ss *session, ctx context.Context) {
 	g.held = time.Since(g.began)
 }
 
+// Expired reports whether the transaction reached its bound: it was (or is
+// about to be) rolled back, and nothing more should be done under it.
+func (t *Tx) Expired() bool {
+	g := t.guard
+	if g == nil {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.aborted || !time.Now().Before(g.deadline)
+}
+
 // enter is taken by every write of a bounded transaction.
 func (g *txGuard) enter() error {
 	g.mu.Lock()

@@ -34,6 +34,9 @@ func TestUpdateWithinReleasesTheLockAtItsDeadline(t *testing.T) {
 		if err := <-other; err != nil {
 			t.Errorf("the other store could not write while the stalled transaction ran: %v", err)
 		}
+		if !tx.Expired() {
+			t.Error("a transaction rolled back at its bound does not say it expired")
+		}
 		lateWrite = tx.PutWork(ctx, testWork("late"))
 		return lateWrite
 	})
