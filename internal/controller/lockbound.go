@@ -195,6 +195,7 @@ func (c *Controller) undoPatch(pf pathFacts, before []byte, in patchIntent) {
 type packRead struct {
 	stored json.RawMessage
 	doc    *packDoc
+	raw    []byte // the document as read, to put back if the turn is rolled back
 }
 
 // prefetchPack reads the pack document of the work pv loaded, outside the
@@ -208,16 +209,28 @@ func (c *Controller) prefetchPack(t, pv *turn) {
 	if json.Unmarshal(pv.work.Pack, &sum) != nil {
 		return
 	}
-	if p, err := c.loadPack(sum); err == nil {
-		t.packRead = &packRead{stored: pv.work.Pack, doc: p}
+	if p, raw, err := c.loadPackRaw(sum); err == nil {
+		t.packRead = &packRead{stored: pv.work.Pack, doc: p, raw: raw}
 	}
 }
 
 // packOf is the work's pack document: the one read outside the lock when
 // the work's pack is still the one it was read for, else read now.
 func (c *Controller) packOf(t *turn, sum packSummary) (*packDoc, error) {
-	if r := t.packRead; r != nil && bytes.Equal(r.stored, t.work.Pack) {
-		return r.doc, nil
+	r := t.packRead
+	if r == nil || !bytes.Equal(r.stored, t.work.Pack) {
+		p, raw, err := c.loadPackRaw(sum)
+		if err != nil {
+			return nil, err
+		}
+		r = &packRead{stored: t.work.Pack, doc: p, raw: raw}
 	}
-	return c.loadPack(sum)
+	// escalate rewrites the document in place: a turn rolled back at the
+	// lock's bound puts back the one its store summary names.
+	t.onAbort(func() {
+		if err := c.paths.WriteFileAtomic(sum.Ref, r.raw, true); err != nil {
+			c.log.Error().Err(err).Str("pack", sum.Ref).Msg("a pack rolled back at the lock bound could not be put back")
+		}
+	})
+	return r.doc, nil
 }

@@ -63,12 +63,16 @@ func TestLockBoundReleasesAtTheBound(t *testing.T) {
 		{"a patch stalled before its write", "execute", "apply_code_patch", "execute", patch},
 		{"a patch stalled after the file was written", "patched", "apply_code_patch", "execute", patch},
 		{"a read stalled before any decision", "load", "read_file_lines", "load", map[string]any{"targetFile": demo.Target}},
+		{"an escalate stalled after it rewrote the pack", "record", "escalate", "record", map[string]any{"need": "the orders grid service and its module"}},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
 			ws := stagesWorkspace(t)
 			a := acceptedWork(t, ws)
 			mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
 			before, err := os.ReadFile(filepath.Join(ws, demo.Target))
+			must(t, err)
+			packPath := filepath.Join(ws, ".ai", "tmp", "work", a.work, "context-pack.json")
+			pack, err := os.ReadFile(packPath)
 			must(t, err)
 			slow, logs, _ := startBinaryWithLockLog(t, failpointBinary(t), ws, "MCPC_FAILPOINT=lock:"+tc.part,
 				"MCPC_FAILPOINT_SLEEP_MS=6000", "MCPC_STORE_LOCK_TIMEOUT_MS=1000")
@@ -102,6 +106,9 @@ func TestLockBoundReleasesAtTheBound(t *testing.T) {
 			must(t, err)
 			if string(after) != string(before) {
 				t.Errorf("the rolled-back patch is still in the file")
+			}
+			if packNow, err := os.ReadFile(packPath); err != nil || string(packNow) != string(pack) {
+				t.Errorf("the pack document is not the one the store names (%v)", err)
 			}
 			if _, err := os.Stat(filepath.Join(ws, ".ai", "tmp", "work", a.work, "artifacts", "change-alert", "patch.intent.json")); err == nil {
 				t.Error("the rolled-back patch left its intent")
