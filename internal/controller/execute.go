@@ -115,6 +115,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 	if err := c.writePack(p); err != nil {
 		return err
 	}
+	t.onAbort(func() { c.dropPack(p.Ref) }) // rolled back at the lock bound: no work names it (lockbound.go)
 	w.Pack = p.MarshalStored()
 	if err := tx.PutWork(ctx, w); err != nil {
 		return err
