@@ -247,3 +247,29 @@ func TestLockBoundCommitNotRecorded(t *testing.T) {
 		t.Errorf("explain-deny does not explain it with the commit: %v\n%s", err, out)
 	}
 }
+
+// TestLockBoundInitializeRolledBack: an initialize_work still under the
+// lock at its bound (stalled after it wrote its pack) leaves no work behind:
+// the answer names none, and no pack document is left for a work the store
+// never kept.
+func TestLockBoundInitializeRolledBack(t *testing.T) {
+	ws := stagesWorkspace(t)
+	slow, logs, _ := startBinaryWithLockLog(t, failpointBinary(t), ws, "MCPC_FAILPOINT=lock:record",
+		"MCPC_FAILPOINT_SLEEP_MS=3000", "MCPC_STORE_LOCK_TIMEOUT_MS=1000")
+	done := asyncTurn(t, slow, map[string]any{"verb": "initialize_work", "originalPrompt": demo.Prompt,
+		"args": map[string]any{"lexemes": []string{"adp-alert"}}})
+	logs.waitLogged(t, "failpoint lock:record: sleeping")
+	r := <-done
+	mustDeny(t, r, "LOCK_TIMEOUT")
+	if r.WorkID != "" || len(r.Result) > 0 {
+		t.Errorf("a rolled-back initialize_work names a work or a result: %q %v", r.WorkID, r.Result)
+	}
+	packs, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", "*", "context-pack.json"))
+	if len(packs) > 0 {
+		t.Errorf("the rolled-back work left its pack: %v", packs)
+	}
+	out, err := runCLI(ws, "works")
+	if err != nil || strings.Contains(out, "work-") {
+		t.Errorf("the store lists a work after the rollback: %v\n%s", err, out)
+	}
+}
