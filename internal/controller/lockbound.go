@@ -152,6 +152,22 @@ func (c *Controller) recordDenial(ctx context.Context, t *turn, reload bool) {
 				return err
 			}
 			t.work = w
+			// The rolled-back turn still cost the server its bound under the
+			// lock: it is charged to its agent like any denial, so turns that
+			// overrun are not free.
+			a, err := tx.Agent(ctx, w.ID, t.agent.ID)
+			if errors.Is(err, store.ErrNotFound) {
+				a = &store.Agent{WorkID: w.ID, ID: t.agent.ID}
+			} else if err != nil {
+				return err
+			}
+			a.UsedTokens += t.charge()
+			a.Turns++
+			a.Denials++
+			if err := tx.PutAgent(ctx, a); err != nil {
+				return err
+			}
+			t.agent = a
 		}
 		seq, err := tx.NextDecision(ctx, t.work.ID)
 		if err != nil {

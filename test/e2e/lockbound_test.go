@@ -82,7 +82,8 @@ func TestLockBoundReleasesAtTheBound(t *testing.T) {
 			// The stalled turn holds (held) the lock: this process's turn
 			// needs it, and gets it once the bound released it.
 			waited := time.Now()
-			mustAllow(t, a.turn("lookup_symbol_definition", map[string]any{"symbol": "DashboardComponent"}))
+			lookup := a.turn("lookup_symbol_definition", map[string]any{"symbol": "DashboardComponent"})
+			mustAllow(t, lookup)
 			t.Logf("the other process's turn was answered after %s, while the stalled turn slept 6 s", time.Since(waited).Round(time.Millisecond)) // reported, not asserted
 			select {
 			case <-slowTurn:
@@ -112,6 +113,11 @@ func TestLockBoundReleasesAtTheBound(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(ws, ".ai", "tmp", "work", a.work, "artifacts", "change-alert", "patch.intent.json")); err == nil {
 				t.Error("the rolled-back patch left its intent")
+			}
+			// The same agent: its turn in between was charged, and so is the
+			// rolled-back one, on top of it.
+			if want := lookup.BudgetStatus.UsedTokens + r.BudgetStatus.Charged.RequestTokens; r.BudgetStatus.UsedTokens < want || r.BudgetStatus.Charged.RequestTokens == 0 {
+				t.Errorf("the rolled-back turn was not charged to its agent: used %d, want at least %d", r.BudgetStatus.UsedTokens, want)
 			}
 			checkRecorded(t, ws, a.work, "LOCK_TIMEOUT", "execution")
 			out, err := runCLI(ws, "explain-deny", "--work", a.work)
