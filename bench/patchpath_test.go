@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpc/mcpc/internal/ledger"
-	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/patch"
+	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
 // benchPatchPath measures issue 18's 5 ms target on the 2,000-line
