@@ -2,7 +2,12 @@
 
 package controller
 
+import "context"
+
 // failpoint does nothing in a production build: no environment variable
 // can make a production mcpc stop between writing a file and recording it
 // (failpoint_on.go has the test hook, behind the mcpc_failpoints tag).
 func failpoint(string) {}
+
+// failpointStall does nothing in a production build.
+func failpointStall(context.Context, string) {}

@@ -2,7 +2,10 @@
 
 package controller
 
-import "os"
+import (
+	"context"
+	"os"
+)
 
 // failpointName is MCPC_FAILPOINT, read once: the crash tests' way to end
 // the process exactly where a kill -9 could only be aimed at by luck. Only
@@ -15,5 +18,14 @@ var failpointName = os.Getenv("MCPC_FAILPOINT")
 func failpoint(name string) {
 	if failpointName == name {
 		os.Exit(86)
+	}
+}
+
+// failpointStall holds the caller until ctx ends when MCPC_FAILPOINT names
+// this point: an edit that outlasts its deadline on any machine, where a
+// file built to be slow would be slow only on some.
+func failpointStall(ctx context.Context, name string) {
+	if failpointName == name {
+		<-ctx.Done()
 	}
 }
