@@ -30,6 +30,9 @@ type ComponentContracts interface {
 // ComponentContract is a component's contract as policy sees it.
 type ComponentContract struct {
 	Props []ContractProp `json:"props"`
+	// Events are the custom events the component emits: an event binding
+	// (name) listens to one.
+	Events []string `json:"events"`
 }
 
 // ContractProp is one prop a contract declares.
