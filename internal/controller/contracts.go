@@ -139,7 +139,9 @@ func (c *Controller) gatherContractFacts(ctx context.Context, facts *patchFacts,
 	}
 	for _, el := range patch.ChangedElements(before, after) {
 		facts.Elements = append(facts.Elements, el)
-		facts.Contracts[el.Tag] = contracts[el.Tag]
+		cc := contracts[el.Tag]
+		cc.Props, cc.Events = orEmpty(cc.Props), orEmpty(cc.Events)
+		facts.Contracts[el.Tag] = cc
 	}
 }
 

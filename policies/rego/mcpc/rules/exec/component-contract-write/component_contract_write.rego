@@ -94,9 +94,12 @@ _declared_event(binding, contract) if {
 	binding.name in contract.events
 }
 
-_events_listed(contract) := sprintf("; events: %s", [concat(", ", sort(contract.events))]) if count(contract.events) > 0
+_events_listed(contract) := sprintf("; events: %s", [concat(", ", sort(contract.events))]) if _has_events(contract)
 
-_events_listed(contract) := "" if count(object.get(contract, "events", [])) == 0
+# A contract without events (or whose events Go left out) lists none.
+_events_listed(contract) := "" if not _has_events(contract)
+
+_has_events(contract) if count(contract.events) > 0
 
 _listed(declared) := concat(", ", sort(declared)) if count(declared) > 0
 

@@ -109,3 +109,9 @@ test_fail_undeclared_custom_event_lists_the_events if {
 		_denial("<sdf-button> at line 3 has [sdfChange], which its components.d.ts contract does not declare (declared props: disabled, label, variant; events: sdf-focus, sdfChange)"),
 	}
 }
+
+test_fail_contract_with_null_events if {
+	contracts := {"sdf-button": object.union(_button["sdf-button"], {"events": null})}
+	r := rule.report with input as object.union(_patch(["(sdfChange)"]), {"patch": {"contracts": contracts}})
+	r == {_denial("<sdf-button> at line 3 has (sdfChange), which its components.d.ts contract does not declare (declared props: disabled, label, variant)")}
+}
