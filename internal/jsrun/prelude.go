@@ -22,6 +22,9 @@ import (
 //     length stays inert.
 //   - ArrayBuffer, SharedArrayBuffer and the typed arrays refuse more than
 //     MaxBufferBytes.
+//   - The built-ins that build one string or array from shared parts (join,
+//     JSON.stringify, replace, concat, split, flat) count their result as
+//     they build it (see guardBuilders).
 func guardBuiltins(vm *goja.Runtime, lim Limits) error {
 	rangeError := func(format string, args ...any) {
 		ctor := vm.Get("RangeError").ToObject(vm)
@@ -130,7 +133,7 @@ func guardBuiltins(vm *goja.Runtime, lim Limits) error {
 			return err
 		}
 	}
-	return nil
+	return guardBuilders(vm, lim, rangeError)
 }
 
 func isFloat(v goja.Value) bool {
