@@ -16,9 +16,10 @@ import (
 // it before it starts, and throws a RangeError past MaxStringBytes code
 // units (or MaxElements elements), before the memory is taken:
 //
-//   - Array.prototype.join and toLocaleString (toString calls join), and
-//     String.prototype.concat, are Go implementations of the standard's
-//     steps that stop at the limit.
+//   - Array.prototype.join and toLocaleString (toString calls join), the
+//     typed arrays' join and toLocaleString, String.prototype.concat and
+//     String.raw are Go implementations of the standard's steps that stop
+//     at the limit.
 //   - JSON.stringify counts what a replacer it composes with the script's
 //     own sees: each key, string, number and indentation.
 //   - String.prototype.replace and replaceAll, and RegExp.prototype's
@@ -34,6 +35,8 @@ func guardBuilders(vm *goja.Runtime, lim Limits, rangeError func(format string, 
 	str := vm.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
 	regexp := vm.Get("RegExp").ToObject(vm).Get("prototype").ToObject(vm)
 	json := vm.Get("JSON").ToObject(vm)
+	typed := vm.Get("Uint8Array").ToObject(vm).Get("prototype").ToObject(vm).Prototype() // %TypedArray%.prototype
+	stringCtor := vm.Get("String").ToObject(vm)
 	for _, def := range []struct {
 		obj  *goja.Object
 		name string
@@ -42,12 +45,18 @@ func guardBuilders(vm *goja.Runtime, lim Limits, rangeError func(format string, 
 		{array, "join", func(goja.Callable) func(goja.FunctionCall) goja.Value { return g.join(false) }},
 		{array, "toLocaleString", func(goja.Callable) func(goja.FunctionCall) goja.Value { return g.join(true) }},
 		{array, "flat", g.flat},
+		{typed, "join", func(goja.Callable) func(goja.FunctionCall) goja.Value { return g.join(false) }},
+		{typed, "toLocaleString", func(goja.Callable) func(goja.FunctionCall) goja.Value { return g.join(true) }},
+		{stringCtor, "raw", func(goja.Callable) func(goja.FunctionCall) goja.Value { return g.raw }},
 		{str, "concat", func(goja.Callable) func(goja.FunctionCall) goja.Value { return g.concat }},
 		{str, "replace", g.replace(false)},
 		{str, "replaceAll", g.replace(false)},
 		{str, "split", g.split(false)},
 		{json, "stringify", g.stringify},
 	} {
+		if def.obj == nil {
+			continue
+		}
 		orig, ok := goja.AssertFunction(def.obj.Get(def.name))
 		if !ok {
 			continue
@@ -157,6 +166,32 @@ func (g builderGuard) join(locale bool) func(goja.FunctionCall) goja.Value {
 		}
 		return b.String()
 	}
+}
+
+// raw is String.raw as the standard gives its steps, counting the result:
+// its raw strings, one per element of template.raw, can be one string
+// shared a million times.
+func (g builderGuard) raw(call goja.FunctionCall) goja.Value {
+	cooked := call.Argument(0).ToObject(g.vm)
+	raw := cooked.Get("raw")
+	if raw == nil || goja.IsUndefined(raw) || goja.IsNull(raw) {
+		panic(g.vm.NewTypeError("String.raw: the template has no raw strings"))
+	}
+	literals := raw.ToObject(g.vm)
+	n := g.length(literals)
+	var b goja.StringBuilder
+	total := 0
+	for i := 0; i < n; i++ {
+		s := g.toStr(literals.Get(strconv.Itoa(i)))
+		g.grow("String.raw", &total, s.Length())
+		b.WriteString(s)
+		if i+1 < n && i+1 < len(call.Arguments) {
+			sub := g.toStr(call.Arguments[i+1])
+			g.grow("String.raw", &total, sub.Length())
+			b.WriteString(sub)
+		}
+	}
+	return b.String()
 }
 
 // concat is String.prototype.concat, counting the result.
