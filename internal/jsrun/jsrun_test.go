@@ -24,6 +24,7 @@ func TestRun(t *testing.T) {
 			inputs: map[string]any{"items": []string{"ab", "b", "ac"}}, outcome: OK, value: `["ab","ac"]`},
 		{note: "endless loop", code: `(async () => { for (;;) {} })()`, outcome: Timeout},
 		{note: "endless await chain", code: `(async () => { for (;;) { await null; } })()`, outcome: Timeout},
+		{note: "catastrophic backtracking", code: `/(a+)+\1b/.test("a".repeat(40))`, outcome: Timeout},
 		{note: "no require", code: `(async () => require("fs").readFileSync("/etc/passwd", "utf8"))()`, outcome: Thrown, err: "require is not defined"},
 		{note: "no process", code: `(async () => process.env)()`, outcome: Thrown, err: "process is not defined"},
 		{note: "no timers", code: `(async () => new Promise(r => setTimeout(r, 10)))()`, outcome: Thrown, err: "setTimeout is not defined"},
