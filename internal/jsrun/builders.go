@@ -29,8 +29,14 @@ import (
 //     result of more than MaxElements parts.
 //   - Array.prototype.flat refuses a result longer than MaxElements,
 //     counted (once per shared array) before it flattens.
+//
+// And those that recurse natively once per level of nesting, where a deep
+// enough input overflows the Go stack, which no recover catches (the whole
+// process dies): JSON.parse, JSON.stringify and join (through the
+// elements' toString) refuse nesting deeper than maxJSONNesting, and flat
+// deeper than maxFlatNesting.
 func guardBuilders(vm *goja.Runtime, lim Limits, rangeError func(format string, args ...any)) error {
-	g := builderGuard{vm: vm, lim: lim, rangeError: rangeError}
+	g := builderGuard{vm: vm, lim: lim, rangeError: rangeError, joins: new(int)}
 	array := vm.Get("Array").ToObject(vm).Get("prototype").ToObject(vm)
 	str := vm.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
 	regexp := vm.Get("RegExp").ToObject(vm).Get("prototype").ToObject(vm)
@@ -53,6 +59,7 @@ func guardBuilders(vm *goja.Runtime, lim Limits, rangeError func(format string, 
 		{str, "replaceAll", g.replace(false)},
 		{str, "split", g.split(false)},
 		{json, "stringify", g.stringify},
+		{json, "parse", g.parse},
 	} {
 		if def.obj == nil {
 			continue
@@ -83,6 +90,7 @@ type builderGuard struct {
 	vm         *goja.Runtime
 	lim        Limits
 	rangeError func(format string, args ...any)
+	joins      *int // joins under way: an array's elements' toString joins nested arrays
 }
 
 // grow adds n to *total and throws once it passes the string limit.
@@ -130,6 +138,11 @@ func (g builderGuard) join(locale bool) func(goja.FunctionCall) goja.Value {
 		what = "Array.prototype.toLocaleString"
 	}
 	return func(call goja.FunctionCall) goja.Value {
+		if *g.joins >= maxJSONNesting {
+			g.rangeError("%s: arrays nested more than %d deep", what, maxJSONNesting)
+		}
+		*g.joins++
+		defer func() { *g.joins-- }()
 		o := call.This.ToObject(g.vm)
 		n := g.length(o)
 		sep := goja.String(nil)
@@ -403,6 +416,9 @@ func (g builderGuard) stringify(orig goja.Callable) func(goja.FunctionCall) goja
 			if h, ok := c.This.(*goja.Object); ok {
 				d = depth[h]
 			}
+			if d >= maxJSONNesting {
+				g.rangeError("JSON.stringify: the value is nested more than %d deep", maxJSONNesting)
+			}
 			n := g.toStr(k).Length() + 4 + gap*(d+1)
 			switch x := v.(type) {
 			case *goja.Object:
@@ -421,6 +437,53 @@ func (g builderGuard) stringify(orig goja.Callable) func(goja.FunctionCall) goja
 		}
 		return g.call(orig, call.This, []goja.Value{value, counting, space})
 	}
+}
+
+// maxJSONNesting bounds the nesting JSON.parse reads and JSON.stringify
+// and join write, as Go's encoding/json bounds its own: goja recurses once
+// per level, and JSON.parse("[".repeat(4e6)) overflows the stack and ends
+// the process.
+const maxJSONNesting = 10000
+
+// parse wraps JSON.parse: the text's nesting is measured before it is
+// parsed.
+func (g builderGuard) parse(orig goja.Callable) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		text := g.toStr(call.Argument(0))
+		if depth := jsonNesting(text.String()); depth > maxJSONNesting {
+			g.rangeError("JSON.parse: the text is nested %d deep, over the sandbox's limit of %d", depth, maxJSONNesting)
+		}
+		args := append([]goja.Value{text}, call.Arguments[min(1, len(call.Arguments)):]...)
+		return g.call(orig, call.This, args)
+	}
+}
+
+// jsonNesting is the deepest nesting of brackets and braces in s outside
+// its strings.
+func jsonNesting(s string) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
 }
 
 // call calls a built-in, rethrowing what it throws.

@@ -7,7 +7,10 @@
 // What holds, and what does not:
 //   - Time: a deadline interrupts the runtime (vm.Interrupt), which stops
 //     any loop, including `for(;;){}` and a spinning await chain.
-//   - Stack: recursion is capped (SetMaxCallStackSize).
+//   - Stack: recursion is capped (SetMaxCallStackSize), and the built-ins
+//     that recurse natively once per level of nesting (JSON.parse and
+//     stringify, join, flat) refuse deep nesting: a Go stack overflow ends
+//     the whole process, past any recover.
 //   - Memory: mcpc serve runs each script in a process of its own
 //     (IsolateIn) whose address space is capped (RLIMIT_AS, Linux) at what
 //     it mapped at start plus three times the cap plus 256 MiB: a script

@@ -60,6 +60,10 @@ func TestRun(t *testing.T) {
 		{note: "String.raw of shared strings", code: `String.raw({raw: Array(1000).fill("x".repeat(1 << 20))}).length`, outcome: Thrown, err: "String.raw"},
 		{note: "flat of shared arrays", code: `Array(2000).fill(new Array(1000).fill(0)).flat().length`, outcome: Thrown, err: "Array.prototype.flat: the result would have more than the sandbox's limit of 1048576 elements"},
 		{note: "flat of an array that holds itself", code: `(() => { const a = [1]; a.push(a); return a.flat(Infinity).length; })()`, outcome: Thrown, err: "nested more than 1024 deep"},
+		{note: "JSON.parse of deep nesting", code: `JSON.parse("[".repeat(4e6) + "]".repeat(4e6)).length`, outcome: Thrown, err: "JSON.parse: the text is nested 4000000 deep"},
+		{note: "JSON.stringify of deep nesting", code: `(() => { let v = 0; for (let i = 0; i < 20000; i++) v = [v]; return JSON.stringify(v).length; })()`, outcome: Thrown, err: "JSON.stringify: the value is nested more than 10000 deep"},
+		{note: "join of deep nesting", code: `(() => { let v = 0; for (let i = 0; i < 20000; i++) v = [v]; return String(v).length; })()`, outcome: Thrown, err: "Array.prototype.join: arrays nested more than 10000 deep"},
+		{note: "JSON.parse still parses", code: `JSON.parse('{"a": [1, {"b": "[[{"}], "c": "\\"["}', (k, v) => v)`, outcome: OK, value: `{"a":[1,{"b":"[[{"}],"c":"\"["}`},
 		{note: "builders still work", code: `(() => [
 			[1, null, "a", undefined].join("-"), String([1, [2, 3]]), [1234.5].toLocaleString(), "a".concat("b", 1),
 			"a-b-c".replace(/(\w)-/g, "$1+"), "aXbX".replaceAll("X", (m) => m.toLowerCase()), "a,b".split(","), /-/[Symbol.split]("a-b"),
