@@ -63,6 +63,12 @@ func TestRun(t *testing.T) {
 		{note: "JSON.parse of deep nesting", code: `JSON.parse("[".repeat(4e6) + "]".repeat(4e6)).length`, outcome: Thrown, err: "JSON.parse: the text is nested 4000000 deep"},
 		{note: "JSON.stringify of deep nesting", code: `(() => { let v = 0; for (let i = 0; i < 20000; i++) v = [v]; return JSON.stringify(v).length; })()`, outcome: Thrown, err: "JSON.stringify: the value is nested more than 10000 deep"},
 		{note: "join of deep nesting", code: `(() => { let v = 0; for (let i = 0; i < 20000; i++) v = [v]; return String(v).length; })()`, outcome: Thrown, err: "Array.prototype.join: arrays nested more than 10000 deep"},
+		{note: "eval of deep nesting", code: `eval("(".repeat(4e6) + "1" + ")".repeat(4e6))`, outcome: Thrown, err: "eval: 8000001 bytes of source is over"},
+		{note: "Function of deep nesting", code: `new Function("return " + "[".repeat(4e6))`, outcome: Thrown, err: "Function: 4000007 bytes of source is over"},
+		{note: "a function's constructor", code: `(function () {}).constructor("return " + "[".repeat(4e6))`, outcome: Thrown, err: "Function: 4000007 bytes"},
+		{note: "the async function constructor", code: `Object.getPrototypeOf(async () => {}).constructor("[".repeat(4e6))`, outcome: Thrown, err: "AsyncFunction: 4000000 bytes"},
+		{note: "compilers still work", code: `(async () => [eval("1 + 1"), Function("a", "b", "return a * b")(3, 4), new Function("return 5")(), await (async () => {}).constructor("return 6")(), (function () {}) instanceof Function, Function.prototype.constructor === Function, eval({x: 1}).x])()`,
+			outcome: OK, value: `[2,12,5,6,true,true,1]`},
 		{note: "JSON.parse still parses", code: `JSON.parse('{"a": [1, {"b": "[[{"}], "c": "\\"["}', (k, v) => v)`, outcome: OK, value: `{"a":[1,{"b":"[[{"}],"c":"\"["}`},
 		{note: "builders still work", code: `(() => [
 			[1, null, "a", undefined].join("-"), String([1, [2, 3]]), [1234.5].toLocaleString(), "a".concat("b", 1),

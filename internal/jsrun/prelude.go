@@ -25,6 +25,8 @@ import (
 //   - The built-ins that build one string or array from shared parts (join,
 //     JSON.stringify, replace, concat, split, flat) count their result as
 //     they build it (see guardBuilders).
+//   - eval and the Function constructors compile at most MaxSourceBytes
+//     (see guardCompilers).
 func guardBuiltins(vm *goja.Runtime, lim Limits) error {
 	rangeError := func(format string, args ...any) {
 		ctor := vm.Get("RangeError").ToObject(vm)
@@ -133,7 +135,10 @@ func guardBuiltins(vm *goja.Runtime, lim Limits) error {
 			return err
 		}
 	}
-	return guardBuilders(vm, lim, rangeError)
+	if err := guardBuilders(vm, lim, rangeError); err != nil {
+		return err
+	}
+	return guardCompilers(vm, lim, rangeError)
 }
 
 func isFloat(v goja.Value) bool {
