@@ -3,6 +3,7 @@
 package controller
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -46,4 +47,13 @@ func failpointError(name string) error {
 		return errors.New("failpoint " + name)
 	}
 	return nil
+}
+
+// failpointStall holds the caller until ctx ends when MCPC_FAILPOINT names
+// this point: an edit that outlasts its deadline on any machine, where a
+// file built to be slow would be slow only on some.
+func failpointStall(ctx context.Context, name string) {
+	if failpointName == name {
+		<-ctx.Done()
+	}
 }

@@ -25,6 +25,7 @@ const patchDeadline = 2 * time.Second
 func (c *Controller) applyEdits(ctx context.Context, file, content string, edits []patch.Edit) (string, []schemas.Problem) {
 	ctx, cancel := context.WithTimeout(ctx, patchDeadline)
 	defer cancel()
+	failpointStall(ctx, "patch-edits")
 	return patch.Apply(ctx, content, edits, patch.Options{File: file, Registry: c.codemods})
 }
 
