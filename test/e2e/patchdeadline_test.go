@@ -21,9 +21,10 @@ import (
 // turn (it did not hold the store while it waited).
 func TestPatchDeadlineOverStdio(t *testing.T) {
 	ws := newWorkspace(t)
+	bin := failpointBinary(t) // built before the clock starts
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.Command(failpointBinary(t), "serve", "--workspace", ws, "--no-warm")
+	cmd := exec.Command(bin, "serve", "--workspace", ws, "--no-warm")
 	cmd.Env = append(os.Environ(), "MCPC_FAILPOINT=patch-edits")
 	c, err := mcp.Dial(ctx, cmd)
 	must(t, err)
