@@ -35,16 +35,22 @@ _plan_tags := {tag |
 	some tag in object.get(input.enforcement.fileTags, file, [])
 } | enforcement.plan_named_tags
 
-_holds(condition, "fileGlobs") if {
-	some pattern in condition.fileGlobs
+# each field's check takes the field's value alone, so rules that share
+# fileGlobs or tags (the usual case) share its cached result
+_holds(condition, "fileGlobs") if _globs_match(condition.fileGlobs)
+
+_holds(condition, "strategyIds") if input.envelope.knowledgeStrategyId in condition.strategyIds
+
+_holds(condition, "tags") if _tags_met(condition.tags)
+
+_globs_match(patterns) if {
+	some pattern in patterns
 	some file in _targets
 	_glob(pattern, file)
 }
 
-_holds(condition, "strategyIds") if input.envelope.knowledgeStrategyId in condition.strategyIds
-
-_holds(condition, "tags") if {
-	some tag in condition.tags
+_tags_met(tags) if {
+	some tag in tags
 	tag in _plan_tags
 }
 
@@ -54,9 +60,9 @@ _glob(pattern, file) if glob.match(pattern, ["/"], file)
 _glob(pattern, file) if glob.match(replace(pattern, "/**/", "/"), ["/"], file)
 
 _applies(rule) if {
-	every field in ["fileGlobs", "strategyIds", "tags"] {
-		_field_holds(rule.condition, field)
-	}
+	_field_holds(rule.condition, "fileGlobs")
+	_field_holds(rule.condition, "strategyIds")
+	_field_holds(rule.condition, "tags")
 }
 
 _field_holds(condition, field) if not condition[field]
