@@ -118,13 +118,16 @@ _text(node) := lower(concat(" ", array.concat(
 # _text of every change node: for the usual plan (every editIntent a string,
 # every targetSymbols an array of strings) in two builtin calls per node; a
 # node that is not usual leaves its text out, and then every text is _text
-_usual_texts := {i: lower(concat(" ", [node.editIntent, concat(" ", node.targetSymbols)])) | # regal ignore:prefer-set-or-object-rule
+_usual_texts := {i: text | # regal ignore:prefer-set-or-object-rule
 	some i, node in plan.change_nodes
+	text := lower(concat(" ", [node.editIntent, concat(" ", node.targetSymbols)]))
 }
 
 _texts := _usual_texts if {
 	count(_usual_texts) == count(plan.change_nodes)
-} else := {i: _text(node) | some i, node in plan.change_nodes} # regal ignore:prefer-set-or-object-rule
+} # regal ignore:prefer-set-or-object-rule
+
+else := {i: _text(node) | some i, node in plan.change_nodes}
 
 # METADATA
 # description: the custom element tags a node's editIntent and targetSymbols name
@@ -141,12 +144,13 @@ node_tags := {i: {tag | some tag in regex.find_n(_tag_pattern, text, -1)} | # re
 plan_named_tags := {tag | some tag in regex.find_n(_tag_pattern, concat(" ", [text | some text in _texts]), -1)}
 
 # the tags each distinct target file uses, once per file rather than per node
-_target_file_tags := {file: {tag | some tag in object.get(input.enforcement.fileTags, file, [])} | # regal ignore:prefer-set-or-object-rule
+_target_file_tags := {file: tags | # regal ignore:prefer-set-or-object-rule
 	some file in plan.change_targets
+	tags := {tag | some tag in object.get(input.enforcement.fileTags, file, [])}
 }
 
 # the tags that have a MigrationRule
-_rule_tags := {tag | some tag, _ in rules_by_tag}
+_rule_tags := object.keys(rules_by_tag)
 
 # METADATA
 # description: |
@@ -190,10 +194,11 @@ migrations_of(indexes) := [migration |
 ]
 
 # the tags whose MigrationRule has each status
-_status_tags := {status: {tag | some tag, rule in rules_by_tag; rule.status == status} | # regal ignore:prefer-set-or-object-rule
+_status_tags := {rule.status: _tags_with_status(rule.status) | # regal ignore:prefer-set-or-object-rule
 	some rule in migration_rules
-	status := rule.status
 }
+
+_tags_with_status(status) := {tag | some tag, rule in rules_by_tag; rule.status == status}
 
 # METADATA
 # description: |
@@ -222,7 +227,10 @@ weak := guarded_indexes | {i |
 	count(migrated_tags[i] & _unapproved_tags) > 0
 }
 
-_unapproved_tags := {tag | some tag, rule in rules_by_tag; rule.status != "approved"}
+_unapproved_tags := {tag | # regal ignore:prefer-set-or-object-rule
+	some tag, rule in rules_by_tag
+	rule.status != "approved"
+}
 
 # METADATA
 # description: |
@@ -239,16 +247,7 @@ uncited_rules := {i: ids | # regal ignore:prefer-set-or-object-rule
 refs(node) := {ref | some ref in object.get(node, "policyRefs", []); is_string(ref)}
 
 # METADATA
-# description: the low-evidence path of ARCHITECTURE section 5
-guarded(node) if {
-	node.lowEvidenceGuard == true
-	node.requiresHumanReview == true
-	is_string(node.uncertaintyNote)
-	trim_space(node.uncertaintyNote) != ""
-}
-
-# METADATA
-# description: the indexes of the change nodes on the low-evidence path (guarded)
+# description: the indexes of the change nodes on the low-evidence path of ARCHITECTURE section 5
 guarded_indexes := {i | # regal ignore:prefer-set-or-object-rule
 	some i, node in plan.change_nodes
 	node.lowEvidenceGuard == true
@@ -269,7 +268,10 @@ _escalated := {ref | # regal ignore:prefer-set-or-object-rule
 
 # METADATA
 # description: change node index to its policyRefs, built once when something is to be cited
-cited := {i: {ref | some ref in object.get(node, "policyRefs", []); is_string(ref)} | # regal ignore:prefer-set-or-object-rule
+cited := {i: {ref | # regal ignore:prefer-set-or-object-rule
+	some ref in object.get(node, "policyRefs", [])
+	is_string(ref)
+} |
 	_citable
 	some i, node in plan.change_nodes
 }

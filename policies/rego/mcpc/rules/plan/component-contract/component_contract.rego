@@ -26,7 +26,7 @@ _mapped := [[i, mapping] | # regal ignore:prefer-set-or-object-rule
 
 # the distinct mappings, and the guards over them that say whether a rule
 # below has anything to find before it walks every change node
-_mappings := {mapping | some [_, mapping] in _mapped}
+_mappings := {mapping | some [_, mapping] in _mapped} # regal ignore:prefer-set-or-object-rule
 
 _undeclared := {mapping.toTag | some mapping in _mappings} - object.keys(enforcement.contracts)
 

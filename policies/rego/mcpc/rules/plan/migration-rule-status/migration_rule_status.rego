@@ -37,8 +37,8 @@ report contains violation if {
 report contains violation if {
 	some migration in enforcement.migrations_of(enforcement.migrating_under(enforcement.unguarded_migrating, "unknown"))
 	migration.rule.status == "unknown"
-	node := plan.nodes[migration.index]
 	not enforcement.escalated(migration.rule.id)
+	node := plan.nodes[migration.index]
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s%s", [
 			sprintf(

@@ -33,7 +33,7 @@ _in_scope(file, scopes) if {
 _enforceable := [entry | some entry in enforcement.prose; entry.enforceable]
 
 # change node index to the tags it touches, built once (only when a policy can deny)
-_enforceable_ids := {entry.id | some entry in _enforceable}
+_enforceable_ids := {entry.id | some entry in _enforceable} # regal ignore:prefer-set-or-object-rule
 
 # the change nodes that do not cite every enforceable policy: only they can
 # fail to cite one they touch, so only their tags are gathered
