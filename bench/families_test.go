@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/controller"
 	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
@@ -111,6 +112,16 @@ func familiesInput(b *testing.B, n int) (*engine.Engine, *engine.Input) {
 		nodes = append(nodes, change, validate)
 	}
 	sub["nodes"] = nodes
+	// the recorded facts describe the recorded plan: Go's facts of this one
+	facts, err := json.Marshal(controller.SubmissionFactsOf(sub))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var factsDoc any
+	if err := json.Unmarshal(facts, &factsDoc); err != nil {
+		b.Fatal(err)
+	}
+	in["submissionFacts"] = factsDoc
 	if dump := os.Getenv("MCPC_BENCH_DUMP"); dump != "" {
 		raw, _ := json.Marshal(in)
 		_ = os.WriteFile(fmt.Sprintf("%s.%d", dump, n), raw, 0o644) // for `opa eval --profile`

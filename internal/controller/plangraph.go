@@ -8,6 +8,24 @@ type submissionFacts struct {
 	// CycleNodes are the node ids on a dependency cycle (self-loops included),
 	// sorted. Dangling dependencies are ignored here; policy reports them.
 	CycleNodes []string `json:"cycleNodes"`
+	// NodeShapes are the distinct [kind, field names] of the nodes that are
+	// objects with a kind; nil (null) outside a submission, and then policy
+	// works them out itself (as for a decision recorded before this fact).
+	NodeShapes []nodeShape `json:"nodeShapes,omitempty"`
+	// AllKinded says every node is an object with a kind field.
+	AllKinded bool `json:"allKinded"`
+}
+
+// SubmissionFactsOf is the facts Go reports about a submitted planGraph
+// (input.submissionFacts), for benchmarks that build their own plans.
+func SubmissionFactsOf(planGraph map[string]any) any {
+	return gatherSubmissionFacts(planGraph)
+}
+
+func gatherSubmissionFacts(planGraph map[string]any) submissionFacts {
+	f := submissionFacts{CycleNodes: cycleNodes(planGraph)}
+	f.NodeShapes, f.AllKinded = nodeShapes(planGraph)
+	return f
 }
 
 // cycleNodes runs Tarjan's strongly connected components over dependsOn.

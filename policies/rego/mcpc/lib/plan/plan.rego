@@ -37,16 +37,33 @@ id_list := [id | some id in _all_id_list; is_string(id)] if not _ids_are_strings
 # description: every nodeId of the submission
 ids := {id | some id in id_list}
 
+# Go reports the nodes' shapes (input.submissionFacts.nodeShapes, allKinded)
+# so the field rules need not build a key set per node; an input without
+# them (one recorded before Go reported them) has them worked out here.
+_shape_facts if is_array(input.submissionFacts.nodeShapes)
+
 # [kind, field names] of every node that is an object with a kind, in node order
 _shape_list := [[node.kind, object.keys(node)] | some node in nodes]
 
 # METADATA
+# scope: document
 # description: every node is an object with a kind (then shapes describes every node)
-all_kinded if count(_shape_list) == count(nodes)
+all_kinded if {
+	_shape_facts
+	input.submissionFacts.allKinded == true
+}
+
+all_kinded if {
+	not _shape_facts
+	count(_shape_list) == count(nodes)
+}
 
 # METADATA
+# scope: document
 # description: the distinct [kind, field names] of the nodes (usually one per kind)
-shapes := {shape | some shape in _shape_list}
+shapes := {[s.kind, {f | some f in s.fields}] | some s in input.submissionFacts.nodeShapes} if _shape_facts
+
+shapes := {shape | some shape in _shape_list} if not _shape_facts
 
 # METADATA
 # description: index to node for the change nodes

@@ -58,3 +58,48 @@ test_success_guidance_lists_the_configured_commands if {
 	guidance.validationCommands == fixtures.input_doc.config.validationCommands
 	guidance.envelopeRequiredFields == tables.plangraph.envelopeRequiredFields
 }
+
+# Go's shape facts and the shapes worked out here (an input recorded before
+# Go reported them) are the same views, so the field rules decide alike
+test_success_shapes_from_go_facts_match_the_worked_out_ones if {
+	nodes := [
+		{"kind": "change", "nodeId": "c-1"},
+		{"kind": "change", "nodeId": "c-2"},
+		{"kind": "validate"},
+	]
+	facts := {"cycleNodes": [], "allKinded": true, "nodeShapes": [
+		{"kind": "change", "fields": ["kind", "nodeId"]},
+		{"kind": "validate", "fields": ["kind"]},
+	]}
+	doc := object.union(_submission(nodes), {"submissionFacts": facts})
+	want := {["change", {"kind", "nodeId"}], ["validate", {"kind"}]}
+	plan.shapes == want with input as doc
+	plan.all_kinded with input as doc
+	plan.shapes == want with input as _submission(nodes)
+	plan.all_kinded with input as _submission(nodes)
+}
+
+test_success_not_all_kinded_from_go_facts if {
+	nodes := [{"kind": "change"}, "x"]
+	facts := {"cycleNodes": [], "allKinded": false, "nodeShapes": [{"kind": "change", "fields": ["kind"]}]}
+	doc := object.union(_submission(nodes), {"submissionFacts": facts})
+	not plan.all_kinded with input as doc
+	not plan.all_kinded with input as _submission(nodes)
+	plan.shapes == {["change", {"kind"}]} with input as doc
+}
+
+# with Go's facts the field rules deny what they deny without them
+test_fail_field_rules_alike_with_go_facts if {
+	nodes := [{"kind": "change", "nodeId": "c-1"}, {"kind": "bogus", "nodeId": "b-1"}, 7]
+	facts := {"cycleNodes": [], "allKinded": false, "nodeShapes": [
+		{"kind": "bogus", "fields": ["kind", "nodeId"]},
+		{"kind": "change", "fields": ["kind", "nodeId"]},
+	]}
+	doc := object.union(_submission(nodes), {"submissionFacts": facts})
+	with_fields := node_fields.report with input as doc
+	count(with_fields) > 0
+	with_fields == node_fields.report with input as _submission(nodes)
+	with_kinds := unknown_node_kind.report with input as doc
+	count(with_kinds) == 2
+	with_kinds == unknown_node_kind.report with input as _submission(nodes)
+}
