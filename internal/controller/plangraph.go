@@ -14,6 +14,12 @@ type submissionFacts struct {
 	NodeShapes []nodeShape `json:"nodeShapes,omitempty"`
 	// AllKinded says every node is an object with a kind field.
 	AllKinded bool `json:"allKinded"`
+	// NodeTags are, per node in node order, the tags a change node names
+	// in its editIntent and targetSymbols (null for other nodes); nil
+	// outside a submission, and then policy finds them itself.
+	NodeTags [][]string `json:"nodeTags,omitempty"`
+	// NamedTags are the tags all change nodes name, sorted.
+	NamedTags []string `json:"namedTags,omitempty"`
 }
 
 // SubmissionFactsOf is the facts Go reports about a submitted planGraph
@@ -25,6 +31,7 @@ func SubmissionFactsOf(planGraph map[string]any) any {
 func gatherSubmissionFacts(planGraph map[string]any) submissionFacts {
 	f := submissionFacts{CycleNodes: cycleNodes(planGraph)}
 	f.NodeShapes, f.AllKinded = nodeShapes(planGraph)
+	f.NodeTags, f.NamedTags = changeNodeTags(planGraph)
 	return f
 }
 

@@ -166,15 +166,37 @@ else := {i: _text(node) | some i, node in plan.change_nodes}
 # description: the custom element tags a node's editIntent and targetSymbols name
 named_tags(node) := {tag | some tag in regex.find_n(_tag_pattern, _text(node), -1)}
 
+# Go reports the tags each change node names (input.submissionFacts.nodeTags,
+# namedTags, matched as _tag_pattern over the lowered strings) so no regex
+# runs per node here; an input without them (one recorded before Go
+# reported them) has them found here.
+_tag_facts if is_array(input.submissionFacts.nodeTags)
+
 # METADATA
+# scope: document
 # description: change node index to the tags its editIntent and targetSymbols name
+node_tags := {i: tags | # regal ignore:prefer-set-or-object-rule
+	some i, _ in plan.change_nodes
+	names := input.submissionFacts.nodeTags[i]
+	tags := {tag | some tag in names}
+} if {
+	_tag_facts
+}
+
 node_tags := {i: {tag | some tag in regex.find_n(_tag_pattern, text, -1)} | # regal ignore:prefer-set-or-object-rule
 	some i, text in _texts
+} if {
+	not _tag_facts
 }
 
 # METADATA
+# scope: document
 # description: the tags the change nodes name (node_tags of them all, in one regex call)
-plan_named_tags := {tag | some tag in regex.find_n(_tag_pattern, concat(" ", [text | some text in _texts]), -1)}
+plan_named_tags := {tag | some tag in input.submissionFacts.namedTags} if _tag_facts
+
+plan_named_tags := {tag | some tag in regex.find_n(_tag_pattern, _all_texts, -1)} if not _tag_facts
+
+_all_texts := concat(" ", [text | some text in _texts])
 
 # the tags each distinct target file uses, once per file rather than per node
 _target_file_tags := {file: tags | # regal ignore:prefer-set-or-object-rule

@@ -87,3 +87,24 @@ test_success_domain_strategy_overrides_carry_their_source if {
 	rows := enforcement.strategy_overrides with data.mcpcdomain as domain # regal ignore:unresolved-reference
 	rows == [{"when": {"tags": ["adp-alert"]}, "strategy": "migration_adp_to_sdf", "source": "bundle:adp_sdf:strategyOverrides[0]"}]
 }
+
+# Go's tag facts and the tags found here (an input recorded before Go
+# reported them) are the same views
+test_success_node_tags_from_go_facts_match_the_found_ones if {
+	nodes := [
+		{"kind": "change", "editIntent": "Replace ADP-Alert with sdf-alert", "targetSymbols": ["adp-alert", "App"]},
+		{"kind": "validate", "editIntent": "adp-x"},
+		{"kind": "change", "editIntent": "rename", "targetSymbols": []},
+	]
+	without := fixtures.with_input({"verb": "submit_execution_plan", "submission": {"nodes": nodes}})
+	doc := object.union(without, {"submissionFacts": {
+		"cycleNodes": [],
+		"nodeTags": [["adp-alert", "sdf-alert"], null, []],
+		"namedTags": ["adp-alert", "sdf-alert"],
+	}})
+	want := {0: {"adp-alert", "sdf-alert"}, 2: set()}
+	enforcement.node_tags == want with input as doc
+	enforcement.node_tags == want with input as without
+	enforcement.plan_named_tags == {"adp-alert", "sdf-alert"} with input as doc
+	enforcement.plan_named_tags == {"adp-alert", "sdf-alert"} with input as without
+}
