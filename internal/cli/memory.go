@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpc/mcpc/internal/clock"
 	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/memory"
@@ -130,7 +130,7 @@ func (p *memoryParams) review(w io.Writer, id, to string) error {
 	if err != nil {
 		return err
 	}
-	now, err := memory.Now()
+	now, err := clock.Now()
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (p *memoryParams) expireCheck(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	now, err := memory.Now()
+	now, err := clock.Now()
 	if err != nil {
 		return err
 	}
@@ -165,13 +165,8 @@ func (p *memoryParams) expireCheck(ctx context.Context, w io.Writer) error {
 		by = "mcpc"
 	}
 	decide := func(records []memory.Record) ([]memory.Transition, error) {
-		doc := map[string]any{
-			"memoryLifecycle": map[string]any{
-				"now": now.Format(time.RFC3339), "contestWindowHours": cfg.Memory.ContestWindowHours,
-				"provisionalWindowHours": cfg.Memory.ProvisionalWindowHours, "autoPromotable": cfg.Memory.AutoPromotable,
-			},
-			"enforcement": map[string]any{"memories": records},
-		}
+		doc := memory.NewPolicyDoc(nil, now, cfg.Memory)
+		doc.Enforcement.Memories = records // every record: the bound is a turn's
 		var out struct {
 			Transitions []memory.Transition `json:"transitions"`
 		}

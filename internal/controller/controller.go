@@ -176,7 +176,7 @@ func New(opts Options) (*Controller, error) {
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
 	if !opts.NoLearning {
-		c.learn = memory.NewLearner(c.paths, cfg, c.log)
+		c.learn = memory.NewLearner(c.paths, cfg, c.describeRule, c.log)
 	}
 	return c, nil
 }

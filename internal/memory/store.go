@@ -2,9 +2,6 @@ package memory
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
-	"time"
 
 	"github.com/mcpc/mcpc/internal/pathscope"
 )
@@ -67,21 +64,6 @@ func AppendChanges(res *pathscope.Resolver, changes []Change) error {
 		buf = append(append(buf, line...), '\n')
 	}
 	return res.AppendFile(ChangelogFile, buf, true)
-}
-
-// Now is the one clock of the memory lifecycle: MCPC_NOW (RFC 3339) when
-// set, so tests and people can move through every window without
-// waiting; otherwise the system clock.
-func Now() (time.Time, error) {
-	v := os.Getenv("MCPC_NOW")
-	if v == "" {
-		return time.Now().UTC(), nil
-	}
-	at, err := time.Parse(time.RFC3339Nano, v)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("MCPC_NOW=%q is not an RFC 3339 time: %w", v, err)
-	}
-	return at.UTC(), nil
 }
 
 // str is a record's string field, or "".

@@ -1,68 +1,119 @@
-# Memory lifecycle and activation.
+# Memory lifecycle and activation: the one decision of which memory records
+# are in force, read by the pack's activeMemories and memories, the memory
+# lane of ranking, trace_symbol_graph's few-shots, the strategy override
+# layer and plan_rule enforcement (mcpc.lib.enforcement.active_memories is
+# this decision).
 # Seed 002's lifecycle over the records' facts (input.enforcement.memories)
-# on one clock (input.memoryLifecycle.now, MCPC_NOW when set): a pending
-# record may be contested for contestWindowHours from its creation, then it
-# is provisional for provisionalWindowHours; past both it expires, unless its
-# enforcement type is auto-promotable, when it is approved. plan_rule is
-# never auto-promoted, whatever config lists. approved, rejected, expired
-# and retired are people's (or an earlier check's) decisions and stay.
-# Which memories are active for a turn follows from the state this decides;
-# Go persists the transitions (mcpc memory expire-check) and writes the
-# changelog.
+# on one clock (input.enforcement.now: MCPC_NOW when set, else the system
+# clock, from Go's one clock) with the windows of config memory.*
+# (input.memoryLifecycle): a pending record may be contested for
+# contestWindowHours from its creation, then it is provisional for
+# provisionalWindowHours; past both it expires, unless its enforcement type
+# is auto-promotable, when it is approved. A record that needs a person
+# (a plan_rule, or a scaffolded strategy_signal: a guess that would bind
+# plans or the strategy) never leaves pending by the clock and is never
+# auto-promoted, whatever config lists; past both windows it expires.
+# approved, rejected, expired and retired are people's (or an earlier
+# check's) decisions and stay. Go persists the transitions (mcpc memory
+# expire-check) and writes the changelog.
 package mcpc.lib.memory
 
-_lifecycle := input.memoryLifecycle
+_lifecycle := object.get(input, "memoryLifecycle", {})
+
+_contest_hours := object.get(_lifecycle, "contestWindowHours", 48)
+
+_provisional_hours := object.get(_lifecycle, "provisionalWindowHours", 48)
+
+_auto_types := object.get(_lifecycle, "autoPromotable", ["informational", "strategy_signal"])
+
+_memories := object.get(input, ["enforcement", "memories"], [])
 
 _hour_ns := 3600000000000
 
-_now_ns := time.parse_rfc3339_ns(_lifecycle.now)
+_now_ns := time.parse_rfc3339_ns(input.enforcement.now)
 
-_contest_end_ns(record) := time.parse_rfc3339_ns(record.createdAt) + (_lifecycle.contestWindowHours * _hour_ns)
+_created_ns(record) := time.parse_rfc3339_ns(record.createdAt)
 
-_provisional_end_ns(record) := _contest_end_ns(record) + (_lifecycle.provisionalWindowHours * _hour_ns)
+_contest_end_ns(record) := _created_ns(record) + (_contest_hours * _hour_ns)
 
-_auto_promotable(record) if {
-	record.enforcementType in _lifecycle.autoPromotable
-	record.enforcementType != "plan_rule"
-}
-
-_settled := {"approved", "rejected", "expired", "retired"}
+_provisional_end_ns(record) := _contest_end_ns(record) + (_provisional_hours * _hour_ns)
 
 # METADATA
 # scope: document
 # description: |
-#   a record's state on the clock: pending until its contest window ends,
-#   provisional until its provisional window ends, then approved (an
-#   auto-promotable type) or expired; a record without a readable createdAt
-#   keeps its stored state
-effective_state(record) := record.state if record.state in _settled
+#   a record only a person may put in force: a plan_rule, or a scaffolded
+#   strategy_signal (friction's guess at a strategy override)
+needs_person(record) if record.enforcementType == "plan_rule"
 
-effective_state(record) := "pending" if {
-	record.state == "pending"
-	_now_ns < _contest_end_ns(record)
+needs_person(record) if {
+	record.enforcementType == "strategy_signal"
+	record.scaffolded == true
 }
 
-effective_state(record) := "provisional" if {
-	record.state in {"pending", "provisional"}
+_auto_promotable(record) if {
+	record.enforcementType in _auto_types
+	not needs_person(record)
+}
+
+_settled := {"approved", "rejected", "expired", "retired"}
+
+_in_contest(record) if _now_ns < _contest_end_ns(record)
+
+_in_provisional(record) if {
 	_now_ns >= _contest_end_ns(record)
 	_now_ns < _provisional_end_ns(record)
 }
 
+_past_windows(record) if _now_ns >= _provisional_end_ns(record)
+
+# a pending record that needs a person waits for one through both windows
+_held(record) if {
+	record.state == "pending"
+	needs_person(record)
+}
+
+# METADATA
+# scope: document
+# description: |
+#   a record's state on the clock: pending (or the provisional a person
+#   set) until its contest window ends,
+#   provisional until its provisional window ends, then approved (an
+#   auto-promotable type) or expired; a record that needs a person stays
+#   pending until it expires; a record without a readable createdAt keeps
+#   its stored state
+effective_state(record) := record.state if record.state in _settled
+
+effective_state(record) := record.state if {
+	record.state in {"pending", "provisional"}
+	_in_contest(record)
+}
+
+effective_state(record) := "provisional" if {
+	record.state in {"pending", "provisional"}
+	_in_provisional(record)
+	not _held(record)
+}
+
+effective_state(record) := "pending" if {
+	_held(record)
+	_in_provisional(record)
+}
+
 effective_state(record) := "approved" if {
 	record.state in {"pending", "provisional"}
-	_now_ns >= _provisional_end_ns(record)
+	_past_windows(record)
 	_auto_promotable(record)
 }
 
 effective_state(record) := "expired" if {
 	record.state in {"pending", "provisional"}
-	_now_ns >= _provisional_end_ns(record)
+	_past_windows(record)
 	not _auto_promotable(record)
 }
 
 effective_state(record) := record.state if {
 	record.state in {"pending", "provisional"}
-	not time.parse_rfc3339_ns(record.createdAt)
+	not _created_ns(record)
 }
 
 _reason := {
@@ -74,31 +125,34 @@ _reason := {
 # METADATA
 # description: the state changes the clock has made, in record id order
 transitions := [change |
-	some id in sort([r.id | some r in input.enforcement.memories])
-	some record in input.enforcement.memories
-	record.id == id
+	some record in _in_id_order
 	to := effective_state(record)
 	to != record.state
-	change := {"id": id, "from": record.state, "to": to, "reason": _reason[to]}
+	change := {"id": record.id, "from": record.state, "to": to, "reason": _reason[to]}
+]
+
+# the records in id order (then file order), sorted once: records.json may
+# hold thousands
+_in_id_order := [record |
+	some pair in sort([[record.id, i] | some i, record in _memories; is_string(record.id)])
+	record := _memories[pair[1]]
 ]
 
 # an active record is in force on the clock: provisional (enforced but
-# reversible) or approved, and not past an expiresAt it carries
-_expired_at(record) if time.parse_rfc3339_ns(record.expiresAt) <= _now_ns
+# reversible) or approved, and not past an expiresAt it carries; an
+# expiresAt policy cannot read (or a clock it cannot read) never applies
+_live(record) if not record.expiresAt
 
-_expired_at(record) if {
-	record.expiresAt
-	not time.parse_rfc3339_ns(record.expiresAt)
-}
+_live(record) if time.parse_rfc3339_ns(record.expiresAt) > _now_ns
 
 # METADATA
-# description: the records active for this turn, in id order
+# description: |
+#   the records in force for this turn, in id order: the one activation
+#   decision (provisional is enforced but reversible, seed 002)
 active := [record |
-	some id in sort([r.id | some r in input.enforcement.memories])
-	some record in input.enforcement.memories
-	record.id == id
+	some record in _in_id_order
 	effective_state(record) in {"approved", "provisional"}
-	not _expired_at(record)
+	_live(record)
 ]
 
 # a record's anchors as folders; a record without anchors is workspace-wide
