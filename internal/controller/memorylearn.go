@@ -34,7 +34,9 @@ func (c *Controller) describeRule(rule string) string {
 		if cur := e.Current(); cur != nil {
 			docs = cur.RuleDocs()
 		}
-	case interface{ RuleDocs() map[string]engine.RuleDoc }:
+	case interface {
+		RuleDocs() map[string]engine.RuleDoc
+	}:
 		docs = e.RuleDocs()
 	}
 	return docs[rule].Description
