@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -55,6 +56,9 @@ func ruleFamily(rule string) (category, name string) {
 	return category, strings.Trim(name, `"]`)
 }
 
+// denyCodePattern is the record schema's planRule.denyCode.
+var denyCodePattern = regexp.MustCompile(`^[A-Z][A-Z0-9_]{2,63}$`)
+
 // strategyFlags is the ContextSignature override that leads lib/strategy
 // to each strategy (policies/data/strategies.json's order): what a
 // strategy_signal scaffold proposes when agents keep declaring a strategy
@@ -85,6 +89,9 @@ func (sc Scaffolder) candidate(id string, sig Signature, d Denial, count int, no
 	i := max(0, slices.Index(d.Codes, sig.Code))
 	message, rule, remediation := at(d.Messages, i), at(d.Rules, i), at(d.Remediations, i)
 	kind := EnforcementFor(rule, sig.Code, d.PlanStrategy)
+	if kind == "plan_rule" && !denyCodePattern.MatchString(sig.Code) {
+		kind = "informational" // a plan_rule denies with a code of the record schema's form
+	}
 	strategy := sig.Strategy
 	if strategy == "" {
 		strategy = "any strategy"
