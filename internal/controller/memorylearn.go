@@ -100,7 +100,7 @@ func learnedNodes(submission map[string]any) []memory.PlanNode {
 	for _, n := range nodes[:min(len(nodes), maxLearnedNodes)] {
 		m, _ := n.(map[string]any)
 		s := func(m map[string]any, k string) string { v, _ := m[k].(string); return v }
-		node := memory.PlanNode{ID: s(m, "nodeId"), Kind: s(m, "kind"), TargetFile: s(m, "targetFile"), EditIntent: s(m, "editIntent")}
+		node := memory.PlanNode{ID: s(m, "nodeId"), Kind: s(m, "kind"), TargetFile: s(m, "targetFile")}
 		hooks, _ := m["verificationHooks"].([]any)
 		for _, h := range hooks[:min(len(hooks), 4)] {
 			hm, _ := h.(map[string]any)

@@ -54,12 +54,11 @@ type AcceptedPlan struct {
 }
 
 // PlanNode is what a few-shot scaffold cites of a plan node involved in a
-// denial.
+// denial: its shape, never its free text.
 type PlanNode struct {
 	ID         string `json:"nodeId"`
 	Kind       string `json:"kind"`
 	TargetFile string `json:"targetFile,omitempty"`
-	EditIntent string `json:"editIntent,omitempty"`
 	// Hooks are the validate node's verification hooks as recipe/command.
 	Hooks []Hook `json:"verificationHooks,omitempty"`
 }

@@ -146,6 +146,9 @@ func (sc Scaffolder) fewShot(sig Signature, d Denial, where, message, rule, reme
 	}
 	attempt := d.Verb
 	if files := filesIn(d.Files, sig.Anchor); len(files) > 0 {
+		for i, f := range files {
+			files[i] = plain(f)
+		}
 		attempt += " " + strings.Join(files, ", ")
 	}
 	before := renderNodes(nodes)
@@ -154,7 +157,7 @@ func (sc Scaffolder) fewShot(sig Signature, d Denial, where, message, rule, reme
 	}
 	cited := make([]any, 0, len(nodes))
 	for _, n := range nodes {
-		cited = append(cited, map[string]any{"nodeId": n.ID, "kind": n.Kind, "targetFile": n.TargetFile, "editIntent": n.EditIntent})
+		cited = append(cited, map[string]any{"nodeId": plain(n.ID), "kind": plain(n.Kind), "targetFile": plain(n.TargetFile)})
 	}
 	return map[string]any{
 		"instruction": instruction,
@@ -287,23 +290,36 @@ func requiredSteps(nodes []PlanNode) []any {
 	return out
 }
 
-// renderNodes writes nodes as the lines of an example plan.
+// renderNodes writes nodes as the lines of an example plan: kinds, ids,
+// target files and validation hooks, never an agent's free text (its
+// editIntent). A few-shot reaches other agents once provisional, before a
+// person read it: what one agent wrote must not become another's
+// instructions.
 func renderNodes(nodes []PlanNode) string {
 	lines := make([]string, 0, len(nodes))
 	for _, n := range nodes {
-		line := n.Kind + " " + n.ID
+		line := plain(n.Kind) + " " + plain(n.ID)
 		if n.TargetFile != "" {
-			line += " " + n.TargetFile
-		}
-		if n.EditIntent != "" {
-			line += ": " + truncate(n.EditIntent, 200)
+			line += " " + plain(n.TargetFile)
 		}
 		for _, h := range n.Hooks {
-			line += fmt.Sprintf(" [%s %s]", h.RecipeID, h.CommandID)
+			line += fmt.Sprintf(" [%s %s]", plain(h.RecipeID), plain(h.CommandID))
 		}
 		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// plain is an identifier or path as a scaffold quotes it: printable, one
+// line, at most 200 bytes.
+func plain(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
+	return truncate(s, 200)
 }
 
 func phaseOf(verb string) string {
