@@ -31,7 +31,15 @@ func SignatureID(sig Signature) string {
 // rejected: it gets no new candidate. One that expired may be learned
 // again (a new id with a generation suffix).
 func OpenCandidates(res *pathscope.Resolver, sigs []Signature, d Denial, counts map[string]int, sc Scaffolder, now time.Time) error {
-	return Update(res, func(records []Record) ([]Record, bool, error) {
+	_, err := openCandidates(res, sigs, d, counts, sc, now)
+	return err
+}
+
+// openCandidates is OpenCandidates returning the stamp of the records it
+// leaves: each of sigs has a candidate open or rejected in that version
+// (or waits for the pending bound).
+func openCandidates(res *pathscope.Resolver, sigs []Signature, d Denial, counts map[string]int, sc Scaffolder, now time.Time) (recordsStamp, error) {
+	return updateStamped(res, func(records []Record) ([]Record, bool, error) {
 		changed := false
 		pending := 0
 		for _, r := range records {

@@ -128,8 +128,15 @@ type Learner struct {
 	dropped  atomic.Int64
 	reported int64          // drops already written to the ledger (learner goroutine)
 	counts   map[string]int // loaded from the ledger at the first denial
-	idle     sync.Cond      // signalled when the queue drains (Sync)
-	pending  atomic.Int64
+	// settled are the signatures past the threshold that records.json
+	// (at stamp) already answers: a candidate open or rejected. Past the
+	// threshold every denial would otherwise re-read the records to find
+	// that out; any change of the file (a person's review, expire-check)
+	// forgets them.
+	settled map[string]bool
+	stamp   recordsStamp
+	idle    sync.Cond // signalled when the queue drains (Sync)
+	pending atomic.Int64
 }
 
 // NewLearner starts a learner for the workspace. describe returns a rule's
@@ -280,7 +287,24 @@ func (l *Learner) learn(d Denial) error {
 	if len(due) == 0 {
 		return nil
 	}
-	return OpenCandidates(l.res, due, d, l.counts, l.scaffolder(), d.At)
+	if st := stampOf(l.res); st != l.stamp || l.settled == nil {
+		l.settled, l.stamp = map[string]bool{}, st
+	}
+	due = slices.DeleteFunc(due, func(s Signature) bool { return l.settled[s.Key()] })
+	if len(due) == 0 {
+		return nil
+	}
+	st, err := openCandidates(l.res, due, d, l.counts, l.scaffolder(), d.At)
+	if err != nil {
+		return err
+	}
+	if st != l.stamp {
+		l.settled, l.stamp = map[string]bool{}, st
+	}
+	for _, s := range due {
+		l.settled[s.Key()] = true
+	}
+	return nil
 }
 
 func (l *Learner) appendEntry(e LedgerEntry) error {

@@ -2,6 +2,8 @@ package memory
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 
 	"github.com/mcpc/mcpc/internal/pathscope"
 )
@@ -20,24 +22,51 @@ const (
 // result atomically when change says it changed something. A crash
 // leaves either the old or the new file, never half of one.
 func Update(res *pathscope.Resolver, change func(records []Record) ([]Record, bool, error)) error {
+	_, err := updateStamped(res, change)
+	return err
+}
+
+// recordsStamp tells one version of records.json from another without
+// reading it: its size and modification time (every write replaces it).
+type recordsStamp struct {
+	size  int64
+	mtime int64
+}
+
+func stampOf(res *pathscope.Resolver) recordsStamp {
+	st, err := os.Lstat(filepath.Join(res.Root(), filepath.FromSlash(RecordsFile)))
+	if err != nil {
+		return recordsStamp{size: -1}
+	}
+	return recordsStamp{size: st.Size(), mtime: st.ModTime().UnixNano()}
+}
+
+// updateStamped is Update returning the stamp of the file it leaves,
+// taken under the lock: no other writer's version can hide behind it.
+func updateStamped(res *pathscope.Resolver, change func(records []Record) ([]Record, bool, error)) (recordsStamp, error) {
 	unlock, err := res.Lock(RecordsLock)
 	if err != nil {
-		return err
+		return recordsStamp{}, err
 	}
 	defer unlock()
 	records, err := Load(res)
 	if err != nil {
-		return err
+		return recordsStamp{}, err
 	}
 	out, changed, err := change(records)
-	if err != nil || !changed {
-		return err
-	}
-	raw, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
-		return err
+		return recordsStamp{}, err
 	}
-	return res.WriteFileAtomic(RecordsFile, append(raw, '\n'), true)
+	if changed {
+		raw, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return recordsStamp{}, err
+		}
+		if err := res.WriteFileAtomic(RecordsFile, append(raw, '\n'), true); err != nil {
+			return recordsStamp{}, err
+		}
+	}
+	return stampOf(res), nil
 }
 
 // Change is one line of the changelog.
