@@ -110,6 +110,8 @@ type Controller struct {
 	reqs   requirementConnectors
 	domain DomainFacts // nil: no graph policy facts
 	learn  *memory.Learner
+	// fewShots keeps lib/memory's active few-shots between trace turns.
+	fewShots fewShotCache
 
 	contracts contractChecker // its reader nil: no contract facts
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/memory"
@@ -119,6 +121,66 @@ type fewShot struct {
 	FewShot map[string]any `json:"fewShot"`
 }
 
+// fewShotCache keeps lib/memory's active few-shots between
+// trace_symbol_graph turns: deciding them reads and evaluates every record,
+// which a read turn must not pay each time. An entry holds while
+// records.json and the policies are the ones it was decided on and the
+// clock is before the validUntil policy gave (the next window end or
+// expiry).
+type fewShotCache struct {
+	mu      sync.Mutex
+	ok      bool
+	stamp   memory.Stamp
+	version string
+	until   time.Time // zero: no edge ahead
+	shots   []fewShot
+}
+
+func (fc *fewShotCache) get(stamp memory.Stamp, version string, now time.Time) ([]fewShot, bool) {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	if !fc.ok || fc.stamp != stamp || fc.version != version || (!fc.until.IsZero() && !now.Before(fc.until)) {
+		return nil, false
+	}
+	return fc.shots, true
+}
+
+func (fc *fewShotCache) put(stamp memory.Stamp, version string, until time.Time, shots []fewShot) {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	fc.ok, fc.stamp, fc.version, fc.until, fc.shots = true, stamp, version, until, shots
+}
+
+// activeFewShots are the active few-shots lib/memory decides on the
+// clock, from the cache while it holds.
+func (c *Controller) activeFewShots(ctx context.Context) []fewShot {
+	stamp, version, now := memory.StampOf(c.paths), c.engine.Version(), c.now()
+	if shots, ok := c.fewShots.get(stamp, version, now); ok {
+		return shots
+	}
+	records, err := memory.Load(c.paths)
+	if err != nil {
+		c.log.Warn().Err(err).Msg("memory records unreadable; no few-shots")
+		return nil
+	}
+	var out struct {
+		FewShots   []fewShot `json:"fewShots"`
+		ValidUntil string    `json:"validUntil"`
+	}
+	if err := c.engine.EvaluateQuery(ctx, engine.LifecycleQuery, memory.NewPolicyDoc(records, now, c.cfg.Memory), &out); err != nil {
+		c.log.Error().Err(err).Msg("memory lifecycle policy failed; no few-shots")
+		return nil
+	}
+	var until time.Time
+	if out.ValidUntil != "" {
+		if until, err = time.Parse(time.RFC3339Nano, out.ValidUntil); err != nil {
+			return out.FewShots // an answer policy cannot date is not kept
+		}
+	}
+	c.fewShots.put(stamp, version, until, out.FewShots)
+	return out.FewShots
+}
+
 // injectFewShots adds to a trace_symbol_graph result the active few-shots
 // (decided by lib/memory) whose domain covers a file the result reaches.
 func (c *Controller) injectFewShots(ctx context.Context, t *turn) {
@@ -134,21 +196,8 @@ func (c *Controller) injectFewShots(ctx context.Context, t *turn) {
 	if len(files) == 0 {
 		return
 	}
-	records, err := memory.Load(c.paths)
-	if err != nil {
-		c.log.Warn().Err(err).Msg("memory records unreadable; no few-shots")
-		return
-	}
-	doc := memory.NewPolicyDoc(records, c.now(), c.cfg.Memory)
-	var out struct {
-		FewShots []fewShot `json:"fewShots"`
-	}
-	if err := c.engine.EvaluateQuery(ctx, engine.LifecycleQuery, doc, &out); err != nil {
-		c.log.Error().Err(err).Msg("memory lifecycle policy failed; no few-shots")
-		return
-	}
 	shots := []map[string]any{}
-	for _, fs := range out.FewShots {
+	for _, fs := range c.activeFewShots(ctx) {
 		if slices.ContainsFunc(files, func(f string) bool { return coveredBy(f, fs.Folders) }) {
 			shots = append(shots, map[string]any{"memoryId": fs.ID, "fewShot": fs.FewShot})
 		}

@@ -33,6 +33,13 @@ type recordsStamp struct {
 	mtime int64
 }
 
+// Stamp identifies the version of records.json on disk (comparable; an
+// absent file has one too), for caches of answers derived from it.
+type Stamp = recordsStamp
+
+// StampOf is records.json's stamp now.
+func StampOf(res *pathscope.Resolver) Stamp { return stampOf(res) }
+
 func stampOf(res *pathscope.Resolver) recordsStamp {
 	st, err := os.Lstat(filepath.Join(res.Root(), filepath.FromSlash(RecordsFile)))
 	if err != nil {

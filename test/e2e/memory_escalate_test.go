@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpc/mcpc/internal/demo"
 )
 
 // TestEscalateListsActiveMemoriesOfNewFiles: escalate's pack answer lists
@@ -44,5 +46,41 @@ func TestEscalateListsActiveMemoriesOfNewFiles(t *testing.T) {
 	ids := anyIDs(esc.ContextPack["activeMemories"])
 	if !slices.Equal(ids, []string{"grid-note"}) {
 		t.Errorf("escalate activeMemories = %v, want [grid-note] (not pending, expired or rejected records)", ids)
+	}
+}
+
+// TestTraceFewShotsFollowTheRecords: trace_symbol_graph's few-shots are
+// those in force now: a person's change of records.json between two
+// traces shows in the next one (the answer is not kept past a change).
+func TestTraceFewShotsFollowTheRecords(t *testing.T) {
+	t.Setenv("MCPC_NOW", "2026-11-25T00:00:00Z")
+	ws := newWorkspace(t)
+	records := filepath.Join(ws, ".ai", "memory", "records.json")
+	must(t, os.MkdirAll(filepath.Dir(records), 0o755))
+	write := func(state string) {
+		must(t, os.WriteFile(records, []byte(`[{"id": "dash-shot", "state": "`+state+`", "enforcementType": "few_shot",
+			"domainAnchorIds": ["anchor:src/app/dashboard"], "fewShot": {"instruction": "cite the MigrationRule"}}]`), 0o644))
+	}
+	write("approved")
+	a := startServer(t, ws)
+	a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard")
+	shots := func() []string {
+		r := a.turn("trace_symbol_graph", map[string]any{"targetFile": demo.Target})
+		mustAllow(t, r)
+		return anyIDsBy(r.Result["fewShots"], "memoryId")
+	}
+	if got := shots(); !slices.Equal(got, []string{"dash-shot"}) {
+		t.Fatalf("fewShots = %v, want [dash-shot]", got)
+	}
+	if got := shots(); !slices.Equal(got, []string{"dash-shot"}) {
+		t.Fatalf("second trace fewShots = %v, want [dash-shot]", got)
+	}
+	write("rejected")
+	if got := shots(); len(got) != 0 {
+		t.Errorf("after the record was rejected fewShots = %v", got)
+	}
+	write("approved")
+	if got := shots(); !slices.Equal(got, []string{"dash-shot"}) {
+		t.Errorf("after the record was approved again fewShots = %v", got)
 	}
 }

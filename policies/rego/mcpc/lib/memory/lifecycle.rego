@@ -20,9 +20,9 @@ package mcpc.lib.memory
 
 _lifecycle := object.get(input, "memoryLifecycle", {})
 
-_contest_hours := object.get(_lifecycle, "contestWindowHours", 48)
+_contest_ns := object.get(_lifecycle, "contestWindowHours", 48) * _hour_ns
 
-_provisional_hours := object.get(_lifecycle, "provisionalWindowHours", 48)
+_provisional_ns := object.get(_lifecycle, "provisionalWindowHours", 48) * _hour_ns
 
 _auto_types := object.get(_lifecycle, "autoPromotable", ["informational", "strategy_signal"])
 
@@ -32,89 +32,90 @@ _hour_ns := 3600000000000
 
 _now_ns := time.parse_rfc3339_ns(input.enforcement.now)
 
-_created_ns(record) := time.parse_rfc3339_ns(record.createdAt)
+# The lifecycle is decided on each record's few scalar facts (stored state,
+# createdAt, type, scaffolded), never by handing whole records to
+# functions: records.json may hold thousands, and records alike share one
+# evaluation.
 
-_contest_end_ns(record) := _created_ns(record) + (_contest_hours * _hour_ns)
+# which window the clock is in for a record created at created: contest,
+# provisional, past, or none when createdAt (or the clock) cannot be read
+_window(created, windows) := "contest" if {
+	_now_ns < time.parse_rfc3339_ns(created) + windows[0]
+} else := "provisional" if {
+	_now_ns < (time.parse_rfc3339_ns(created) + windows[0]) + windows[1]
+} else := "past" if {
+	_now_ns >= (time.parse_rfc3339_ns(created) + windows[0]) + windows[1]
+} else := "none"
 
-_provisional_end_ns(record) := _contest_end_ns(record) + (_provisional_hours * _hour_ns)
+_windows := [_contest_ns, _provisional_ns]
+
+# only a person may put a plan_rule, or a scaffolded strategy_signal
+# (friction's guess at a strategy override), in force
+_person("plan_rule", _)
+
+_person("strategy_signal", true)
 
 # METADATA
 # scope: document
 # description: |
 #   a record only a person may put in force: a plan_rule, or a scaffolded
 #   strategy_signal (friction's guess at a strategy override)
-needs_person(record) if record.enforcementType == "plan_rule"
+needs_person(record) if _person(object.get(record, "enforcementType", ""), object.get(record, "scaffolded", false))
 
-needs_person(record) if {
-	record.enforcementType == "strategy_signal"
-	record.scaffolded == true
-}
+_needs_person(type, scaffolded) if {
+	_person(type, scaffolded)
+} else := false
 
-_auto_promotable(record) if {
-	record.enforcementType in _auto_types
-	not needs_person(record)
-}
+_open := {"pending", "provisional"}
 
-_settled := {"approved", "rejected", "expired", "retired"}
-
-_in_contest(record) if _now_ns < _contest_end_ns(record)
-
-_in_provisional(record) if {
-	_now_ns >= _contest_end_ns(record)
-	_now_ns < _provisional_end_ns(record)
-}
-
-_past_windows(record) if _now_ns >= _provisional_end_ns(record)
-
-# a pending record that needs a person waits for one through both windows
-_held(record) if {
-	record.state == "pending"
-	needs_person(record)
-}
+# the state of a record stored as stored, its window on the clock, whether
+# it needs a person and whether its type is auto-promotable: an else chain,
+# so a record costs one evaluation of the first branch that holds
+_state(stored, window, person, auto) := stored if {
+	not stored in _open # approved, rejected, expired, retired stay
+} else := stored if {
+	window in {"none", "contest"}
+} else := "pending" if {
+	window == "provisional"
+	stored == "pending"
+	person
+} else := "provisional" if {
+	window == "provisional"
+} else := "approved" if {
+	auto
+} else := "expired"
 
 # METADATA
 # scope: document
 # description: |
 #   a record's state on the clock: pending (or the provisional a person
-#   set) until its contest window ends,
-#   provisional until its provisional window ends, then approved (an
-#   auto-promotable type) or expired; a record that needs a person stays
-#   pending until it expires; a record without a readable createdAt keeps
-#   its stored state
-effective_state(record) := record.state if record.state in _settled
-
-effective_state(record) := record.state if {
-	record.state in {"pending", "provisional"}
-	_in_contest(record)
+#   set) until its contest window ends, provisional until its provisional
+#   window ends, then approved (an auto-promotable type) or expired; a
+#   record that needs a person stays pending until it expires; a record
+#   without a readable createdAt keeps its stored state
+effective_state(record) := _state(record.state, window, person, auto) if {
+	window := _window(object.get(record, "createdAt", ""), _windows)
+	type := object.get(record, "enforcementType", "")
+	person := _needs_person(type, object.get(record, "scaffolded", false))
+	auto := _auto(type, person)
 }
 
-effective_state(record) := "provisional" if {
-	record.state in {"pending", "provisional"}
-	_in_provisional(record)
-	not _held(record)
+_auto(type, false) := type in _auto_types
+
+_auto(_, true) := false
+
+# each record's state on the clock, by its index in records.json: a
+# complete rule built once (a partial object looked up by key walks every
+# entry on each lookup)
+_state_at := {i: state | # regal ignore:prefer-set-or-object-rule
+	some i, record in _memories
+	state := effective_state(record)
 }
 
-effective_state(record) := "pending" if {
-	_held(record)
-	_in_provisional(record)
-}
-
-effective_state(record) := "approved" if {
-	record.state in {"pending", "provisional"}
-	_past_windows(record)
-	_auto_promotable(record)
-}
-
-effective_state(record) := "expired" if {
-	record.state in {"pending", "provisional"}
-	_past_windows(record)
-	not _auto_promotable(record)
-}
-
-effective_state(record) := record.state if {
-	record.state in {"pending", "provisional"}
-	not _created_ns(record)
-}
+# the indexes of the records in id order (then file order), sorted once
+_ordered := [pair[1] |
+	some pair in sort([[record.id, i] | some i, record in _memories; is_string(record.id)])
+]
 
 _reason := {
 	"provisional": "the contest window ended without a rejection",
@@ -125,91 +126,119 @@ _reason := {
 # METADATA
 # description: the state changes the clock has made, in record id order
 transitions := [change |
-	some record in _in_id_order
-	to := effective_state(record)
+	some i in _ordered
+	record := _memories[i]
+	to := _state_at[i]
 	to != record.state
 	change := {"id": record.id, "from": record.state, "to": to, "reason": _reason[to]}
-]
-
-# the records in id order (then file order), sorted once: records.json may
-# hold thousands
-_in_id_order := [record |
-	some pair in sort([[record.id, i] | some i, record in _memories; is_string(record.id)])
-	record := _memories[pair[1]]
 ]
 
 # an active record is in force on the clock: provisional (enforced but
 # reversible) or approved, and not past an expiresAt it carries; an
 # expiresAt policy cannot read (or a clock it cannot read) never applies
-_live(record) if not record.expiresAt
+_live(null)
 
-_live(record) if time.parse_rfc3339_ns(record.expiresAt) > _now_ns
+_live(at) if time.parse_rfc3339_ns(at) > _now_ns
+
+_in_force := {"approved", "provisional"}
+
+# the indexes of the active records, in id order
+_active_at := [i |
+	some i in _ordered
+	_state_at[i] in _in_force
+	_live(object.get(_memories[i], "expiresAt", null))
+]
 
 # METADATA
 # description: |
 #   the records in force for this turn, in id order: the one activation
 #   decision (provisional is enforced but reversible, seed 002)
-active := [record |
-	some record in _in_id_order
-	effective_state(record) in {"approved", "provisional"}
-	_live(record)
-]
+active := [_memories[i] | some i in _active_at]
 
-# a record's anchors as folders; a record without anchors is workspace-wide
-_folders(record) := [trim_prefix(trim_prefix(a, "anchor:"), "/") |
-	some a in object.get(record, "domainAnchorIds", [])
+# anchors as folders: without an anchor prefix or a leading slash
+_folders(anchors) := [trim_prefix(trim_prefix(a, "anchor:"), "/") |
+	some a in anchors
 	is_string(a)
 ]
+
+# the active records' folders by index; a record without anchors is
+# workspace-wide
+_folders_at := {i: _folders(object.get(_memories[i], "domainAnchorIds", [])) | # regal ignore:prefer-set-or-object-rule
+	some i in _active_at
+}
+
+_covers_any(folders, _) if count(folders) == 0
+
+_covers_any(folders, _) if "" in folders
+
+_covers_any(folders, files) if {
+	some folder in folders
+	folder != ""
+	some file in files
+	startswith(file, concat("", [folder, "/"]))
+}
 
 # METADATA
 # scope: document
 # description: whether a record's domain anchors cover a file
-covers(record, _) if count(_folders(record)) == 0
-
-covers(record, file) if {
-	some folder in _folders(record)
-	folder != ""
-	startswith(file, concat("", [folder, "/"]))
-}
-
-covers(record, _) if "" in _folders(record)
+covers(record, file) if _covers_any(_folders(object.get(record, "domainAnchorIds", [])), [file])
 
 # METADATA
 # description: |
 #   the active memories whose domain anchors cover one of the files, as the
-#   pack lists them (without the trace reference)
-active_for(files) := [object.union(object.remove(record, ["traceRef"]), {"state": effective_state(record)}) |
-	some record in active
-	some file in files
-	covers(record, file)
-	not _covered_earlier(record, file, files)
+#   pack lists them (without the trace reference), in id order
+active_for(files) := [object.union(object.remove(_memories[i], ["traceRef"]), {"state": _state_at[i]}) |
+	some i in _active_at
+	_covers_any(_folders_at[i], files)
 ]
-
-_covered_earlier(record, file, files) if {
-	some i, f in files
-	f == file
-	some j, g in files
-	j < i
-	covers(record, g)
-}
 
 # METADATA
 # description: |
 #   the active few-shot memories, for the files a trace_symbol_graph result
 #   reaches: Go keeps those whose folders cover one of them
-few_shots := [{"id": record.id, "folders": _folders(record), "fewShot": record.fewShot} |
-	some record in active
+few_shots := [{"id": record.id, "folders": _folders_at[i], "fewShot": record.fewShot} |
+	some i in _active_at
+	record := _memories[i]
 	record.enforcementType == "few_shot"
 	is_object(record.fewShot)
 ]
 
+# the instants after now at which the clock changes a record's state or
+# whether it is active: its window ends and its expiresAt
+_edges contains edge if {
+	some record in _memories
+	record.state in _open
+	created := time.parse_rfc3339_ns(record.createdAt)
+	some edge in [created + _contest_ns, (created + _contest_ns) + _provisional_ns]
+	edge > _now_ns
+}
+
+_edges contains edge if {
+	some record in _memories
+	edge := time.parse_rfc3339_ns(record.expiresAt)
+	edge > _now_ns
+}
+
+# METADATA
+# description: |
+#   until when (RFC 3339) this answer holds on a moving clock, "" when no
+#   window or expiry lies ahead: Go may reuse it until then while the
+#   records and the policies stay the same
+default valid_until := ""
+
+# METADATA
+# description: the next edge ahead
+valid_until := time.format(min(_edges)) if count(_edges) > 0
+
 # METADATA
 # description: |
 #   what Go asks of the lifecycle outside a turn's decision: the clock's
-#   transitions (mcpc memory expire-check), the active ids, and the active
-#   few-shots (injected into trace_symbol_graph results)
+#   transitions (mcpc memory expire-check), the active ids, the active
+#   few-shots (injected into trace_symbol_graph results) and until when the
+#   answer holds
 lifecycle_summary := {
 	"transitions": transitions,
 	"active": [r.id | some r in active],
 	"fewShots": few_shots,
+	"validUntil": valid_until,
 }

@@ -200,6 +200,18 @@ test_success_lifecycle_summary if {
 	summary.active == ["few"]
 	count(summary.transitions) == 1
 	summary.fewShots == [{"id": "few", "folders": ["src/app"], "fewShot": {"instruction": "do it"}}]
+	summary.validUntil == _provisional_end
+}
+
+# the answer holds until the next window end or expiresAt after now, and
+# for ever when none lies ahead
+test_success_valid_until_the_next_edge if {
+	expiring := object.union(_record("exp", "few_shot", "approved"), {"expiresAt": "2026-01-03T12:00:00Z"})
+	records := [_record("few", "few_shot", "pending"), expiring, _record("done", "few_shot", "rejected")]
+	memory.valid_until == _contest_end with input as _doc(_in_contest, records)
+	memory.valid_until == "2026-01-03T12:00:00Z" with input as _doc(_contest_end, records)
+	memory.valid_until == _provisional_end with input as _doc("2026-01-03T12:00:00Z", records)
+	memory.valid_until == "" with input as _doc(_provisional_end, records)
 }
 
 test_success_needs_person if {

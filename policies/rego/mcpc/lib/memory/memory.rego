@@ -11,8 +11,8 @@ package mcpc.lib.memory
 # METADATA
 # description: the domain anchor folders of the active records, without an anchor prefix or a leading slash
 anchors := [folder |
-	some record in active
-	some folder in _folders(record)
+	some i in _active_at
+	some folder in _folders_at[i]
 	folder != ""
 ]
 
