@@ -181,6 +181,11 @@ func (c *Controller) activeFewShots(ctx context.Context) []fewShot {
 	return out.FewShots
 }
 
+// maxFewShots bounds the few-shots one trace_symbol_graph answer carries
+// (in lib/memory's id order): examples are for reading, and a records file
+// of thousands must not grow every trace answer with it.
+const maxFewShots = 8
+
 // injectFewShots adds to a trace_symbol_graph result the active few-shots
 // (decided by lib/memory) whose domain covers a file the result reaches.
 func (c *Controller) injectFewShots(ctx context.Context, t *turn) {
@@ -198,6 +203,9 @@ func (c *Controller) injectFewShots(ctx context.Context, t *turn) {
 	}
 	shots := []map[string]any{}
 	for _, fs := range c.activeFewShots(ctx) {
+		if len(shots) == maxFewShots {
+			break
+		}
 		if slices.ContainsFunc(files, func(f string) bool { return coveredBy(f, fs.Folders) }) {
 			shots = append(shots, map[string]any{"memoryId": fs.ID, "fewShot": fs.FewShot})
 		}
