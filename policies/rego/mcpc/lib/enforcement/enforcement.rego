@@ -68,10 +68,9 @@ plan_rules contains rule if {
 #   000 section 13), in record id order so the outcome does not depend on
 #   the file's order
 memory_strategy_signals := [signal |
-	some id in sort([record.id | some record in active_memories; record.enforcementType == "strategy_signal"])
-	some record in active_memories
-	record.id == id
-	signal := object.union(record.strategySignal, {"source": sprintf("memory:%s", [id])})
+	some record in memory.active # in id order
+	record.enforcementType == "strategy_signal"
+	signal := object.union(record.strategySignal, {"source": sprintf("memory:%s", [record.id])})
 ]
 
 # METADATA
@@ -330,7 +329,7 @@ _pack_rule(rule) := {
 
 # METADATA
 # description: the pack's memories (the active records) in id order
-pack_memories := [object.remove(record, ["traceRef"]) | some record in sort_by_id([r | some r in active_memories])]
+pack_memories := [object.remove(record, ["traceRef"]) | some record in memory.active]
 
 # METADATA
 # description: a list of objects in id order
