@@ -25,12 +25,19 @@ const maxJSONDepth = 10000
 // valueFromJSON parses one JSON document into an ast.Value. Invalid JSON,
 // including anything but white space after the value, is an error.
 func valueFromJSON(data []byte) (ast.Value, error) {
-	p := parserPool.Get().(*jsonParser)
-	defer p.release()
 	// One copy of the text: strings without escapes are slices of it, so
 	// they cost no allocation of their own.
-	p.src = string(data)
-	p.slabSize = min(max(len(data)/16, 16), 4096)
+	return parseJSON(string(data), true)
+}
+
+// parseJSON is valueFromJSON on text that is not copied; with members, the
+// members of a top-level object go through the member cache.
+func parseJSON(src string, members bool) (ast.Value, error) {
+	p := parserPool.Get().(*jsonParser)
+	defer p.release()
+	p.src = src
+	p.slabSize = min(max(len(src)/16, 16), 4096)
+	p.topCache = members
 	t, err := p.value()
 	if err == nil {
 		p.space()
@@ -61,6 +68,9 @@ type jsonParser struct {
 	// thus the same *ast.Term, which is how duplicates are detected.
 	strs map[string]*ast.Term
 	seen map[*ast.Term]int
+	// topCache: the members of the top-level object are looked up in
+	// members (membercache.go) before they are parsed.
+	topCache bool
 }
 
 var parserPool = sync.Pool{New: func() any {
@@ -73,7 +83,7 @@ func (p *jsonParser) release() {
 	clear(p.items[:cap(p.items)])
 	clear(p.pairs[:cap(p.pairs)])
 	p.items, p.pairs = p.items[:0], p.pairs[:0]
-	p.src, p.pos, p.depth, p.slab = "", 0, 0, nil
+	p.src, p.pos, p.depth, p.slab, p.topCache = "", 0, 0, nil, false
 	if len(p.strs) > 1<<14 || cap(p.items) > 1<<16 || cap(p.pairs) > 1<<16 {
 		return
 	}
@@ -506,7 +516,12 @@ func (p *jsonParser) object() (*ast.Term, error) {
 			return nil, p.errorf("invalid character %q after object key", p.src[p.pos])
 		}
 		p.pos++
-		v, err := p.value()
+		var v *ast.Term
+		if p.depth == 1 && p.topCache {
+			v, err = p.member()
+		} else {
+			v, err = p.value()
+		}
 		if err != nil {
 			return nil, err
 		}
