@@ -66,16 +66,30 @@ func loopTurns(b *testing.B, a *app.App, req map[string]any) {
 	}
 }
 
-// started opens the example with a budget no loop exhausts and runs
-// initialize_work.
+// benchBudget is the budget slice and session ceiling of the benchmarks'
+// works: no loop of a few thousand turns exhausts its threshold (1.2M
+// tokens, some 26,000 read turns), and, like the default (100,000) and any
+// budget under 2,147,483 tokens, it keeps the thresholds' arithmetic in
+// OPA's small integers. Budgets of 2^40 and more measured OPA's big-number
+// arithmetic instead (some 220 allocations a decision), which no real
+// configuration reaches.
+const benchBudget = 2_000_000
+
+// started opens the example with benchBudget and runs initialize_work.
 func started(b *testing.B) (*app.App, *protocol.TurnResponse) {
+	return startedBudget(b, benchBudget)
+}
+
+// startedBudget is started with a budget slice and session ceiling of
+// budget tokens.
+func startedBudget(b *testing.B, budget int) (*app.App, *protocol.TurnResponse) {
 	ws := example(b)
 	a, err := app.Open(context.Background(), app.Options{Workspace: ws})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { a.Close() })
-	a.Config.Budget.MaxTokens, a.Config.Budget.WorkMaxTokens, a.Config.Budget.SessionMaxTokens = 1<<40, 1<<42, 1<<42
+	a.Config.Budget.MaxTokens, a.Config.Budget.WorkMaxTokens, a.Config.Budget.SessionMaxTokens = budget, 4*budget, budget
 	init := turn(b, a, map[string]any{"verb": "initialize_work", "originalPrompt": demo.Prompt,
 		"args": map[string]any{"lexemes": []string{"adp-alert", "dashboard"}}})
 	if len(init.Denials) > 0 {
@@ -163,7 +177,9 @@ func packFiles(r *protocol.TurnResponse) []string {
 // BenchmarkPlan200Turn submits a 200-node plan as a whole turn (accepted;
 // each iteration replaces the previous plan, as nothing has started).
 func BenchmarkPlan200Turn(b *testing.B) {
-	a, init := started(b)
+	// Each submission is charged some 30,000 tokens: only a budget past
+	// OPA's small integers lasts the loop.
+	a, init := startedBudget(b, 1<<40)
 	req := map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
 		"args": map[string]any{"planGraph": plan200(init)}}
 	mustTurn(b, a, req)
@@ -221,7 +237,7 @@ func stdioSetup(b *testing.B) (bin, ws string) {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
 	ws = example(b)
-	if err := os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 1000000000000}}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(fmt.Sprintf(`{"budget": {"maxTokens": %d, "sessionMaxTokens": %d}}`, benchBudget, benchBudget)), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	return bin, ws
