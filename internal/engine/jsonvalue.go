@@ -36,7 +36,9 @@ func parseJSON(src string, members bool) (ast.Value, error) {
 	p := parserPool.Get().(*jsonParser)
 	defer p.release()
 	p.src = src
-	p.slabSize = min(max(len(src)/16, 16), 4096)
+	// With the member cache most of an input's members are not parsed:
+	// slabs start small and double up to a size that suits the text.
+	p.slabSize, p.slabMax = 16, min(max(len(src)/16, 16), 4096)
 	p.topCache = members
 	t, err := p.value()
 	if err == nil {
@@ -59,6 +61,7 @@ type jsonParser struct {
 	depth    int
 	slab     []ast.Term // terms are handed out from here, a block at a time
 	slabSize int
+	slabMax  int
 	// items and pairs hold the elements of the arrays and objects being
 	// parsed; nested containers push above their parent's and pop back.
 	items []*ast.Term
@@ -107,6 +110,7 @@ func (p *jsonParser) eof() error {
 func (p *jsonParser) term(v ast.Value) *ast.Term {
 	if len(p.slab) == 0 {
 		p.slab = make([]ast.Term, p.slabSize)
+		p.slabSize = min(2*p.slabSize, p.slabMax)
 	}
 	t := &p.slab[0]
 	p.slab = p.slab[1:]
