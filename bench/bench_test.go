@@ -187,7 +187,8 @@ func BenchmarkPlan200Turn(b *testing.B) {
 }
 
 // BenchmarkPlan200Decision is the policy decision alone over a recorded
-// 200-node submission input (convert once, evaluate).
+// 200-node submission input (converted before the clock starts, in
+// variants: see planVariants).
 func BenchmarkPlan200Decision(b *testing.B) {
 	a, init := started(b)
 	r := turn(b, a, map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
@@ -211,22 +212,56 @@ func BenchmarkPlan200Decision(b *testing.B) {
 	if dump := os.Getenv("MCPC_BENCH_DUMP"); dump != "" {
 		_ = os.WriteFile(dump, doc.Input, 0o644) // for `opa eval --profile`
 	}
-	var input any
-	_ = json.Unmarshal(doc.Input, &input)
-	in, err := engine.ParseInput(input)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ins := planVariants(b, doc.Input)
 	b.ReportAllocs()
 	b.ResetTimer()
+	i := 0
 	for b.Loop() {
 		var out struct {
 			Allow bool `json:"allow"`
 		}
-		if _, err := a.Engine.Current().Eval(context.Background(), in, &out); err != nil || !out.Allow {
+		if _, err := a.Engine.Current().Eval(context.Background(), ins[i%len(ins)], &out); err != nil || !out.Allow {
 			b.Fatal(err, out)
 		}
+		i++
 	}
+}
+
+// planVariants converts the recorded plan input as planVariantCount
+// submissions that differ as two turns' do: another plan (an edit intent),
+// another request size, the agent's and the session's usage, the clock.
+// The engine keeps rule values by the input members they read, so
+// evaluating one input again and again would measure its memo, not the
+// rules; cycling through more variants than it keeps per rule measures a
+// fresh plan each time, with what really stays the same between turns
+// (the envelope, the pack, the configuration) shared as it is then.
+func planVariants(b *testing.B, raw []byte) []*engine.Input {
+	const planVariantCount = 8
+	var ins []*engine.Input
+	for i := range planVariantCount {
+		var doc map[string]any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			b.Fatal(err)
+		}
+		sub := doc["submission"].(map[string]any)
+		node := sub["nodes"].([]any)[0].(map[string]any)
+		node["editIntent"] = fmt.Sprintf("%s (variant %d)", node["editIntent"], i)
+		request := doc["request"].(map[string]any)
+		request["bytes"] = request["bytes"].(float64) + float64(i)
+		for _, key := range []string{"agent", "work", "session"} {
+			m := doc[key].(map[string]any)
+			m["usedTokens"] = m["usedTokens"].(float64) + float64(i)
+		}
+		now := fmt.Sprintf("2026-01-01T00:00:%02dZ", i)
+		doc["enforcement"].(map[string]any)["now"] = now
+		doc["memoryLifecycle"].(map[string]any)["now"] = now
+		in, err := engine.ParseInput(doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ins = append(ins, in)
+	}
+	return ins
 }
 
 // stdioSetup builds the binary and an example workspace whose budget no

@@ -46,10 +46,17 @@ with_default := 1 if input.flag
 
 clock := time.now_ns()
 
+default lookup := "none"
+
+lookup := data.tbl[input.key]
+
+whole := count(input)
+
 out := {
 	"table": table, "doubled": doubled, "pure": pure, "names": names,
 	"reads_input": reads_input, "via_rule": via_rule, "via_func": via_func,
 	"via_var": via_var, "with_default": with_default, "clock": clock > 0,
+	"lookup": lookup, "whole": whole,
 }
 `
 
@@ -62,8 +69,9 @@ a := input.x
 b := 2
 `
 
-// TestStaticRules: only rules no input can change keep their value between
-// evaluations, and evaluations with other inputs still see their own.
+// TestStaticRules: rules no input can change keep one value, rules that
+// read a few input members keep theirs by those members, the others keep
+// none; evaluations with other inputs still see their own values.
 func TestStaticRules(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -80,42 +88,56 @@ func TestStaticRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// kept: "static" (one value), the input members a memoized value is
+	// kept by, or "" (evaluated every time)
 	for _, tc := range []struct {
-		rule   string
-		static bool
+		rule, kept string
 	}{
-		{"table", true},
-		{"doubled", true},
-		{"pure", true},
-		{"names", true},
-		{"out", false},
-		{"reads_input", false},
-		{"via_rule", false},
-		{"via_func", false},
-		{"via_var", false},
-		{"with_default", false},
-		{"clock", false},
+		{"table", "static"},
+		{"doubled", "static"},
+		{"pure", "static"},
+		{"names", "static"},
+		{"reads_input", "x"},
+		{"via_rule", "x"},
+		{"via_func", "y"},
+		{"via_var", "x"},
+		{"with_default", "flag"},
+		{"lookup", "key"},
+		{"whole", ""},
+		{"clock", ""},
+		{"out", ""},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			ref := ast.MustParseRef("data.t." + tc.rule)
-			if got := e.static.find(ref, ref.Hash()) != nil; got != tc.static {
-				t.Errorf("static %v, want %v", got, tc.static)
+			got := ""
+			if r := e.static.find(ref, ref.Hash()); r != nil {
+				var names []string
+				for _, m := range r.members {
+					names = append(names, string(m.Value.(ast.String)))
+				}
+				got = strings.Join(names, ",")
+				if got == "" {
+					got = "static"
+				}
+			}
+			if got != tc.kept {
+				t.Errorf("kept %q, want %q", got, tc.kept)
 			}
 		})
 	}
 	for round := range 2 {
 		for _, x := range []int{1, 5} {
 			var out map[string]any
-			if _, _, err := e.Evaluate(ctx, map[string]any{"x": x, "y": 10 * x, "flag": x > 1}, &out); err != nil {
+			if _, _, err := e.Evaluate(ctx, map[string]any{"x": x, "y": 10 * x, "flag": x > 1, "key": map[bool]string{true: "nums", false: "other"}[x > 1]}, &out); err != nil {
 				t.Fatal(err)
 			}
 			got, _ := json.Marshal(out)
-			flag := 0
+			flag, lookup := 0, `"none"`
 			if x > 1 {
-				flag = 1
+				flag, lookup = 1, `[1,2]`
 			}
-			want := fmt.Sprintf(`{"clock":true,"doubled":[2,4],"names":["nums"],"pure":6,"reads_input":%d,"table":{"nums":[1,2]},"via_func":%d,"via_rule":%d,"via_var":[%d,2],"with_default":%d}`,
-				x, 1+10*x, x+1, x, flag)
+			want := fmt.Sprintf(`{"clock":true,"doubled":[2,4],"lookup":%s,"names":["nums"],"pure":6,"reads_input":%d,"table":{"nums":[1,2]},"via_func":%d,"via_rule":%d,"via_var":[%d,2],"whole":4,"with_default":%d}`,
+				lookup, x, 1+10*x, x+1, x, flag)
 			if string(got) != want {
 				t.Errorf("round %d, x=%d:\n got %s\nwant %s", round, x, got, want)
 			}
@@ -220,5 +242,28 @@ func TestMemberCache(t *testing.T) {
 	}
 	if members.curBytes > memberCacheBytes || size > memberCacheBytes {
 		t.Errorf("the cache holds %d and %d bytes of text, past its bound of %d a generation", members.curBytes, size, memberCacheBytes)
+	}
+}
+
+// TestMemoFailsClosed: a rule whose bodies conflict is an error in every
+// evaluation, not only the first (OPA puts the first body's value before it
+// finds the conflict; the engine keeps values only of evaluations that
+// succeeded).
+func TestMemoFailsClosed(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	policy := "package t\n\nx := 1 if input.a == 1\n\nx := 2 if input.a == 1\n\nout := {\"x\": x}\n"
+	if err := os.WriteFile(filepath.Join(dir, "t.rego"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(ctx, Options{BundlePath: dir, Query: "data.t.out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		_, _, err := e.Evaluate(ctx, map[string]any{"a": 1}, nil)
+		if ee, ok := err.(*Error); !ok || ee.Code != "eval" {
+			t.Fatalf("evaluation %d: %v, want an eval error", i, err)
+		}
 	}
 }

@@ -641,13 +641,14 @@ func (e *Engine) eval(ctx context.Context, query rego.PreparedEvalQuery, in *Inp
 	cancel := topdown.NewCancel()
 	stop := context.AfterFunc(ctx, cancel.Cancel)
 	defer stop()
-	rules := newRuleCache(e.static)
+	rules := newRuleCache(e.static, in.value)
 	defer rules.release()
 	rs, err := query.Eval(ctx, rego.EvalParsedInput(in.value), astResult, rego.EvalExternalCancel(cancel),
 		rego.EvalVirtualCache(rules), rego.EvalBaseCache(e.base))
 	if err != nil {
 		return nil, &Error{Code: "eval", Message: err.Error()}
 	}
+	rules.commit()
 	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
 		return nil, &Error{Code: "undefined", Message: "the decision is undefined"}
 	}
