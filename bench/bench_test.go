@@ -67,13 +67,14 @@ func loopTurns(b *testing.B, a *app.App, req map[string]any) {
 }
 
 // benchBudget is the budget slice and session ceiling of the benchmarks'
-// works: no loop of a few thousand turns exhausts its threshold (1.2M
-// tokens, some 26,000 read turns), and, like the default (100,000) and any
-// budget under 2,147,483 tokens, it keeps the thresholds' arithmetic in
-// OPA's small integers. Budgets of 2^40 and more measured OPA's big-number
-// arithmetic instead (some 220 allocations a decision), which no real
-// configuration reaches.
-const benchBudget = 2_000_000
+// works: a read turn is charged about 500 tokens (its answer included), so
+// no loop of 4,000 turns exhausts the threshold (2.1M tokens), and, like the
+// default (100,000) and any budget under 3,579,139 tokens at the default
+// 600/1000 threshold, it keeps the thresholds' arithmetic in OPA's small
+// integers. Budgets of 2^40 and more measured OPA's big-number arithmetic
+// instead (some 220 allocations a decision), which no real configuration
+// reaches.
+const benchBudget = 3_500_000
 
 // started opens the example with benchBudget and runs initialize_work.
 func started(b *testing.B) (*app.App, *protocol.TurnResponse) {
