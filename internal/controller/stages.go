@@ -47,9 +47,11 @@ type stageRecord struct {
 }
 
 // prefetchedVerbs gather facts that cost time: they are gathered outside
-// the write lock once a preview of the first stage allows the turn.
+// the write lock once a preview of the first stage allows the turn
+// (submit_execution_plan: the knowledge graph's facts, when there is a
+// graph to ask).
 var prefetchedVerbs = map[string]bool{"initialize_work": true, "escalate": true, "apply_code_patch": true,
-	"run_automation_recipe": true, "run_sandboxed_code": true}
+	"run_automation_recipe": true, "run_sandboxed_code": true, "submit_execution_plan": true}
 
 // patchTrial is a patch tried on a file's content outside the write lock;
 // the transaction uses it only if the file still has the content it was
@@ -65,7 +67,7 @@ type patchTrial struct {
 // allows the turn, gathers the verb's expensive facts with a deadline. A
 // turn the first stage refuses costs no ranking, no search and no dry run.
 func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
-	if !prefetchedVerbs[t.req.Verb] {
+	if !prefetchedVerbs[t.req.Verb] || (t.req.Verb == "submit_execution_plan" && c.domain == nil) {
 		return nil
 	}
 	pv := &turn{req: t.req, args: t.args, in: t.in, result: map[string]any{}}
@@ -111,6 +113,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
 		c.refreshIndex(gctx)
+		c.syncGraph(gctx) // never inside the transaction: a graph write needs the database's write lock
 		cancel()
 		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
 		t.requirements = requirements()
@@ -120,6 +123,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		cancel()
 		reportProgress(ctx, 2, 3, "deciding the context pack")
 	case "escalate":
+		c.prefetchPack(t, pv) // up to 64 MB to read and decode: not under the lock
 		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
 		c.refreshIndex(gctx)
@@ -127,8 +131,13 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		reportProgress(ctx, 1, 3, "searching for the need")
 		gctx, cancel = step()
 		c.searchEscalation(gctx, t, pv.in.Pack.Files)
+		c.prefetchEscalationFacts(gctx, pv, t)
 		cancel()
 		reportProgress(ctx, 2, 3, "deciding what the pack gains")
+	case "submit_execution_plan":
+		gctx, cancel := step()
+		c.prefetchPlanFacts(gctx, pv, t) // the graph's facts about the plan's targets
+		cancel()
 	}
 	t.prefetched = true
 	return nil
@@ -231,35 +240,20 @@ func (t *turn) fail(reason, path, message string) {
 }
 
 // failAfterTx is fail for work that runs after the turn's transaction (a
-// gated commit): the decision is evaluated again with the failure, and the
-// denial is recorded as a decision of its own, in a transaction of its own,
-// so the record, explain-deny and the answer agree that nothing was done.
+// gated commit, a validation command): the decision is evaluated again with
+// the failure, and the denial is recorded as a decision of its own, in a
+// transaction of its own, so the record, explain-deny and the answer agree.
 func (c *Controller) failAfterTx(ctx context.Context, t *turn, reason, path, message string) {
+	c.failAfterTxWith(ctx, t, executionFailure{Reason: reason, Path: path, Message: message})
+}
+
+// failAfterTxWith is failAfterTx with the failure's other facts (a commit
+// that was made).
+func (c *Controller) failAfterTxWith(ctx context.Context, t *turn, f executionFailure) {
 	// The work that failed may have run out of its own time: judging and
 	// recording the failure must not.
 	ctx = context.WithoutCancel(ctx)
-	delete(t.result, "error")
-	t.fail(reason, path, message)
+	t.failWith(f)
 	c.decide(ctx, t, stageExecution, t.stages[len(t.stages)-1].Query)
-	if t.work == nil {
-		return
-	}
-	var record []byte
-	err := c.store.Update(ctx, func(tx *store.Tx) error {
-		seq, err := tx.NextDecision(ctx, t.work.ID)
-		if err != nil {
-			return err
-		}
-		record = decisionRecord(seq, t.req.Verb, t.agent.ID, c.now(), t.inputRaw, t.decRaw, t.stages)
-		if err := tx.PutDecision(ctx, t.work.ID, seq, !t.dec.allowed(), record); err != nil {
-			return err
-		}
-		t.seq = seq
-		return nil
-	})
-	if err != nil {
-		c.log.Error().Err(err).Msg("the execution failure could not be recorded")
-		return
-	}
-	c.records.write(c.recordPath(t.work.ID, t.seq), record)
+	c.recordDenial(ctx, t, false)
 }
