@@ -26,6 +26,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/keys"
 	"github.com/open-policy-agent/opa/v1/loader"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
@@ -174,6 +175,9 @@ type Engine struct {
 	docs     map[string]RuleDoc
 	rules    []string // rule packages, sorted
 	literals []CodeLiteral
+	// static and base stand in for OPA's per-query caches (cache.go).
+	static *staticRules
+	base   dataCache
 }
 
 // CodeLiteral is a denial code written in Rego as a literal {"code": "X"}
@@ -251,6 +255,14 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	e.query = pq
 	e.extra = map[string]rego.PreparedEvalQuery{}
+	e.static = findStaticRules(compiler)
+	root, err := storage.ReadOne(ctx, store, storage.Path{})
+	if err != nil {
+		return nil, &Error{Code: "bundle_load", Location: source, Message: err.Error()}
+	}
+	if v, ok := root.(ast.Value); ok {
+		e.base = dataCache{root: v}
+	}
 	if opts.Query != "" {
 		return e, nil // a custom query has no first stage and no extra queries: both fail closed
 	}
@@ -633,10 +645,14 @@ func (e *Engine) eval(ctx context.Context, query rego.PreparedEvalQuery, in *Inp
 	cancel := topdown.NewCancel()
 	stop := context.AfterFunc(ctx, cancel.Cancel)
 	defer stop()
-	rs, err := query.Eval(ctx, rego.EvalParsedInput(in.value), astResult, rego.EvalExternalCancel(cancel))
+	rules := newRuleCache(e.static, in.value)
+	defer rules.release()
+	rs, err := query.Eval(ctx, rego.EvalParsedInput(in.value), astResult, rego.EvalExternalCancel(cancel),
+		rego.EvalVirtualCache(rules), rego.EvalBaseCache(e.base))
 	if err != nil {
 		return nil, &Error{Code: "eval", Message: err.Error()}
 	}
+	rules.commit()
 	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
 		return nil, &Error{Code: "undefined", Message: "the decision is undefined"}
 	}
