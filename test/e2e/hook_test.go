@@ -21,8 +21,22 @@ func hookEvent(t *testing.T, name, root, file, command string) []byte {
 	raw, err := os.ReadFile(filepath.Join("testdata", "hooks", name+".json"))
 	must(t, err)
 	cmd, _ := json.Marshal(command)
-	s := strings.NewReplacer("{{ROOT}}", root, "{{FILE}}", file, "{{COMMAND}}", string(cmd[1:len(cmd)-1])).Replace(string(raw))
+	s := strings.NewReplacer("{{ROOT}}", root, "{{FILE}}", file, "{{COMMAND}}", string(cmd[1:len(cmd)-1]), "{{RESULT}}", "null").Replace(string(raw))
 	return []byte(s)
+}
+
+// withFields sets top-level fields of a recorded event (its session, the
+// tool's response).
+func withFields(t *testing.T, event []byte, kv ...any) []byte {
+	t.Helper()
+	var doc map[string]any
+	must(t, json.Unmarshal(event, &doc))
+	for i := 0; i+1 < len(kv); i += 2 {
+		doc[kv[i].(string)] = kv[i+1]
+	}
+	out, err := json.Marshal(doc)
+	must(t, err)
+	return out
 }
 
 // runHook runs the real `mcpc hook HOST` with the event on stdin and decodes
