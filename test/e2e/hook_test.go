@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -11,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpc/mcpc/internal/app"
 	"github.com/mcpc/mcpc/internal/demo"
+	"github.com/mcpc/mcpc/internal/store"
 )
 
 // hookEvent fills a recorded host event of testdata/hooks with this
@@ -132,6 +135,40 @@ func TestHookClaudeCode(t *testing.T) {
 	// A recorded read becomes the work's read snapshot.
 	if got := runHook(t, ws, "claude-code", hookEvent(t, "claude-read-post", root, demo.Target, "")); len(got) != 0 {
 		t.Errorf("PostToolUse answered %v, want {}", got)
+	}
+
+	// A command that ran is recorded for the work, and a file it read
+	// becomes the read snapshot.
+	if got := runHook(t, ws, "claude-code", hookEvent(t, "claude-bash-post", root, "", "git status")); len(got) != 0 {
+		t.Errorf("PostToolUse Bash answered %v, want {}", got)
+	}
+	if b := lastHookEvent(t, ws, a.work); b.Tool != "Bash" || !b.Ran || b.Command != "git status" || len(b.Reads)+len(b.Writes) != 0 {
+		t.Errorf("last hook event = %+v, want the Bash git status that ran", b)
+	}
+	other := ""
+	for _, f := range files {
+		if f != demo.Target {
+			other = f
+			break
+		}
+	}
+	if other == "" {
+		t.Fatalf("the pack holds only %s", demo.Target)
+	}
+	runHook(t, ws, "claude-code", hookEvent(t, "claude-bash-post", root, "", "head -n 3 "+other))
+	if b := lastHookEvent(t, ws, a.work); b.Command != "head -n 3 "+other || len(b.Reads) != 1 || b.Reads[0] != other {
+		t.Errorf("last hook event = %+v, want the head of %s", b, other)
+	}
+	st, err := store.Open(filepath.Join(ws, app.StorePath))
+	must(t, err)
+	var reads map[string]string
+	must(t, st.View(context.Background(), func(tx *store.Tx) (err error) {
+		reads, err = tx.Reads(context.Background(), a.work, other)
+		return err
+	}))
+	st.Close()
+	if !strings.HasPrefix(reads[other], "sha256:") {
+		t.Errorf("PostToolUse Bash left no read snapshot of %s: %v", other, reads)
 	}
 
 	// Once the plan is accepted, its change node owns the target.
