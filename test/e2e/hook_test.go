@@ -120,6 +120,8 @@ func TestHookClaudeCode(t *testing.T) {
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-read", root, demo.Target, "")), "allow", "")
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-read", root, outside, "")), "deny", "HOOK_READ_OUTSIDE_PACK")
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-read", root, "../../etc/passwd", "")), "deny", "HOOK_READ_OUTSIDE_PACK")
+	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-grep", root, demo.Target, "")), "allow", "")
+	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-grep", root, "src", "")), "deny", "HOOK_READ_OUTSIDE_PACK")
 	// Edits and writes need an accepted change node owning the file.
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-edit", root, demo.Target, "")), "deny", "HOOK_EDIT_NOT_OWNED")
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-write", root, ".mcp.json", "")), "deny", "HOOK_OWN_FILE")
