@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpc/mcpc/internal/app"
+	"github.com/mcpc/mcpc/internal/hook"
 	"github.com/mcpc/mcpc/internal/store"
 )
 
@@ -50,6 +51,9 @@ type workSummary struct {
 	Agents       []agentSummary  `json:"agents"`
 	Progress     progressSummary `json:"progress"`
 	LastDecision *decisionLine   `json:"lastDecision,omitempty"`
+	// HookSessions are the host sessions whose hook events are judged
+	// against this work (docs/hooks.md, "Which work").
+	HookSessions []hook.SessionBinding `json:"hookSessions"`
 }
 
 type agentSummary struct {
@@ -99,6 +103,17 @@ func (p *worksParams) run(cmd *cobra.Command) error {
 		if err != nil {
 			return err
 		}
+		sessions, err := hook.Sessions(p.workspace)
+		if err != nil {
+			return fmt.Errorf("the hook session bindings: %w", err)
+		}
+		for i := range works {
+			for _, b := range sessions {
+				if b.WorkID == works[i].WorkID {
+					works[i].HookSessions = append(works[i].HookSessions, b)
+				}
+			}
+		}
 		return p.print(cmd.OutOrStdout(), works)
 	}
 	return p.followDecisions(ctx, st, cmd.OutOrStdout())
@@ -113,7 +128,7 @@ func (p *worksParams) print(w io.Writer, works []workSummary) error {
 		if d := s.LastDecision; d != nil {
 			last = fmt.Sprintf("#%d %s %s", d.Seq, d.Verb, allowWord(d))
 		}
-		fmt.Fprintf(w, "%s  %-14s agents %d  nodes %d %v  last %s  %q\n", s.WorkID, s.State, len(s.Agents), s.Progress.TotalNodes, s.Progress.ByStatus, last, truncate(s.Prompt, 60))
+		fmt.Fprintf(w, "%s  %-14s agents %d  sessions %d  nodes %d %v  last %s  %q\n", s.WorkID, s.State, len(s.Agents), len(s.HookSessions), s.Progress.TotalNodes, s.Progress.ByStatus, last, truncate(s.Prompt, 60))
 	}
 	return nil
 }
@@ -144,7 +159,7 @@ func summarize(ctx context.Context, st *store.Store) ([]workSummary, error) {
 			if err != nil {
 				return err
 			}
-			s := workSummary{WorkID: w.ID, State: w.State, Prompt: w.Prompt, Agents: []agentSummary{}, Progress: progressSummary{ByStatus: map[string]int{}}}
+			s := workSummary{WorkID: w.ID, State: w.State, Prompt: w.Prompt, Agents: []agentSummary{}, Progress: progressSummary{ByStatus: map[string]int{}}, HookSessions: []hook.SessionBinding{}}
 			agents, err := tx.Agents(ctx, id)
 			if err != nil {
 				return err

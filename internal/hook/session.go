@@ -5,7 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/pathscope"
@@ -123,4 +126,45 @@ func turnWorkDepth(raw json.RawMessage, depth int) string {
 		return turnWorkDepth(json.RawMessage(obj.Text), depth+1)
 	}
 	return ""
+}
+
+// SessionBinding is a host session bound to a work, as `mcpc works` lists it.
+type SessionBinding struct {
+	Host    string `json:"host"`
+	Session string `json:"session"`
+	WorkID  string `json:"workId"`
+	BoundAt string `json:"boundAt"`
+}
+
+// Sessions lists the workspace's session bindings, sorted by when they
+// were made; none when no hook ever bound one.
+func Sessions(workspace string) ([]SessionBinding, error) {
+	res, err := pathscope.New(workspace)
+	if err != nil {
+		return nil, err
+	}
+	names, err := res.ReadDirNames(sessionDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return []SessionBinding{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := []SessionBinding{}
+	for _, name := range names {
+		if !strings.HasSuffix(name, ".json") {
+			continue // a temporary file of a binding being written
+		}
+		data, err := res.ReadFile(sessionDir+"/"+name, maxSessionFile)
+		if err != nil {
+			return nil, err
+		}
+		var b sessionBinding
+		if err := json.Unmarshal(data, &b); err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", sessionDir, name, err)
+		}
+		out = append(out, SessionBinding(b))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].BoundAt < out[j].BoundAt })
+	return out, nil
 }

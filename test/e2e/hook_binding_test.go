@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/mcpc/mcpc/internal/demo"
@@ -84,6 +85,29 @@ func TestHookSessionBinding(t *testing.T) {
 	}
 	runHook(t, ws, "claude-code", withFields(t, hookEvent(t, "claude-mcp-post", root, "", ""), "session_id", sessionC, "tool_response", mcpResult(t, denied)))
 	wantClaude(t, claude(sessionC, "claude-read", demo.Target), "deny", "HOOK_WORK_AMBIGUOUS")
+
+	// mcpc works lists each work's bound sessions.
+	out, err := runCLI(ws, "works")
+	if err != nil {
+		t.Fatalf("mcpc works: %v\n%s", err, out)
+	}
+	var works []struct {
+		WorkID       string `json:"workId"`
+		HookSessions []struct {
+			Host    string `json:"host"`
+			Session string `json:"session"`
+		} `json:"hookSessions"`
+	}
+	must(t, json.Unmarshal([]byte(out), &works))
+	bound := map[string]string{}
+	for _, w := range works {
+		for _, s := range w.HookSessions {
+			bound[s.Host+" "+s.Session] = w.WorkID
+		}
+	}
+	if want := map[string]string{"claude-code " + sessionA: a1.work, "cursor " + sessionB: a2.work}; !reflect.DeepEqual(bound, want) {
+		t.Errorf("mcpc works lists sessions %v, want %v", bound, want)
+	}
 
 	// MCPC_WORK_ID wins over the session's binding.
 	wantClaude(t, claude(sessionA, "claude-edit", demo.Target, "MCPC_WORK_ID="+a2.work), "deny", "HOOK_EDIT_NOT_OWNED")
