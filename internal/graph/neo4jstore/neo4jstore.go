@@ -103,9 +103,28 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 	return nil
 }
 
+// The read statements. Labels cannot be parameters, so nodesQuery takes
+// one already checked by graph.CheckName.
+const (
+	hashesQuery     = "MATCH (g:GraphSource) RETURN g.id AS id, g.hash AS hash"
+	nodeQuery       = "MATCH (n:GraphNode {id: $id}) RETURN n.id AS id, n.label AS label, n.key AS key, n.source AS source, n.props AS props"
+	edgesOutQuery   = "MATCH (a:GraphNode {id: $id})-[r]->(b:GraphNode) WHERE size($types) = 0 OR type(r) IN $types RETURN a.id AS src, type(r) AS rtype, b.id AS dst, r.source AS source, r.props AS props ORDER BY rtype, dst"
+	edgesInQuery    = "MATCH (a:GraphNode)-[r]->(b:GraphNode {id: $id}) WHERE size($types) = 0 OR type(r) IN $types RETURN a.id AS src, type(r) AS rtype, b.id AS dst, r.source AS source, r.props AS props ORDER BY rtype, src"
+	countNodesQuery = "MATCH (n:GraphNode) RETURN n.label AS k, count(*) AS c"
+	countEdgesQuery = "MATCH (:GraphNode)-[r]->(:GraphNode) RETURN type(r) AS k, count(*) AS c"
+)
+
+func nodesQuery(label string, limited bool) string {
+	q := fmt.Sprintf("MATCH (n:%s) WHERE n:GraphNode AND n.key STARTS WITH $prefix RETURN n.id AS id, n.label AS label, n.key AS key, n.source AS source, n.props AS props ORDER BY n.key, n.id", label)
+	if limited {
+		q += " LIMIT $limit"
+	}
+	return q
+}
+
 // Hashes returns the stored sources.
 func (s *Store) Hashes(ctx context.Context) (map[string]string, error) {
-	recs, err := s.read(ctx, "MATCH (g:GraphSource) RETURN g.id AS id, g.hash AS hash", nil)
+	recs, err := s.read(ctx, hashesQuery, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +188,33 @@ func (s *Store) Apply(ctx context.Context, c graph.Change) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	gen := time.Now().UnixNano()
+	steps, err := applySteps(c, time.Now().UnixNano())
+	if err != nil {
+		return err
+	}
+	sess := s.session(ctx, neo4j.AccessModeWrite)
+	defer sess.Close(ctx)
+	_, err = sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		for _, st := range steps {
+			res, err := tx.Run(ctx, st.query, st.params)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := res.Consume(ctx); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	})
+	if err != nil {
+		return fmt.Errorf("neo4j: apply: %w", err)
+	}
+	return nil
+}
+
+// applySteps are the statements of one Apply, in order: it is separate so
+// the tests can check every statement mcpc writes with (cypherlint_test.go).
+func applySteps(c graph.Change, gen int64) ([]step, error) {
 	var replaced []string
 	nodesByLabel := map[string][]map[string]any{}
 	edgesByType := map[string][]map[string]any{}
@@ -179,14 +224,14 @@ func (s *Store) Apply(ctx context.Context, c graph.Change) error {
 		for _, n := range g.Nodes {
 			row, err := nodeRow(n, gen)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			nodesByLabel[n.Label] = append(nodesByLabel[n.Label], row)
 		}
 		for _, e := range g.Edges {
 			props, err := graph.EncodeProps(e.Props)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			edgesByType[e.Type] = append(edgesByType[e.Type], map[string]any{"from": e.From, "to": e.To, "source": e.Source, "props": props})
 		}
@@ -215,26 +260,7 @@ func (s *Store) Apply(ctx context.Context, c graph.Change) error {
 		q := fmt.Sprintf("UNWIND $rows AS row MATCH (a:GraphNode {id: row.from}) MATCH (b:GraphNode {id: row.to}) MERGE (a)-[r:%s]->(b) SET r.source = row.source, r.props = row.props", t)
 		steps = appendBatches(steps, q, edgesByType[t], nil)
 	}
-	steps = appendBatches(steps, "UNWIND $rows AS row MERGE (g:GraphSource {id: row.id}) SET g.hash = row.hash", sources, nil)
-
-	sess := s.session(ctx, neo4j.AccessModeWrite)
-	defer sess.Close(ctx)
-	_, err := sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		for _, st := range steps {
-			res, err := tx.Run(ctx, st.query, st.params)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := res.Consume(ctx); err != nil {
-				return nil, err
-			}
-		}
-		return nil, nil
-	})
-	if err != nil {
-		return fmt.Errorf("neo4j: apply: %w", err)
-	}
-	return nil
+	return appendBatches(steps, "UNWIND $rows AS row MERGE (g:GraphSource {id: row.id}) SET g.hash = row.hash", sources, nil), nil
 }
 
 type step struct {
@@ -283,7 +309,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // Node returns one node.
 func (s *Store) Node(ctx context.Context, id string) (graph.Node, bool, error) {
-	recs, err := s.read(ctx, "MATCH (n:GraphNode {id: $id}) RETURN n.id AS id, n.label AS label, n.key AS key, n.source AS source, n.props AS props", map[string]any{"id": id})
+	recs, err := s.read(ctx, nodeQuery, map[string]any{"id": id})
 	if err != nil || len(recs) == 0 {
 		return graph.Node{}, false, err
 	}
@@ -301,10 +327,9 @@ func (s *Store) Nodes(ctx context.Context, label, keyPrefix string, limit int) (
 	if err := graph.CheckName(label); err != nil {
 		return nil, err
 	}
-	q := fmt.Sprintf("MATCH (n:%s) WHERE n:GraphNode AND n.key STARTS WITH $prefix RETURN n.id AS id, n.label AS label, n.key AS key, n.source AS source, n.props AS props ORDER BY n.key, n.id", label)
+	q := nodesQuery(label, limit > 0)
 	params := map[string]any{"prefix": keyPrefix}
 	if limit > 0 {
-		q += " LIMIT $limit"
 		params["limit"] = int64(limit)
 	}
 	recs, err := s.read(ctx, q, params)
@@ -324,9 +349,9 @@ func (s *Store) Nodes(ctx context.Context, label, keyPrefix string, limit int) (
 
 // Edges returns a node's edges in one direction.
 func (s *Store) Edges(ctx context.Context, id string, dir graph.Direction, types ...string) ([]graph.Edge, error) {
-	q := "MATCH (a:GraphNode {id: $id})-[r]->(b:GraphNode) WHERE size($types) = 0 OR type(r) IN $types RETURN a.id AS src, type(r) AS rtype, b.id AS dst, r.source AS source, r.props AS props ORDER BY rtype, dst"
+	q := edgesOutQuery
 	if dir == graph.In {
-		q = "MATCH (a:GraphNode)-[r]->(b:GraphNode {id: $id}) WHERE size($types) = 0 OR type(r) IN $types RETURN a.id AS src, type(r) AS rtype, b.id AS dst, r.source AS source, r.props AS props ORDER BY rtype, src"
+		q = edgesInQuery
 	}
 	if types == nil {
 		types = []string{}
@@ -361,11 +386,11 @@ func (s *Store) Counts(ctx context.Context) (map[string]int, map[string]int, err
 		}
 		return out, nil
 	}
-	nodes, err := count("MATCH (n:GraphNode) RETURN n.label AS k, count(*) AS c")
+	nodes, err := count(countNodesQuery)
 	if err != nil {
 		return nil, nil, err
 	}
-	edges, err := count("MATCH (:GraphNode)-[r]->(:GraphNode) RETURN type(r) AS k, count(*) AS c")
+	edges, err := count(countEdgesQuery)
 	return nodes, edges, err
 }
 
