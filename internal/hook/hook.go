@@ -187,8 +187,10 @@ func run(ctx context.Context, opts Options, ev *event) (*Decision, error) {
 			return nil, err
 		}
 	}
-	if ev.Post || dec.Permission != "allow" {
-		// What ran, and what was refused, is the work's history.
+	if (ev.Post && ev.Kind != kindOther) || dec.Permission != "allow" {
+		// What read, wrote or ran commands, and what was refused, is the
+		// work's history; other tools (Glob, MCP tools, controller_turn
+		// itself, whose turns are recorded as decisions) are not.
 		if err := appendEvent(ctx, st, opts, ev, &in, &dec); err != nil {
 			return nil, err
 		}
