@@ -105,10 +105,11 @@ func decodeToolInput(raw json.RawMessage, ti *toolInput) error {
 }
 
 // isControllerTurn reports whether a host tool name is mcpc's own MCP tool
-// (Claude Code: mcp__<server>__controller_turn; Cursor: controller_turn or
-// MCP:controller_turn).
+// (Claude Code: mcp__<server>__controller_turn; Cursor: controller_turn,
+// MCP:controller_turn, or the tool prefixed with its server's name).
 func isControllerTurn(tool string) bool {
-	return tool == "controller_turn" || strings.HasSuffix(tool, "__controller_turn") || strings.HasSuffix(tool, ":controller_turn")
+	rest, ok := strings.CutSuffix(tool, "controller_turn")
+	return ok && (rest == "" || strings.HasSuffix(rest, "__") || strings.HasSuffix(rest, ":") || strings.HasSuffix(rest, "-") || strings.HasSuffix(rest, "_"))
 }
 
 func parseClaude(raw []byte) (*event, error) {

@@ -80,3 +80,14 @@ func mustJSON(s string) []byte {
 	b, _ := json.Marshal(s)
 	return b
 }
+
+func TestIsControllerTurn(t *testing.T) {
+	for tool, want := range map[string]bool{
+		"controller_turn": true, "mcp__mcpc__controller_turn": true, "MCP:controller_turn": true, "mcpc-controller_turn": true,
+		"mycontroller_turn": false, "controller_turns": false, "Read": false,
+	} {
+		if got := isControllerTurn(tool); got != want {
+			t.Errorf("isControllerTurn(%q) = %v", tool, got)
+		}
+	}
+}
