@@ -232,7 +232,7 @@ func cursorTool(ev *event, in *cursorEvent) error {
 	if err := decodeToolInput(in.ToolInput, &ti); err != nil {
 		return err
 	}
-	if strings.HasPrefix(in.ToolName, "MCP:") || strings.HasPrefix(in.ToolName, "mcp_") {
+	if strings.HasPrefix(in.ToolName, "MCP:") || strings.HasPrefix(in.ToolName, "mcp_") || isControllerTurn(in.ToolName) {
 		if ev.Post && !ev.Failed && isControllerTurn(in.ToolName) {
 			ev.Turn = in.ToolOutput
 		}
