@@ -176,11 +176,15 @@ type cursorEvent struct {
 var cursorTools = map[string]string{
 	"Read": kindRead, "Grep": kindRead, "SemanticSearch": kindRead, "CodebaseSearch": kindRead,
 	"Write":      kindWrite,
-	"StrReplace": kindEdit, "Edit": kindEdit, "MultiEdit": kindEdit, "EditNotebook": kindEdit,
-	"Delete": kindEdit, "ApplyPatch": kindEdit,
+	"StrReplace": kindEdit, "Edit": kindEdit, "MultiEdit": kindEdit, "EditNotebook": kindEdit, "Delete": kindEdit, "ApplyPatch": kindEdit,
 	"Shell": kindShell,
 	"Glob":  kindOther, "LS": kindOther, "Task": kindOther, "TodoWrite": kindOther, "ReadLints": kindOther,
 	"WebSearch": kindOther, "WebFetch": kindOther, "AskQuestion": kindOther, "CreatePlan": kindOther,
+	// The names Cursor's agent tools had before (its transcripts still use them).
+	"read_file": kindRead, "grep_search": kindRead, "codebase_search": kindRead,
+	"edit_file": kindEdit, "search_replace": kindEdit, "delete_file": kindEdit, "apply_patch": kindEdit, "edit_notebook": kindEdit,
+	"run_terminal_cmd": kindShell,
+	"list_dir":         kindOther, "file_search": kindOther, "glob_file_search": kindOther, "web_search": kindOther, "todo_write": kindOther,
 }
 
 func parseCursor(raw []byte) (*event, error) {
@@ -254,13 +258,13 @@ func cursorTool(ev *event, in *cursorEvent) error {
 			ev.Cwd = ti.WorkingDirectory
 		}
 	case kindRead:
-		if file == "" && in.ToolName != "Read" {
+		if file == "" && in.ToolName != "Read" && in.ToolName != "read_file" {
 			// Grep and the searches read everything under their path, the workspace by default.
 			file, at = ".", "tool_input.path"
 		}
 		ev.Paths, ev.At = []string{file}, at
 	case kindEdit, kindWrite:
-		if in.ToolName == "ApplyPatch" && file == "" {
+		if (in.ToolName == "ApplyPatch" || in.ToolName == "apply_patch") && file == "" {
 			text := ti.Patch
 			if text == "" {
 				text = ti.Input

@@ -33,6 +33,8 @@ func TestParseCursorTools(t *testing.T) {
 		{note: "post", raw: `{"hook_event_name":"postToolUse","tool_name":"Write","tool_input":{"file_path":"a.ts"},"tool_output":"{}"}`, kind: kindWrite, paths: []string{"a.ts"}, post: true},
 		{note: "failure", raw: `{"hook_event_name":"postToolUseFailure","tool_name":"Write","tool_input":{"file_path":"a.ts"}}`, kind: kindWrite, paths: []string{"a.ts"}, post: true, failed: true},
 		{note: "after shell", raw: `{"hook_event_name":"afterShellExecution","command":"ls","output":""}`, kind: kindShell, command: "ls", post: true},
+		{note: "earlier edit_file", raw: `{"hook_event_name":"preToolUse","tool_name":"edit_file","tool_input":{"target_file":"a.ts","code_edit":"x"}}`, kind: kindEdit, paths: []string{"a.ts"}},
+		{note: "earlier run_terminal_cmd", raw: `{"hook_event_name":"preToolUse","tool_name":"run_terminal_cmd","tool_input":{"command":"ls"}}`, kind: kindShell, command: "ls"},
 		{note: "no tool name", raw: `{"hook_event_name":"preToolUse","tool_input":{"file_path":"a.ts"}}`, wantErr: true},
 		{note: "unknown event", raw: `{"hook_event_name":"beforeSubmitPrompt"}`, wantErr: true},
 	} {
