@@ -25,7 +25,7 @@ const PROMPT = "Migrate the dashboard stock warning from adp-alert to sdf-alert"
 const TARGET = "src/app/dashboard/dashboard.component.html";
 const TOOL = "controller_turn";
 // COLD_FILES is how many files the stdio run adds to the workspace.
-const COLD_FILES = 600;
+const COLD_FILES = 300;
 
 const { values: opts } = parseArgs({
   options: {
