@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/store"
@@ -85,6 +86,9 @@ type input struct {
 		Via         string   `json:"via"`         // env, session, only-active, or "" when no work is bound
 		Active      []string `json:"active"`
 	} `json:"binding"`
+	Config struct {
+		SafeCommands []string `json:"safeCommands"` // .ai/config hooks.safeCommands
+	} `json:"config"`
 	Work  *workFact           `json:"work,omitempty"`
 	Pack  packFact            `json:"pack"`
 	Owned map[string][]string `json:"owned"` // file -> change nodes of the accepted plan
@@ -153,6 +157,16 @@ func run(ctx context.Context, opts Options, ev *event) (*Decision, error) {
 		in.Hook.Targets = append(in.Hook.Targets, shellTargets(res, ev.Cwd, &sc)...)
 	}
 	in.Binding.Requested, in.Binding.Active, in.Binding.Session = opts.WorkID, []string{}, ev.Session
+	in.Config.SafeCommands = []string{}
+	if ev.Kind == kindShell {
+		// Only a shell command needs the repository's configuration; an
+		// invalid one fails the event closed.
+		cfg, err := config.Load(res.Root())
+		if err != nil {
+			return nil, err
+		}
+		in.Config.SafeCommands = append(in.Config.SafeCommands, cfg.Hooks.SafeCommands...)
+	}
 
 	st, err := openStore(res.Root())
 	if err != nil {

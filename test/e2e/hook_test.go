@@ -223,6 +223,19 @@ func TestHookCursor(t *testing.T) {
 	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "git status")), "allow", "")
 	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "wget http://example.com")), "deny", "HOOK_SHELL_NETWORK")
 	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "node build.js")), "ask", "HOOK_SHELL_UNLISTED")
+	// The repository lists the commands its agents may run without asking.
+	cfgFile := filepath.Join(ws, ".ai", "config", "repo.json")
+	cfg := readJSONFile(t, cfgFile)
+	cfg["hooks"] = map[string]any{"safeCommands": []string{"node build.js", "curl"}}
+	raw, err := json.Marshal(cfg)
+	must(t, err)
+	must(t, os.WriteFile(cfgFile, raw, 0o644))
+	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "node build.js --prod")), "allow", "")
+	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "curl https://example.com")), "deny", "HOOK_SHELL_NETWORK")
+	// An invalid configuration fails the shell event closed.
+	must(t, os.WriteFile(cfgFile, []byte(`{"hooks": {"safeCommands": "node"}}`), 0o644))
+	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "git status")), "deny", "HOOK_ERROR")
+	must(t, os.WriteFile(cfgFile, raw, 0o644))
 	// Cursor runs hooks from .cursor/; without --workspace the event's
 	// workspace_roots name the workspace.
 	cmd := exec.Command(binary, "hook", "cursor")

@@ -165,3 +165,13 @@ test_fail_memory_write_is_own_file if {
 	)
 	[v.code | some v in d.denials] == ["HOOK_OWN_FILE"]
 }
+
+test_success_configured_safe_command if {
+	d := hook.decision with input as object.union(_shell(["python3", "x.py"]), {"config": {"safeCommands": ["python3 x.py"]}})
+	d == {"permission": "allow", "denials": [], "asks": [], "workId": "work-1"}
+}
+
+test_fail_configured_safe_command_still_network if {
+	d := hook.decision with input as object.union(_shell(["curl", "https://example.com"]), {"config": {"safeCommands": ["curl"]}})
+	[v.code | some v in d.denials] == ["HOOK_SHELL_NETWORK"]
+}
