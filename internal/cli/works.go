@@ -33,7 +33,8 @@ func newWorksCommand(root *rootParams) *cobra.Command {
 		Short: "List the workspace's works (state, agents, progress, last decision); --follow streams decisions",
 		Long: `Reads the shared store (.ai/tmp/mcpc.db) that every mcpc process on this
 workspace writes. Without --follow, prints the works and exits. With --follow,
-prints each decision as it is recorded (one JSON object or text line each),
+prints each decision as it is recorded, and each host tool use mcpc hook
+refused or recorded (its "hook" body), one JSON object or text line each,
 polling the store every --interval, until interrupted.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return p.run(cmd) },
 	}
@@ -78,6 +79,9 @@ type decisionLine struct {
 	Allow     bool     `json:"allow"`
 	NextState string   `json:"nextState"`
 	Codes     []string `json:"codes"`
+	// Hook is the body of a host tool use `mcpc hook` judged or recorded
+	// (docs/hooks.md); Verb is then the host's tool and AgentID host:session.
+	Hook json.RawMessage `json:"hook,omitempty"`
 }
 
 func (p *worksParams) run(cmd *cobra.Command) error {
@@ -223,6 +227,11 @@ func decisionOf(ctx context.Context, tx *store.Tx, workID string, seq int) (*dec
 func (p *worksParams) followDecisions(ctx context.Context, st *store.Store, w io.Writer) error {
 	seen := map[string]int{}
 	first := true
+	// Hook events recorded before --follow started are history too.
+	lastEvent, err := st.LastEventID(ctx)
+	if err != nil {
+		return err
+	}
 	tick := time.NewTicker(p.interval)
 	defer tick.Stop()
 	for {
@@ -261,11 +270,26 @@ func (p *worksParams) followDecisions(ctx context.Context, st *store.Store, w io
 			return err
 		}
 		first = false
+		hooks, err := st.ListEvents(ctx, store.EventFilter{AfterID: lastEvent, Kind: hook.EventKind, Limit: 1000})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		for _, e := range hooks {
+			lastEvent = e.ID
+			lines = append(lines, &decisionLine{WorkID: e.WorkID, Verb: e.Verb, AgentID: e.AgentID, At: e.At, Allow: !e.Denied, Codes: e.Codes, Hook: e.Body})
+		}
 		for _, d := range lines {
 			if p.format == "json" {
 				raw, _ := json.Marshal(d)
 				fmt.Fprintln(w, string(raw))
 			} else {
+				if d.Hook != nil {
+					fmt.Fprintf(w, "%s hook %s %s %s\n", d.WorkID, d.AgentID, d.Verb, allowWord(d))
+					continue
+				}
 				fmt.Fprintf(w, "%s #%d %s %s -> %s %s\n", d.WorkID, d.Seq, d.AgentID, d.Verb, d.NextState, allowWord(d))
 			}
 		}
