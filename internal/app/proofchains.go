@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -18,9 +19,8 @@ import (
 )
 
 // proofChains implements controller.ProofChains on the knowledge graph.
-// With the embedded graph it first syncs what changed (the controller has
-// just refreshed the index, so this writes only the changed files' facts);
-// a team's Neo4j graph is synced by `mcpc graph sync` and only read here.
+// With the embedded graph Sync writes what changed; a team's Neo4j graph is
+// synced by `mcpc graph sync` and only read here.
 type proofChains struct {
 	store   graph.Store
 	builder *graph.Builder // remembers unchanged files' facts between works
@@ -37,26 +37,38 @@ const maxChainsPerKind = 2
 
 var promptWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_-]{3,}`)
 
+// Sync brings the embedded graph up to date with the index the controller
+// has just refreshed (this writes only the changed files' facts). Invalid
+// seeds fail the sync and leave the last good graph, which chains and
+// policy facts still read: seeds do not change how code connects.
+func (p *proofChains) Sync(ctx context.Context) error {
+	if !p.sync {
+		return nil
+	}
+	p.mu.Lock()
+	_, err := p.builder.Sync(ctx, p.store, p.ix, false)
+	p.mu.Unlock()
+	if _, bad := err.(*graph.SourceError); bad {
+		return nil
+	}
+	return err
+}
+
+// Walk builds the chains s.Chains names (the strategy decision's), those
+// touching the work's signals first.
 func (p *proofChains) Walk(ctx context.Context, s controller.ChainSignals) (controller.ProofChainResult, error) {
 	var res controller.ProofChainResult
-	if p.sync {
-		// Invalid seeds fail the sync and leave the last good graph, which
-		// the chains still walk: seeds do not change how code connects.
-		p.mu.Lock()
-		_, err := p.builder.Sync(ctx, p.store, p.ix, false)
-		p.mu.Unlock()
-		if err != nil {
-			if _, bad := err.(*graph.SourceError); !bad {
-				return res, err
-			}
-		}
+	req := graph.ChainRequest{AgGrid: slices.Contains(s.Chains, graph.ChainAgGrid), Federation: slices.Contains(s.Chains, graph.ChainFederation)}
+	if !req.AgGrid && !req.Federation {
+		return res, nil
 	}
 	terms := append([]string(nil), s.Lexemes...)
 	for _, w := range promptWord.FindAllString(s.Prompt, 64) {
 		terms = append(terms, strings.ToLower(w))
 	}
 	cb := &graph.ChainBuilder{Store: p.store, Root: p.root}
-	chains, err := cb.Build(ctx, graph.ChainRequest{AgGrid: true, Federation: true, Files: s.Files, Terms: terms, Max: maxChainsPerKind, RequireSignal: true})
+	req.Files, req.Terms, req.Max, req.RequireSignal = s.Files, terms, maxChainsPerKind, true
+	chains, err := cb.Build(ctx, req)
 	if err != nil || len(chains) == 0 {
 		return res, err
 	}

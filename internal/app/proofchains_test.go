@@ -37,7 +37,7 @@ func copyGraphWorkspace(t *testing.T) string {
 }
 
 // TestProofChainsWalk: the hook syncs the embedded graph and returns the
-// chains a work's signals touch; an invalid seed row does not take chains
+// chains policy named that a work's signals touch; an invalid seed row does not take chains
 // away (seeds do not change how code connects).
 func TestProofChainsWalk(t *testing.T) {
 	ctx := context.Background()
@@ -53,6 +53,12 @@ func TestProofChainsWalk(t *testing.T) {
 	pc := &proofChains{store: g.Store, builder: graph.NewBuilder(g.Options), ix: g.Index, code: &codeIndex{ix: g.Index, root: ws}, sync: true, root: ws}
 	walk := func(s controller.ChainSignals) ([]string, []map[string]any) {
 		t.Helper()
+		if err := pc.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if s.Chains == nil {
+			s.Chains = []string{graph.ChainAgGrid, graph.ChainFederation}
+		}
 		res, err := pc.Walk(ctx, s)
 		if err != nil {
 			t.Fatal(err)
@@ -78,6 +84,12 @@ func TestProofChainsWalk(t *testing.T) {
 	}
 	if files, _ := walk(controller.ChainSignals{Prompt: "fix the login form", Files: []string{"src/app/login/login.component.ts"}}); len(files) != 0 {
 		t.Fatalf("no signal, no chain: %v", files)
+	}
+	if files, _ := walk(controller.ChainSignals{Prompt: "show the revenue report totals", Files: []string{"projects/billing/src/app/reports/revenue-report.component.ts"}, Chains: []string{}}); len(files) != 0 {
+		t.Fatalf("policy asked for no chain, none is walked: %v", files)
+	}
+	if _, chains := walk(controller.ChainSignals{Prompt: "show the revenue report totals", Files: []string{"projects/billing/src/app/reports/revenue-report.component.ts"}, Chains: []string{graph.ChainAgGrid}}); len(chains) > 0 && chains[0]["kind"] != "ag-grid" {
+		t.Fatalf("only the chains policy names are walked: %v", chains)
 	}
 	seed := filepath.Join(ws, ".ai/graph/seed/intents/ui.jsonl")
 	if err := os.WriteFile(seed, []byte("{not json\n"), 0o644); err != nil {

@@ -77,23 +77,88 @@ const maxDomainFiles = 200
 // initialize_work and escalate (the pack lists the rules in scope and what
 // a plan must cite) and submit_execution_plan (the plan is checked against
 // them). Human overrides are ingested earlier (prefetch, before ranking
-// reads the memories), so the records read here include them.
+// reads the memories), so the records read here include them. The graph's
+// facts were read outside the write lock when the verb was prefetched
+// (graphFactsFor); only what the preview could not foresee is read here,
+// under the lock's deadline.
 func (c *Controller) gatherDomain(ctx context.Context, t *turn) {
 	var files []string
 	switch t.req.Verb {
 	case "initialize_work":
 		files = candidateFiles(t.in.Candidates) // overrides were ingested in prefetch
-
 	case "escalate":
-		files = append(slices.Clone(t.in.Pack.Files), candidateFiles(t.in.Candidates)...)
+		files = escalationFiles(t.in.Pack.Files, t.in.Candidates)
 	case "submit_execution_plan":
-		// Only pack files: nothing derived from a file the agent may not
-		// read enters a decision.
-		files = slices.DeleteFunc(planTargets(t.in.Submission), func(f string) bool { return !slices.Contains(t.in.Pack.Files, f) })
+		files = packTargets(t.in.Submission, t.in.Pack.Files)
 	default:
 		return
 	}
-	e := &t.in.Enforcement
+	c.fillEnforcement(&t.in.Enforcement, c.graphFactsFor(ctx, t, files))
+}
+
+// graphFacts are the knowledge graph's facts about a set of files, read once
+// per turn.
+type graphFacts struct {
+	files []string
+	facts *graph.PolicyFacts
+	err   error
+}
+
+// readGraphFacts asks the graph about files (at most maxDomainFiles).
+func (c *Controller) readGraphFacts(ctx context.Context, files []string) *graphFacts {
+	g := &graphFacts{files: slices.Clone(files[:min(len(files), maxDomainFiles)])}
+	if c.domain != nil {
+		g.facts, g.err = c.domain.PolicyFacts(ctx, g.files)
+	}
+	return g
+}
+
+// prefetchGraphFacts reads the graph's facts about files before the write
+// transaction, so the transaction finds them gathered.
+func (c *Controller) prefetchGraphFacts(ctx context.Context, t *turn, files []string) {
+	if t.graph != nil && slices.Equal(t.graph.files, files[:min(len(files), maxDomainFiles)]) {
+		return
+	}
+	t.graph = c.readGraphFacts(ctx, files)
+}
+
+// graphFactsFor returns the facts prefetched for exactly these files, or
+// reads them now (inside the transaction, under ctx's deadline): the
+// preview saw another pack or other candidates than the transaction holds.
+func (c *Controller) graphFactsFor(ctx context.Context, t *turn, files []string) *graphFacts {
+	if t.graph != nil && slices.Equal(t.graph.files, files[:min(len(files), maxDomainFiles)]) {
+		return t.graph
+	}
+	return c.readGraphFacts(ctx, files)
+}
+
+// prefetchPlanFacts reads, outside the lock, the graph facts of a submitted
+// plan's targets that the pack the preview saw holds.
+func (c *Controller) prefetchPlanFacts(ctx context.Context, pv, t *turn) {
+	if m, ok := t.args["planGraph"].(map[string]any); ok {
+		c.prefetchGraphFacts(ctx, t, packTargets(m, pv.in.Pack.Files))
+	}
+}
+
+// prefetchEscalationFacts reads, outside the lock, the graph facts of the
+// pack and the candidates escalate's search found.
+func (c *Controller) prefetchEscalationFacts(ctx context.Context, pv, t *turn) {
+	c.prefetchGraphFacts(ctx, t, escalationFiles(pv.in.Pack.Files, t.in.Candidates))
+}
+
+func escalationFiles(pack []string, cands []Candidate) []string {
+	return append(slices.Clone(pack), candidateFiles(cands)...)
+}
+
+// packTargets are a plan's targets that the pack holds: nothing derived
+// from a file the agent may not read enters a decision.
+func packTargets(sub map[string]any, pack []string) []string {
+	return slices.DeleteFunc(planTargets(sub), func(f string) bool { return !slices.Contains(pack, f) })
+}
+
+// fillEnforcement sets input.enforcement from the memory records and the
+// graph's facts g.
+func (c *Controller) fillEnforcement(e *enforcementFacts, g *graphFacts) {
 	e.Gathered = true
 	e.Now = c.now().UTC().Format(time.RFC3339)
 	records, err := memory.Load(c.paths)
@@ -101,15 +166,15 @@ func (c *Controller) gatherDomain(ctx context.Context, t *turn) {
 		e.Problems = append(e.Problems, domainProblem{Source: "records", File: memory.RecordsFile, Problems: []schemas.Problem{{Message: err.Error()}}})
 	}
 	e.Memories = records[:min(len(records), memory.MaxRecords)]
-	if c.domain == nil {
+	if c.domain == nil || g == nil {
 		return
 	}
-	facts, err := c.domain.PolicyFacts(ctx, files[:min(len(files), maxDomainFiles)])
-	if err != nil {
-		c.log.Warn().Err(err).Msg("graph policy facts failed")
+	if g.err != nil {
+		c.log.Warn().Err(g.err).Msg("graph policy facts failed")
 		e.Problems = append(e.Problems, domainProblem{Source: "graph", Problems: []schemas.Problem{{Message: "the knowledge graph did not answer"}}})
 		return
 	}
+	facts := g.facts
 	e.MigrationRules, e.Contracts, e.MacroConstraints = facts.MigrationRules, facts.Components, facts.MacroConstraints
 	e.Prose, e.FileTags = facts.ProsePolicies, facts.FileTags
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+
+	"github.com/mcpc/mcpc/internal/engine"
 )
 
 // ProofChains walks the proof chains of seed 002 (ag-Grid origin,
@@ -12,16 +14,24 @@ import (
 // files become pack candidates ahead of the ranked ones (policy still
 // decides which enter the pack), and the chains are recorded in
 // context-pack.json so an agent and a reviewer see why each file is there.
+// Which chains are walked is policy's: the strategy decision
+// (engine.StrategyQuery) names them from the ContextSignature.
 type ProofChains interface {
+	// Sync brings the graph up to date with the refreshed index before its
+	// facts are read (a no-op for a team's graph that `graph sync` feeds).
+	Sync(ctx context.Context) error
 	Walk(ctx context.Context, s ChainSignals) (ProofChainResult, error)
 }
 
-// ChainSignals are what the work is about: its prompt and lexemes, and the
-// files retrieval ranked highest.
+// ChainSignals are what the work is about: its prompt and lexemes, the
+// files retrieval ranked highest, and the chains policy asked for.
 type ChainSignals struct {
 	Prompt  string
 	Lexemes []string
 	Files   []string
+	// Chains are the chain kinds to walk (graph.ChainAgGrid,
+	// graph.ChainFederation), as the strategy decision names them.
+	Chains []string
 }
 
 // ProofChainResult is the chains relevant to a work: their files as
@@ -32,22 +42,67 @@ type ProofChainResult struct {
 	Chains     json.RawMessage
 }
 
+// chainDecision is data.mcpc.lib.strategy.chain_decision: the chains the
+// overridden ContextSignature calls for, and what chose them.
+type chainDecision struct {
+	ProofChains      []string       `json:"proofChains"`
+	StrategyID       string         `json:"strategyId"`
+	ContextSignature map[string]any `json:"contextSignature"`
+	DecidedBy        map[string]any `json:"decidedBy"`
+}
+
 // chainSignalFiles is how many top-ranked files a chain may touch to count
 // as relevant.
 const chainSignalFiles = 10
 
-// withProofChains puts the files of the work's proof chains first among the
-// candidates. A failing walk leaves the candidates as ranked: chains add
-// context, they never take it away.
-func (c *Controller) withProofChains(ctx context.Context, t *turn, cands []Candidate) []Candidate {
+// syncGraph brings the graph up to date with the refreshed index, before
+// the write transaction (initialize_work's prefetch). A failed sync leaves
+// the last synced graph, which chains and policy facts still read.
+func (c *Controller) syncGraph(ctx context.Context) {
 	if c.chains == nil {
+		return
+	}
+	if err := c.chains.Sync(ctx); err != nil {
+		c.log.Warn().Err(err).Msg("knowledge graph sync failed; reading the last synced graph")
+	}
+}
+
+// withProofChains asks policy which chains the work's ContextSignature
+// calls for, walks those and puts their files first among the candidates;
+// then it reads the graph facts of the final candidates, so the
+// transaction finds them gathered. A failing walk leaves the candidates as
+// ranked: chains add context, they never take it away.
+func (c *Controller) withProofChains(ctx context.Context, t *turn, cands []Candidate) []Candidate {
+	if c.chains != nil {
+		cands = c.walkChains(ctx, t, cands)
+	}
+	c.prefetchGraphFacts(ctx, t, candidateFiles(cands))
+	return cands
+}
+
+// walkChains walks the chains the strategy decision names.
+func (c *Controller) walkChains(ctx context.Context, t *turn, cands []Candidate) []Candidate {
+	// The strategy reads what the verb stage will: the prompt, the
+	// requirements, the memories and the graph facts of the ranked files.
+	c.prefetchGraphFacts(ctx, t, candidateFiles(cands))
+	doc := t.in
+	doc.Prompt, doc.Lexemes = t.req.OriginalPrompt, stringList(t.args["lexemes"])
+	doc.Requirements = c.requirementFactsOf(t)
+	doc.Enforcement = enforcementFacts{Problems: slices.Clone(t.in.Enforcement.Problems)}
+	c.fillEnforcement(&doc.Enforcement, t.graph)
+	var dec chainDecision
+	if err := c.engine.EvaluateQuery(ctx, engine.StrategyQuery, doc, &dec); err != nil {
+		c.log.Warn().Err(err).Msg("the strategy decision failed; no proof chains")
 		return cands
+	}
+	if len(dec.ProofChains) == 0 {
+		return cands // a task that is neither about a grid nor a federation
 	}
 	var top []string
 	for _, cd := range cands[:min(len(cands), chainSignalFiles)] {
 		top = append(top, cd.File)
 	}
-	res, err := c.chains.Walk(ctx, ChainSignals{Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]), Files: top})
+	res, err := c.chains.Walk(ctx, ChainSignals{Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]), Files: top, Chains: dec.ProofChains})
 	if err != nil {
 		c.log.Warn().Err(err).Msg("proof chains failed")
 		return cands

@@ -47,9 +47,11 @@ type stageRecord struct {
 }
 
 // prefetchedVerbs gather facts that cost time: they are gathered outside
-// the write lock once a preview of the first stage allows the turn.
+// the write lock once a preview of the first stage allows the turn
+// (submit_execution_plan: the knowledge graph's facts, when there is a
+// graph to ask).
 var prefetchedVerbs = map[string]bool{"initialize_work": true, "escalate": true, "apply_code_patch": true,
-	"run_automation_recipe": true, "run_sandboxed_code": true}
+	"run_automation_recipe": true, "run_sandboxed_code": true, "submit_execution_plan": true}
 
 // patchTrial is a patch tried on a file's content outside the write lock;
 // the transaction uses it only if the file still has the content it was
@@ -65,7 +67,7 @@ type patchTrial struct {
 // allows the turn, gathers the verb's expensive facts with a deadline. A
 // turn the first stage refuses costs no ranking, no search and no dry run.
 func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
-	if !prefetchedVerbs[t.req.Verb] {
+	if !prefetchedVerbs[t.req.Verb] || (t.req.Verb == "submit_execution_plan" && c.domain == nil) {
 		return nil
 	}
 	pv := &turn{req: t.req, args: t.args, in: t.in, result: map[string]any{}}
@@ -111,6 +113,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
 		c.refreshIndex(gctx)
+		c.syncGraph(gctx) // never inside the transaction: a graph write needs the database's write lock
 		cancel()
 		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
 		t.requirements = requirements()
@@ -127,8 +130,13 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		reportProgress(ctx, 1, 3, "searching for the need")
 		gctx, cancel = step()
 		c.searchEscalation(gctx, t, pv.in.Pack.Files)
+		c.prefetchEscalationFacts(gctx, pv, t)
 		cancel()
 		reportProgress(ctx, 2, 3, "deciding what the pack gains")
+	case "submit_execution_plan":
+		gctx, cancel := step()
+		c.prefetchPlanFacts(gctx, pv, t) // the graph's facts about the plan's targets
+		cancel()
 	}
 	t.prefetched = true
 	return nil

@@ -45,6 +45,7 @@ type turn struct {
 	budget     turnBudget
 	// proofChains are the chains initialize_work records in the pack.
 	proofChains json.RawMessage
+	graph       *graphFacts   // the graph's facts, read before the transaction (domainfacts.go)
 	intent      intentFacts   // the active intent of a write (seed 004), when there is one
 	codeRun     *jsrun.Result // run_sandboxed_code: the run, made before the transaction
 	// commitMessage is a git_commit side effect's message, read from the

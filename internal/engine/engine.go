@@ -53,8 +53,12 @@ const MemoryQuery = "data.mcpc.lib.memory.summary"
 // active records and their few-shots (lib/memory lifecycle.rego).
 const LifecycleQuery = "data.mcpc.lib.memory.lifecycle_summary"
 
+// StrategyQuery is the strategy decision initialize_work asks before it
+// walks proof chains: which chains the ContextSignature calls for.
+const StrategyQuery = "data.mcpc.lib.strategy.chain_decision"
+
 // extraQueries are prepared besides the decision, for EvaluateQuery.
-var extraQueries = []string{ProgressQuery, MemoryQuery, LifecycleQuery}
+var extraQueries = []string{ProgressQuery, MemoryQuery, LifecycleQuery, StrategyQuery}
 
 // DefaultRoots are the roots the default policies claim (bundles/default/
 // .manifest): their packages under mcpc, their tables under data.data.mcpc

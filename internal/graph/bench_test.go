@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpc/mcpc/internal/graph"
+	"github.com/mcpc/mcpc/internal/store"
 )
 
 // benchRepo is a real repository of several thousand files to sync, e.g. a
@@ -163,4 +164,64 @@ func BenchmarkChainsRepo(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(routes)), "routes")
+}
+
+// BenchmarkSyncColdWriterWait is a cold sync while a turn-like writer keeps
+// asking the runtime database for its write lock: the longest wait of that
+// writer (max-wait-ms) is how long a cold sync can stall a turn. One
+// transaction holds the lock for the whole write; the batched sync
+// (DefaultBatchRows) lets the writer in between batches.
+func BenchmarkSyncColdWriterWait(b *testing.B) {
+	root := benchRepo(b)
+	for _, bc := range []struct {
+		name string
+		rows int
+	}{{"one-transaction", 1 << 30}, {"batched", graph.DefaultBatchRows}} {
+		b.Run(bc.name, func(b *testing.B) {
+			f := newFixture(b, root)
+			var worst time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				if _, err := f.st.DB().Exec(`DROP TABLE IF EXISTS gr_nodes; DROP TABLE IF EXISTS gr_edges; DROP TABLE IF EXISTS gr_sources`); err != nil {
+					b.Fatal(err)
+				}
+				g := graph.OpenEmbedded(f.st.DB())
+				stop, done := make(chan struct{}), make(chan time.Duration)
+				go func() {
+					var max time.Duration
+					for {
+						select {
+						case <-stop:
+							done <- max
+							return
+						default:
+						}
+						t0 := time.Now()
+						if err := f.st.Update(context.Background(), func(*store.Tx) error { return nil }); err != nil {
+							b.Error(err)
+						}
+						max = maxDuration(max, time.Since(t0))
+						time.Sleep(time.Millisecond)
+					}
+				}()
+				b.StartTimer()
+				_, err := graph.NewBuilder(graph.Options{BatchRows: bc.rows}).Sync(context.Background(), g, f.ix, false)
+				b.StopTimer()
+				close(stop)
+				worst = maxDuration(worst, <-done)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(worst.Microseconds())/1000, "max-wait-ms")
+		})
+	}
+}
+
+func maxDuration(a, b time.Duration) time.Duration {
+	if a > b {
+		return a
+	}
+	return b
 }

@@ -40,6 +40,9 @@ type Options struct {
 	// Prose are globs of markdown policy documents. Default docs/*.md and
 	// skills.md.
 	Prose []string
+	// BatchRows bounds the rows one write transaction of a sync writes on a
+	// BatchStore (the embedded graph). Default DefaultBatchRows.
+	BatchRows int
 }
 
 // DefaultAnchorExclude are folders that are never domain anchors.

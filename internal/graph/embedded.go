@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/mcpc/mcpc/internal/store"
 )
@@ -96,85 +95,53 @@ var embeddedStatements = map[string]string{
 // Apply writes a change in one immediate transaction: readers in other
 // processes see the graph before or after it, never between.
 func (g *Embedded) Apply(ctx context.Context, c Change) error {
-	if err := c.Validate(); err != nil {
-		return err
-	}
-	return store.RetryBusy(ctx, func() error { return g.apply(ctx, c) })
-}
-
-func (g *Embedded) apply(ctx context.Context, c Change) (err error) {
-	tx, err := g.db.BeginTx(ctx, nil)
+	w, err := newEmbeddedWrite(c)
 	if err != nil {
 		return err
 	}
-	defer func() {
+	return g.inTx(ctx, func(exec execFunc) error {
+		for _, step := range w.steps() {
+			if err := step.run(exec); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// execFunc runs one of embeddedStatements in the current transaction.
+type execFunc func(name string, args ...any) error
+
+// inTx runs fn in one write transaction with embeddedStatements prepared,
+// retried while SQLite reports the database busy.
+func (g *Embedded) inTx(ctx context.Context, fn func(execFunc) error) error {
+	return store.RetryBusy(ctx, func() (err error) {
+		tx, err := g.db.BeginTx(ctx, nil)
 		if err != nil {
-			tx.Rollback()
-		}
-	}()
-	st := map[string]*sql.Stmt{}
-	for name, q := range embeddedStatements {
-		s, err := tx.PrepareContext(ctx, q)
-		if err != nil {
-			return fmt.Errorf("graph: prepare %s: %w", name, err)
-		}
-		defer s.Close()
-		st[name] = s
-	}
-	exec := func(name string, args ...any) error {
-		_, err := st[name].ExecContext(ctx, args...)
-		return err
-	}
-	gen := time.Now().UnixNano()
-	// Sources that go away are swept like groups that produce nothing.
-	sweep := append([]string(nil), c.Remove...)
-	for _, grp := range c.Groups {
-		if err := exec("delGroupEdges", grp.Source); err != nil {
 			return err
 		}
-		for _, n := range grp.Nodes {
-			props, err := encodeProps(n.Props)
+		defer func() {
 			if err != nil {
-				return fmt.Errorf("graph: node %s: %w", n.ID, err)
+				tx.Rollback()
 			}
-			if err := exec("upNode", n.ID, n.Label, n.Key, n.Source, props, gen); err != nil {
-				return err
-			}
-		}
-		sweep = append(sweep, grp.Source)
-	}
-	for _, src := range c.Remove {
-		if err := exec("delGroupEdges", src); err != nil {
-			return err
-		}
-	}
-	for _, src := range sweep {
-		for _, name := range []string{"delStaleOut", "delStaleIn", "delStale"} {
-			if err := exec(name, src, gen); err != nil {
-				return err
-			}
-		}
-	}
-	for _, grp := range c.Groups {
-		for _, e := range grp.Edges {
-			props, err := encodeProps(e.Props)
+		}()
+		st := map[string]*sql.Stmt{}
+		for name, q := range embeddedStatements {
+			s, err := tx.PrepareContext(ctx, q)
 			if err != nil {
-				return fmt.Errorf("graph: edge %s-%s->%s: %w", e.From, e.Type, e.To, err)
+				return fmt.Errorf("graph: prepare %s: %w", name, err)
 			}
-			if err := exec("upEdge", e.From, e.Type, e.To, e.Source, props); err != nil {
-				return err
-			}
+			defer s.Close()
+			st[name] = s
 		}
-		if err := exec("upSource", grp.Source, grp.Hash); err != nil {
+		if err := fn(func(name string, args ...any) error {
+			_, err := st[name].ExecContext(ctx, args...)
+			return err
+		}); err != nil {
 			return err
 		}
-	}
-	for _, src := range c.Remove {
-		if err := exec("delSource", src); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
+		return tx.Commit()
+	})
 }
 
 // Node returns one node.

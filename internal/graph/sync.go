@@ -22,9 +22,14 @@ type SyncSummary struct {
 
 // Sync brings the graph up to date with the index, the seeds and the prose
 // documents: constraints first, then every group whose facts changed since
-// the last sync, and removal of groups whose source is gone, in one
-// transaction. Invalid seeds fail it before anything is written. full
-// rewrites every group (the "drop and reload" of a team graph).
+// the last sync, and removal of groups whose source is gone. Every seed row
+// is validated and every fact built before anything is written, so an
+// invalid seed fails the sync and leaves the graph as it was. The embedded
+// graph (a BatchStore) is written in transactions of at most
+// Options.BatchRows rows, so a cold sync never holds the runtime
+// database's write lock for long; a change that small is one transaction.
+// Other backends write it in one transaction. full rewrites every group
+// (the "drop and reload" of a team graph).
 func Sync(ctx context.Context, s Store, ix CodeIndex, o Options, full bool) (*SyncSummary, error) {
 	return NewBuilder(o).Sync(ctx, s, ix, full)
 }
@@ -68,7 +73,12 @@ func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (
 	sort.Strings(c.Remove)
 	sum.Removed = len(c.Remove)
 	if len(c.Groups) > 0 || len(c.Remove) > 0 {
-		if err := s.Apply(ctx, c); err != nil {
+		if bs, ok := s.(BatchStore); ok {
+			err = bs.ApplyBatched(ctx, c, bl.o.BatchRows)
+		} else {
+			err = s.Apply(ctx, c)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}

@@ -90,6 +90,31 @@ func TestDomainBundle(t *testing.T) {
 		}
 	})
 
+	// The domain bundle's strategyOverrides are lib/strategy's last layer:
+	// restyling a page that uses ADP components is a migration under the
+	// team's bundle, a plain change without it.
+	t.Run("strategy override from the domain bundle", func(t *testing.T) {
+		restyle := "Modernize the alert banner on the dashboard"
+		a := startServer(t, ws, "--no-warm", "--bundle", def, "--bundle", domain)
+		r := a.initialize(restyle, "dashboard")
+		if got := r.Strategy["strategyId"]; got != "migration_adp_to_sdf" {
+			t.Fatalf("with the domain bundle: strategy %v, reasons %v", got, r.Strategy["reasons"])
+		}
+		by, _ := r.Strategy["decidedBy"].(map[string]any)
+		if by["layer"] != "bundleOverride" || by["source"] != "bundle:adp_sdf:strategyOverrides[0]" {
+			t.Fatalf("the response must say the bundle's override chose it: %v", r.Strategy["decidedBy"])
+		}
+		if env := envelopeOf(r); env["knowledgeStrategyId"] != "migration_adp_to_sdf" {
+			t.Fatalf("the plan envelope carries the strategy in force: %v", env["knowledgeStrategyId"])
+		}
+		b := startServer(t, ws, "--no-warm", "--bundle", def)
+		r = b.initialize(restyle, "dashboard")
+		by, _ = r.Strategy["decidedBy"].(map[string]any)
+		if r.Strategy["strategyId"] == "migration_adp_to_sdf" || by["layer"] != "decisionTable" {
+			t.Fatalf("without the domain bundle the decision table chooses: %v %v", r.Strategy["strategyId"], by)
+		}
+	})
+
 	t.Run("overlapping roots are refused", func(t *testing.T) {
 		// The same data under another file name: both claim mcpcdomain/adp_sdf.
 		twin := filepath.Join(t.TempDir(), "twin.tar.gz")

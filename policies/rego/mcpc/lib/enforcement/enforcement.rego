@@ -53,6 +53,26 @@ plan_rules contains rule if {
 
 # METADATA
 # description: |
+#   the graph's MacroConstraints ("if a page contains X, do not add Y", seed
+#   000 section 10) in the same plan_rule shape (seed 000 section 14: graph
+#   policies are converted, never persisted as memories): the condition is
+#   the page tag, and forbiddenTags are what a change node on such a page
+#   may not name, unless it migrates that tag away
+plan_rules contains rule if {
+	some constraint in input.enforcement.macroConstraints
+	rule := {
+		"id": constraint.id,
+		"source": "graph",
+		"condition": {"tags": [constraint.ifContains]},
+		"requiredSteps": [],
+		"forbiddenTags": constraint.forbid,
+		"denyCode": "PLAN_POLICY_VIOLATION",
+		"message": object.get(constraint, "reason", ""),
+	}
+}
+
+# METADATA
+# description: |
 #   strategy_signal memories as strategy signals (the override layer of seed
 #   000 section 13), in record id order so the outcome does not depend on
 #   the file's order
@@ -82,6 +102,19 @@ component_contracts := array.concat(input.enforcement.contracts, [contract |
 	some contract in _domain_table("contracts")
 	not contract.tag in {c.tag | some c in input.enforcement.contracts}
 ])
+
+# METADATA
+# description: |
+#   the strategy overrides domain bundles ship
+#   (data.mcpcdomain.<domain>.strategyOverrides), in domain then row order,
+#   each with its source for the decision's reasons
+strategy_overrides := [object.union(row, {"source": sprintf("bundle:%s:strategyOverrides[%d]", [domain, i])}) |
+	some domain in sort(object.keys(data.mcpcdomain)) # regal ignore:unresolved-reference
+	some i, row in object.get(data.mcpcdomain[domain], "strategyOverrides", []) # regal ignore:unresolved-reference
+	is_object(row)
+	is_object(row.when)
+	is_string(row.strategy)
+]
 
 # a domain bundle's rows of one table, in domain then row order; no domain
 # bundle loaded is no rows
@@ -232,8 +265,19 @@ _why(policy) := "advisory: names no component a plan could be checked against" i
 
 # METADATA
 # description: what a plan must cite, for the pack's planGraphSchema.enforcementObligations
-obligations := array.concat(
+obligations := array.flatten([
 	[_migration_obligation(rule) | some rule in migration_rules],
+	[{
+		"policy": constraint.id,
+		"kind": "MacroConstraint",
+		"components": array.concat([constraint.ifContains], constraint.forbid),
+		"must": sprintf("add none of %s to a page that contains %s", [
+			concat(", ", constraint.forbid),
+			constraint.ifContains,
+		]),
+	} |
+		some constraint in input.enforcement.macroConstraints
+	],
 	[{
 		"policy": entry.id,
 		"kind": "ProsePolicy",
@@ -243,7 +287,7 @@ obligations := array.concat(
 		some entry in prose
 		entry.enforceable
 	],
-)
+])
 
 _status_must := {
 	"approved": "cite it in policyRefs; the mapping applies",
@@ -271,8 +315,17 @@ pack_policies := array.flatten([
 		some rule in sort_by_id(migration_rules)
 	],
 	[object.union({"kind": "ComponentContract"}, contract) | some contract in component_contracts],
+	[_pack_constraint(constraint) | some constraint in sort_by_id(input.enforcement.macroConstraints)],
 	[object.union({"kind": "ProsePolicy"}, entry) | some entry in sort_by_id([entry | some entry in prose])],
 ])
+
+_pack_constraint(constraint) := {
+	"kind": "MacroConstraint",
+	"id": constraint.id,
+	"ifContains": constraint.ifContains,
+	"forbid": constraint.forbid,
+	"reason": object.get(constraint, "reason", ""),
+}
 
 _pack_rule(rule) := {
 	"id": rule.id,

@@ -6,7 +6,9 @@
 #   summary, issue type, labels, components), then the override layer (input.strategySignals, from
 #   strategy_signal memories and graph policy signals, later entries winning),
 #   then the decision table of policies/data/strategies.json applied to the
-#   overridden signature.
+#   overridden signature, then the strategy overrides a domain bundle ships
+#   (data.mcpcdomain.<domain>.strategyOverrides). The overridden signature
+#   also says which proof chains initialize_work walks (proof_chains).
 package mcpc.lib.strategy
 
 import data.mcpc.lib.enforcement
@@ -51,6 +53,8 @@ _swagger_words := array.concat(
 
 _ag_grid_words := [word | some word in _signals.agGridWords; contains(_text, word)]
 
+_federation_words := [word | some word in object.get(_signals, "federationWords", []); contains(_text, word)]
+
 _jira_keys := regex.find_n(_signals.jiraPattern, concat(" ", array.concat([input.prompt], input.lexemes)), -1)
 
 _task_type := "migration" if _adp
@@ -85,6 +89,7 @@ base_signature := {
 	"taskTypeGuess": _task_type,
 	"hasSwagger": _has_swagger,
 	"mentionsAgGrid": count(_ag_grid_words) > 0,
+	"mentionsFederation": count(_federation_words) > 0,
 	"hasJira": count(_jira_keys) > 0,
 }
 
@@ -95,6 +100,7 @@ _aliases := {
 	"task_type_guess": "taskTypeGuess",
 	"has_swagger": "hasSwagger",
 	"mentions_ag_grid": "mentionsAgGrid",
+	"mentions_federation": "mentionsFederation",
 	"has_jira": "hasJira",
 }
 
@@ -159,9 +165,76 @@ _candidates contains "ui_aggrid_feature" if signature.mentionsAgGrid == true
 # neither grid, migration, debug nor API work: no chain to follow
 _candidates contains "general_change"
 
+# the first strategy of the fixed priority order whose condition holds
+_table_id := [id | some id in tables.strategies.order; id in _candidates][0]
+
+# the tags in play: those the gathered files use and those the prompt and
+# lexemes name
+_tags_in_play := {tag | some tags in input.enforcement.fileTags; some tag in tags} | {tag |
+	some tag in regex.find_n(`[a-z][a-z0-9]*(?:-[a-z0-9]+)+`, _text, -1)
+}
+
+# a domain bundle's override holds when every condition of its when holds;
+# an override with no condition, an unknown one, or a strategy the table
+# does not have never applies
+_when_holds(when, "tags") if {
+	some tag in when.tags
+	tag in _tags_in_play
+}
+
+_when_holds(when, "words") if {
+	some word in when.words
+	word in _words
+}
+
+_when_holds(when, "taskTypes") if signature.taskTypeGuess in when.taskTypes
+
+_applies(override) if {
+	override.strategy in object.keys(tables.strategies.table)
+	count(object.keys(override.when)) > 0
+	every field in object.keys(override.when) {
+		_when_holds(override.when, field)
+	}
+}
+
+_bundle_choices := [override | some override in enforcement.strategy_overrides; _applies(override)]
+
 # METADATA
-# description: the first strategy of the fixed priority order whose condition holds
-chosen_id := [id | some id in tables.strategies.order; id in _candidates][0]
+# scope: document
+# description: |
+#   the strategy: the first domain bundle override that applies, else the
+#   decision table's choice
+chosen_id := _bundle_choices[0].strategy if count(_bundle_choices) > 0
+
+chosen_id := _table_id if count(_bundle_choices) == 0
+
+# METADATA
+# scope: document
+# description: which layer chose the strategy, and from what source
+decided_by := {"layer": "bundleOverride", "source": _bundle_choices[0].source} if count(_bundle_choices) > 0
+
+decided_by := {"layer": "decisionTable", "source": "policies/data/strategies.json"} if count(_bundle_choices) == 0
+
+# METADATA
+# description: |
+#   the proof chains (seed 002) initialize_work walks: one per signature
+#   feature that holds in the table's proofChains, in name order. A task
+#   that names neither a grid nor a federation walks none.
+proof_chains := sort([chain |
+	some flag, chain in object.get(tables.strategies, "proofChains", {})
+	signature[flag] == true
+])
+
+# METADATA
+# description: |
+#   what initialize_work asks before it walks chains (engine.StrategyQuery):
+#   the chains, and the strategy and signature that chose them
+chain_decision := {
+	"proofChains": proof_chains,
+	"strategyId": chosen_id,
+	"contextSignature": signature,
+	"decidedBy": decided_by,
+}
 
 _reasons contains reason if {
 	some lexeme in _adp_lexemes
@@ -205,8 +278,27 @@ _reasons contains reason if {
 	reason := {"reason": text, "evidenceRefs": [sprintf("strategySignal:%s", [flag]), source]}
 }
 
+_reasons contains {"reason": sprintf("mentionsFederation: %q", [word]), "evidenceRefs": ["prompt"]} if {
+	some word in _federation_words
+}
+
+_reasons contains reason if {
+	count(_bundle_choices) > 0
+	override := _bundle_choices[0]
+	text := sprintf("bundle override: %s%s", [override.strategy, _override_note(override)])
+	reason := {"reason": text, "evidenceRefs": [override.source]}
+}
+
 _reasons contains {"reason": "default: no migration, debug, API or ag-Grid signal", "evidenceRefs": []} if {
 	chosen_id == "general_change"
+	count(_bundle_choices) == 0
+}
+
+default _override_note(_) := ""
+
+_override_note(override) := sprintf(" (%s)", [override.note]) if {
+	is_string(override.note)
+	override.note != ""
 }
 
 # METADATA
@@ -215,4 +307,6 @@ selected := object.union(tables.strategies.table[chosen_id], {
 	"strategyId": chosen_id,
 	"contextSignature": signature,
 	"reasons": sort([reason | some reason in _reasons]),
+	"decidedBy": decided_by,
+	"proofChains": proof_chains,
 })

@@ -6,8 +6,10 @@
 #   (fileGlobs match a change node's targetFile, strategyIds include the
 #   plan's strategy, tags meet the tags the change nodes touch; an absent
 #   field always holds) needs each of its requiredSteps: a node of that kind,
-#   with that recipeId and commandId among its verificationHooks when given.
-#   An unmet rule denies with the rule's own denyCode.
+#   with that recipeId and commandId among its verificationHooks when given,
+#   and none of its forbiddenTags (a graph MacroConstraint's) named by a
+#   change node on a page that has the condition's tag, unless the node
+#   migrates that tag away. An unmet rule denies with the rule's own denyCode.
 # custom:
 #   code: PLAN_POLICY_VIOLATION
 #   remediation: >-
@@ -95,6 +97,38 @@ report contains violation if {
 		"path": "args.planGraph.nodes",
 	})
 	violation := object.union(base, {"code": rule.denyCode})
+}
+
+report contains violation if {
+	some rule in enforcement.plan_rules
+	forbidden := object.get(rule, "forbiddenTags", [])
+	count(forbidden) > 0
+	_applies(rule)
+	some i, node in plan.change_nodes
+	some tag in forbidden
+	tag in enforcement.node_tags[i]
+	_on_page(rule.condition, i, node)
+	not _migrates_away(i, tag)
+	text := "%s rule %s forbids %s on a page with %s; change node %s names it%s"
+	page := concat(", ", rule.condition.tags)
+	base := result.fail(rego.metadata.chain(), {
+		"message": sprintf(text, [rule.source, rule.id, tag, page, node.nodeId, _note(rule)]),
+		"path": sprintf("args.planGraph.nodes[%d]", [i]),
+	})
+	violation := object.union(base, {"code": rule.denyCode})
+}
+
+# the node's page has the condition's tag: its file uses it, or the node
+# names it
+_on_page(condition, i, node) if {
+	some tag in condition.tags
+	tag in (enforcement.node_tags[i] | {t | some t in object.get(input.enforcement.fileTags, node.targetFile, [])})
+}
+
+_migrates_away(i, tag) if {
+	some migration in enforcement.migrations
+	migration.index == i
+	migration.tag == tag
 }
 
 _detail(step, key) := sprintf(" with %s %v", [key, step[key]]) if step[key]

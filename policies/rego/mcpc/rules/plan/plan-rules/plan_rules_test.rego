@@ -60,3 +60,62 @@ test_success_unexpired_provisional_applies if {
 	provisional := object.union(_memory, {"state": "provisional", "expiresAt": "2026-12-01T00:00:00Z"})
 	count(rule.report) == 1 with input as fixtures.plan_input([node, _validate("unit")], {"memories": [provisional]})
 }
+
+# a graph MacroConstraint reaches the same rule as a plan_rule
+
+_grid_page := {
+	"macroConstraints": [{
+		"id": "mc-grid-no-table", "type": "MacroConstraint", "ifContains": "sdf-data-grid",
+		"forbid": ["adp-table"], "reason": "one grid per page", "file": ".ai/graph/seed/intents/ui.jsonl", "line": 3,
+	}],
+	"fileTags": {"src/a.html": ["sdf-data-grid", "adp-alert"], "src/b.html": ["adp-alert"]},
+}
+
+test_fail_macro_constraint_forbids_a_tag_on_its_page if {
+	node := fixtures.change_node("change-1", {"targetFile": "src/a.html", "editIntent": "add an adp-table of totals under the grid"})
+	r := rule.report with input as fixtures.plan_input([node, _validate("unit")], _grid_page)
+	r == {{
+		"code": "PLAN_POLICY_VIOLATION",
+		"rule": "mcpc.rules.plan[\"plan-rules\"]",
+		"message": "graph rule mc-grid-no-table forbids adp-table on a page with sdf-data-grid; change node change-1 names it (one grid per page)",
+		"path": "args.planGraph.nodes[0]",
+		"remediation": concat("", [
+			"Add the steps the rule requires (its kind, with the named recipe and command in verificationHooks); ",
+			"the pack's policies.memories names the rules in force.",
+		]),
+		"severity": "error",
+		"suggestedVerb": "submit_execution_plan",
+	}}
+}
+
+test_fail_macro_constraint_when_the_node_adds_the_page_tag if {
+	node := fixtures.change_node("change-1", {"targetFile": "src/b.html", "editIntent": "put an sdf-data-grid next to the adp-table"})
+	r := rule.report with input as fixtures.plan_input([node, _validate("unit")], _grid_page)
+	count(r) == 1
+}
+
+test_success_macro_constraint_other_page if {
+	node := fixtures.change_node("change-1", {"targetFile": "src/b.html", "editIntent": "add an adp-table of totals"})
+	count(rule.report) == 0 with input as fixtures.plan_input([node, _validate("unit")], _grid_page)
+}
+
+test_success_macro_constraint_migrating_the_tag_away if {
+	enforcement := object.union(_grid_page, {"migrationRules": [{"id": "mig-adp-table", "fromTag": "adp-table", "toTag": "sdf-data-grid", "status": "approved"}]})
+	node := fixtures.change_node("change-1", {
+		"targetFile": "src/a.html", "editIntent": "replace adp-table with sdf-data-grid",
+		"policyRefs": ["mig-adp-table"],
+	})
+	count(rule.report) == 0 with input as fixtures.plan_input([node, _validate("unit")], enforcement)
+}
+
+test_success_macro_constraint_tag_not_named if {
+	node := fixtures.change_node("change-1", {"targetFile": "src/a.html", "editIntent": "change the grid's page size"})
+	count(rule.report) == 0 with input as fixtures.plan_input([node, _validate("unit")], _grid_page)
+}
+
+test_success_memory_plan_rules_carry_no_forbidden_tags if {
+	memory := object.union(_memory, {"id": "mem-no-tables", "planRule": {"requiredSteps": [], "forbiddenTags": ["adp-table"], "denyCode": "PLAN_POLICY_VIOLATION", "message": ""}})
+	node := fixtures.change_node("change-1", {"targetFile": "src/b.html", "editIntent": "add an adp-table"})
+	r := rule.report with input as fixtures.plan_input([node, _validate("unit")], {"memories": [memory]})
+	count(r) == 0 # a memory plan_rule carries requiredSteps only: forbiddenTags are the graph's
+}
