@@ -290,6 +290,9 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 // readBundles reads the configured bundles and merges them; source names
 // them for errors and the decision log.
 func readBundles(opts Options) (*bundle.Bundle, string, error) {
+	if b, ok, err := readEmbeddedPackages(opts); ok {
+		return b, sourceName(""), err
+	}
 	paths := opts.BundlePaths
 	if opts.BundlePath != "" || len(paths) == 0 {
 		paths = append([]string{opts.BundlePath}, paths...)
@@ -518,15 +521,19 @@ func isDir(path string) bool {
 // policies/` is rooted, so data paths are the same in tests and at run time.
 // Only Rego and JSON/YAML data are read; test files are left out: they are
 // for `opa test`, not for deciding.
-func loadFS(fsys fs.FS) (*bundle.Bundle, error) {
+func loadFS(fsys fs.FS) (*bundle.Bundle, error) { return loadFSDirs(fsys, nil) }
+
+// loadFSDirs is loadFS reading only the Rego files under dirs (all when
+// dirs is nil); data is read whole.
+func loadFSDirs(fsys fs.FS, dirs []string) (*bundle.Bundle, error) {
 	res, err := loader.NewFileLoader().WithFS(fsys).WithProcessAnnotation(true).
-		Filtered([]string{"."}, func(_ string, info fs.FileInfo, _ int) bool {
+		Filtered([]string{"."}, func(path string, info fs.FileInfo, _ int) bool {
 			if info.IsDir() {
 				return false
 			}
 			switch filepath.Ext(info.Name()) {
 			case ".rego":
-				return strings.HasSuffix(info.Name(), "_test.rego")
+				return strings.HasSuffix(info.Name(), "_test.rego") || !underDirs(path, dirs)
 			case ".json", ".yaml", ".yml":
 				return false
 			}
