@@ -37,9 +37,10 @@ func appendEvent(ctx context.Context, st *store.Store, opts Options, ev *event, 
 		if name == "" {
 			name = t.Path.Raw
 		}
-		if t.Access == "write" {
+		switch t.Access {
+		case "write":
 			body.Writes = append(body.Writes, name)
-		} else {
+		case "read":
 			body.Reads = append(body.Reads, name)
 		}
 	}

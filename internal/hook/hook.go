@@ -63,9 +63,16 @@ type Violation struct {
 
 // target is one path the event reads or writes, for policy.
 type target struct {
-	Access string          `json:"access"` // read or write
-	At     string          `json:"at"`     // where in the host's event
+	// Access is read, write, or named: a shell argument that is neither an
+	// existing file nor outside the worktree, which the command may create
+	// or change (cp's destination) as far as the hook can tell.
+	Access string          `json:"access"`
+	At     string          `json:"at"` // where in the host's event
 	Path   pathscope.Facts `json:"path"`
+	// Segment is the shell segment an argument belongs to, so policy can
+	// judge it by its command (a cp destination under .ai/ is a write of
+	// mcpc's own files, whichever work is bound).
+	Segment *int `json:"segment,omitempty"`
 }
 
 // input is the hook decision's input document (docs/hooks.md).
@@ -232,8 +239,9 @@ func targets(res *pathscope.Resolver, ev *event) []target {
 }
 
 // shellTargets are the files a shell command names: arguments that are
-// existing files or that point outside the worktree are reads, < inputs
-// are reads, > and >> targets are writes.
+// existing files or that point outside the worktree are reads, other
+// arguments are named (each with its segment, for rules that know which
+// commands write), < inputs are reads, > and >> targets are writes.
 func shellTargets(res *pathscope.Resolver, cwd string, sc *shellCommand) []target {
 	out := []target{}
 	for i, seg := range sc.Segments {
@@ -243,9 +251,11 @@ func shellTargets(res *pathscope.Resolver, cwd string, sc *shellCommand) []targe
 			}
 			f := res.Resolve(relativeTo(res.Root(), cwd, arg))
 			outside := slices.Contains(f.Problems, pathscope.ProblemEscapesWorktree) || (filepath.IsAbs(arg) && f.Canonical == "")
+			access := "named"
 			if (f.Exists && f.Regular) || outside {
-				out = append(out, target{Access: "read", At: fmt.Sprintf("hook.shell.segments[%d].argv[%d]", i, j), Path: f})
+				access = "read"
 			}
+			out = append(out, target{Access: access, At: fmt.Sprintf("hook.shell.segments[%d].argv[%d]", i, j), Path: f, Segment: &i})
 		}
 		for j, in := range seg.Inputs {
 			out = append(out, target{Access: "read", At: fmt.Sprintf("hook.shell.segments[%d].inputs[%d]", i, j), Path: res.Resolve(relativeTo(res.Root(), cwd, in))})

@@ -104,6 +104,10 @@ func TestHookClaudeCode(t *testing.T) {
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-write", root, ".ai/config/repo.json", "")), "deny", "HOOK_OWN_FILE")
 	must(t, os.WriteFile(filepath.Join(ws, ".env"), []byte("TOKEN=x\n"), 0o644))
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-read", root, ".env", "")), "deny", "HOOK_PROTECTED_READ")
+	// A command that writes, naming mcpc's files as arguments that do not
+	// exist yet (a forged session binding, the client wiring).
+	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-bash", root, "", "cp /tmp/x .ai/tmp/hook-sessions/forged.json")), "deny", "HOOK_OWN_FILE")
+	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-bash", root, "", "mv notes.json .mcp.json")), "deny", "HOOK_OWN_FILE")
 
 	a := startServer(t, ws)
 	init := a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard")

@@ -175,3 +175,36 @@ test_fail_configured_safe_command_still_network if {
 	d := hook.decision with input as object.union(_shell(["curl", "https://example.com"]), {"config": {"safeCommands": ["curl"]}})
 	[v.code | some v in d.denials] == ["HOOK_SHELL_NETWORK"]
 }
+
+# _shell_naming is a shell command with no work active whose argument
+# file is named (not an existing file) in segment 0.
+_shell_naming(argv, file) := object.union(object.remove(input_doc, ["work"]), {"hook": {
+	"host": "claude-code", "event": "PreToolUse", "tool": "Bash", "kind": "shell",
+	"targets": [object.union(_target("named", file), {"at": "hook.shell.segments[0].argv[2]", "segment": 0})],
+	"shell": {
+		"command": concat(" ", argv), "parsed": true, "substitution": false,
+		"segments": [{"argv": argv, "redirects": [], "inputs": []}],
+	},
+}})
+
+test_fail_copy_onto_own_file_without_work if {
+	d := hook.decision with input as _shell_naming(["cp", "/tmp/x", ".ai/tmp/hook-sessions/s-9.json"], ".ai/tmp/hook-sessions/s-9.json")
+	d.denials == [{
+		"code": "HOOK_OWN_FILE",
+		"message": ".ai/tmp/hook-sessions/s-9.json is one of mcpc's own files; \"cp /tmp/x .ai/tmp/hook-sessions/s-9.json\" may change it",
+		"path": "hook.shell.segments[0].argv[2]",
+		"remediation": "mcpc's files change only through mcpc (controller_turn) or by a person; leave them alone and continue through controller_turn.",
+		"rule": "mcpc.rules.hook[\"own-files\"]",
+		"severity": "error",
+	}]
+}
+
+test_success_named_own_file_in_a_reading_command if {
+	d := hook.decision with input as _shell_naming(["grep", "x", ".ai/tmp/missing.json"], ".ai/tmp/missing.json")
+	d.permission == "allow"
+}
+
+test_success_copy_onto_other_file_without_work if {
+	d := hook.decision with input as _shell_naming(["cp", "/tmp/x", "src/new.ts"], "src/new.ts")
+	d.permission == "allow"
+}
