@@ -123,7 +123,7 @@ func score(ix *indexer.Index, q Query) []docScore {
 	}
 	lanes["anchor"] = anchor
 	scope, _ := promptScope(q.Prompt)
-	lanes["scope"] = d.scopeLane(scope, modulePaths(q.Prompt), found)
+	lanes["scope"] = d.scopeLane(scope, found)
 	lanes["companion"] = d.companions(seeds)
 	final := fuse(lanes, first)
 	final = d.leaveOut(final, q)

@@ -50,20 +50,8 @@ func promptScope(p string) (scope, rest string) {
 
 // scopeLane marks files inside a folder the scope names. Like anchors it
 // only reorders files another lane found: a scope says where, not what.
-//
-// modules are dotted module paths the prompt names (see modulePaths): a
-// file at or under such a path is in scope too.
-func (d *derived) scopeLane(scope string, modules []string, found map[int32]bool) map[int32]float64 {
+func (d *derived) scopeLane(scope string, found map[int32]bool) map[int32]float64 {
 	out := map[int32]float64{}
-	for doc := range found {
-		f := strings.ToLower(d.corpus.Files[doc])
-		f = strings.TrimSuffix(f, path.Ext(f))
-		for _, m := range modules {
-			if f == m || strings.HasPrefix(f, m+"/") || strings.Contains(f, "/"+m+"/") || strings.HasSuffix(f, "/"+m) {
-				out[doc] = 1
-			}
-		}
-	}
 	if scope == "" {
 		return out
 	}
@@ -84,37 +72,6 @@ func (d *derived) scopeLane(scope string, modules []string, found map[int32]bool
 		}
 	}
 	return out
-}
-
-// dottedRE finds dotted names: "hc.integrations", "org.apache.commons.lang3.time".
-var dottedRE = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b`)
-
-// modulePaths returns the folder paths of the dotted module names a prompt
-// carries ("Move email views to hc.integrations" -> "hc/integrations"). In
-// Python and Java a module or package name is its path with dots: the
-// prompt names the folder as surely as a scope does. File names
-// ("main.server.ts") are the artifact lane's; they end in an extension and
-// are skipped here.
-func modulePaths(prompt string) []string {
-	var out []string
-	for _, m := range dottedRE.FindAllString(prompt, -1) {
-		parts := strings.Split(strings.ToLower(m), ".")
-		if knownExtension[parts[len(parts)-1]] {
-			continue
-		}
-		out = append(out, strings.Join(parts, "/"))
-	}
-	return out
-}
-
-// knownExtension: the last part of a dotted name that makes it a file name.
-var knownExtension = map[string]bool{}
-
-func init() {
-	for _, e := range strings.Fields(`ts tsx js jsx mjs cjs py go java kt rb rs php cs c h cpp hpp html htm css scss sass less
-		json json5 yml yaml toml xml md txt sh vue svelte properties sql proto`) {
-		knownExtension[e] = true
-	}
 }
 
 // asksForTests reports whether the task is about tests: only then do test

@@ -190,39 +190,3 @@ func TestNamedIdentifierPinsItsFile(t *testing.T) {
 		t.Errorf("the test was not asked for: %v", got)
 	}
 }
-
-func TestModulePaths(t *testing.T) {
-	tests := []struct {
-		note, prompt string
-		want         []string
-	}{
-		{note: "python package", prompt: "Move email onboarding views to hc.integrations", want: []string{"hc/integrations"}},
-		{note: "java package", prompt: "Deprecate org.apache.commons.lang3.time.StopWatch", want: []string{"org/apache/commons/lang3/time/stopwatch"}},
-		{note: "a file name is the artifact lane's", prompt: "Fix ESLint errors in main.server.ts"},
-		{note: "a version is no module", prompt: "Upgrade django-stubs to 6.0.8"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.note, func(t *testing.T) {
-			if got := modulePaths(tt.prompt); !slices.Equal(got, tt.want) {
-				t.Errorf("modulePaths(%q) = %q, want %q", tt.prompt, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestDottedModuleNamesItsFolder(t *testing.T) {
-	ix := libIndex(t)
-	scoped := 0
-	for _, r := range Rank(ix, Query{Prompt: "format millis in org.apache.commons.lang3.time"}) {
-		if slices.Contains(r.Lanes, "scope") {
-			scoped++
-		}
-		inTime := filepath.Dir(r.File) == "src/main/java/org/apache/commons/lang3/time"
-		if inTime != slices.Contains(r.Lanes, "scope") {
-			t.Errorf("%s: lanes %v; a file is in scope exactly when it is under the named package", r.File, r.Lanes)
-		}
-	}
-	if scoped != 2 {
-		t.Errorf("%d files in scope, want StopWatch and DurationFormatUtils", scoped)
-	}
-}
