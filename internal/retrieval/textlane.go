@@ -75,10 +75,17 @@ func (d *derived) docPathTerms(doc int32) []string {
 // rrfK is reciprocal rank fusion's constant (Cormack et al. 2009 publish
 // 60). A smaller constant lets the head of each order count for more than
 // its tail: at 60 a file ranked 1st in one order and absent from the other
-// scores like the 60th-ranked file of both. 20 was chosen by measuring 60,
-// 20 and a text weight of 0.7 on pallets/flask only (docs/retrieval-eval.md);
-// it is not fitted per repository.
+// scores like the 60th-ranked file of both.
 const rrfK = 20
+
+// textWeight is the text lane's share of the fusion next to the fused
+// ranking's 1. At an equal share the text lane's guesses displaced the
+// fused ranking's best files where BM25 is weak (outline, healthchecks);
+// at half, a file only the text lane holds needs its first places to
+// enter the top 20, and a file both hold moves up. 20/1, 60/1, 60/0.7 and
+// 20/0.5 were measured (docs/retrieval-eval.md); the same two constants
+// serve every repository.
+const textWeight = 0.5
 
 // fuseByRank merges the fused ranking with the text lane by reciprocal
 // rank: each order contributes 1/(rrfK+rank). A file both put near the top
@@ -99,7 +106,7 @@ func fuseByRank(fused, text []docScore, pinned map[int32]bool) []docScore {
 		out = append(out, s)
 	}
 	for i, s := range text {
-		rrf[s.doc] += 1 / (rrfK + float64(i+1))
+		rrf[s.doc] += textWeight / (rrfK + float64(i+1))
 		if j, ok := at[s.doc]; ok {
 			if i < textLaneMark {
 				out[j].lanes = append(append([]string(nil), out[j].lanes...), "text")

@@ -142,6 +142,17 @@ func TestFuseByRank(t *testing.T) {
 		}
 		return out
 	}
+	seq := func(from, to int32) []docScore {
+		var docs []int32
+		for d := from; d <= to; d++ {
+			docs = append(docs, d)
+		}
+		return ds(docs...)
+	}
+	// With rrfK 20 and textWeight 0.5, the text lane's first file alone
+	// scores 0.5/21 = 1/42: the 22nd place of the fused order (ties by
+	// document).
+	head := append([]int32{}, order(seq(1, 22))...)
 	tests := []struct {
 		note        string
 		fused, text []docScore
@@ -149,15 +160,20 @@ func TestFuseByRank(t *testing.T) {
 		want        []int32
 	}{
 		{
-			note:  "a file both orders hold leads; the text lane's own first file comes before the fused order's tail",
-			fused: ds(1, 2, 3, 4), text: ds(5, 1),
-			want: []int32{1, 5, 2, 3, 4},
+			note:  "a file both orders hold moves up",
+			fused: ds(1, 2, 3), text: ds(3),
+			want: []int32{3, 1, 2},
 		},
 		{
-			note:  "a pinned file keeps the head whatever the text lane says; the rest follow by reciprocal rank",
-			fused: ds(1, 2, 3), text: ds(3, 2),
-			pinned: map[int32]bool{1: true},
-			want:   []int32{1, 3, 2},
+			note:  "a file only the text lane holds enters after the fused order's head",
+			fused: seq(1, 25), text: ds(100),
+			want: append(append(head, 100), 23, 24, 25),
+		},
+		{
+			note:  "a pinned file keeps the head whatever the text lane says",
+			fused: ds(1, 2, 3), text: ds(3, 1),
+			pinned: map[int32]bool{2: true},
+			want:   []int32{2, 1, 3},
 		},
 		{
 			note:  "without a text lane the fused order is kept",
@@ -172,7 +188,7 @@ func TestFuseByRank(t *testing.T) {
 				t.Errorf("order = %v, want %v", order(got), tt.want)
 			}
 			for _, s := range got {
-				if s.doc == 5 && !slices.Equal(s.lanes, []string{"text"}) {
+				if s.doc == 100 && !slices.Equal(s.lanes, []string{"text"}) {
 					t.Errorf("a file only the text lane found should say so: %v", s.lanes)
 				}
 			}
