@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpc/mcpc/internal/app"
 	"github.com/mcpc/mcpc/internal/demo"
@@ -76,4 +77,29 @@ func BenchmarkInitializeWorkPack200(b *testing.B) {
 		b.Fatal(err)
 	}
 	initializeLoop(b, ws, "Format the orders grid cell values", []string{"OrdersGridCell", "orders-grid-cell"}, 200)
+}
+
+// BenchmarkInitializeWorkTree is initialize_work on the real tree named by
+// MCPC_BENCH_TREE (e.g. a 5,000-file application, or ten copies of it;
+// never committed), indexed beforehand with `mcpc index`. first-turn-ms is
+// what a new serve process pays: opening the app (and the index) and its
+// first turn; ns/op is a warm turn.
+func BenchmarkInitializeWorkTree(b *testing.B) {
+	ws := os.Getenv("MCPC_BENCH_TREE")
+	if ws == "" {
+		b.Skip("MCPC_BENCH_TREE not set")
+	}
+	t0 := time.Now()
+	a, err := app.Open(context.Background(), app.Options{Workspace: ws})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { a.Close() })
+	a.Config.Budget.MaxTokens, a.Config.Budget.WorkMaxTokens = 1<<40, 1<<42
+	req := map[string]any{"verb": "initialize_work", "originalPrompt": "Show the item's access status badge on the search result",
+		"args": map[string]any{"lexemes": []string{"access status"}}}
+	mustTurn(b, a, req)
+	first := time.Since(t0)
+	loopTurns(b, a, req)
+	b.ReportMetric(float64(first.Milliseconds()), "first-turn-ms")
 }

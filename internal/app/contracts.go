@@ -37,7 +37,7 @@ func (g graphContracts) Contracts(ctx context.Context, tags []string) (map[strin
 		if err != nil {
 			return nil, err
 		}
-		cc := controller.ComponentContract{Props: []controller.ContractProp{}}
+		cc := controller.ComponentContract{Props: []controller.ContractProp{}, Events: graph.ComponentEvents(n)}
 		for _, e := range edges {
 			p, ok, err := g.store.Node(ctx, e.To)
 			if err != nil {

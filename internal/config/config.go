@@ -87,6 +87,9 @@ type Config struct {
 		// lock, and how long a turn's expensive facts (patch dry run,
 		// ranking, escalation search) may take to gather. Default 2000.
 		LockTimeoutMs int `json:"lockTimeoutMs"`
+		// BusyTimeoutMs bounds how long a turn waits for another
+		// process's turn to release the write lock. Default 15000.
+		BusyTimeoutMs int `json:"busyTimeoutMs"`
 	} `json:"store"`
 	// Reservations are the collision guard's holds on the files of a change
 	// node an agent patched.
@@ -330,6 +333,7 @@ func (c *Config) defaults() {
 	setInt64(&c.Scratch.MaxBytes, 1<<20)
 	setInt(&c.Request.MaxBytes, 4<<20)
 	setInt(&c.Store.LockTimeoutMs, 2000)
+	setInt(&c.Store.BusyTimeoutMs, 15000)
 	setInt(&c.Reservations.TTLSec, 1800)
 	setInt(&c.SideEffects.TimeoutSec, 600)
 	setInt(&c.Sandbox.OutputMaxBytes, 1<<20)
@@ -352,6 +356,11 @@ func (c *Config) defaults() {
 			c.Validation.Commands[id] = cmd
 		}
 	}
+}
+
+// BusyTimeout is Store.BusyTimeoutMs as a duration.
+func (c *Config) BusyTimeout() time.Duration {
+	return time.Duration(c.Store.BusyTimeoutMs) * time.Millisecond
 }
 
 // LockTimeout is Store.LockTimeoutMs as a duration.
@@ -392,6 +401,7 @@ var envVars = map[string][]string{
 	"MCPC_BUDGET_SESSION_MAX_TOKENS":  {"budget", "sessionMaxTokens"},
 	"MCPC_BUDGET_REQUEST_MAX_PERCENT": {"budget", "requestMaxPercent"},
 	"MCPC_STORE_LOCK_TIMEOUT_MS":      {"store", "lockTimeoutMs"},
+	"MCPC_STORE_BUSY_TIMEOUT_MS":      {"store", "busyTimeoutMs"},
 	"MCPC_PACK_MAX_FILES":             {"pack", "maxFiles"},
 	"MCPC_PACK_MAX_BYTES":             {"pack", "maxBytes"},
 	"MCPC_SCRATCH_MAX_BYTES":          {"scratch", "maxBytes"},

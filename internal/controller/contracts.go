@@ -30,6 +30,9 @@ type ComponentContracts interface {
 // ComponentContract is a component's contract as policy sees it.
 type ComponentContract struct {
 	Props []ContractProp `json:"props"`
+	// Events are the custom events the component emits: an event binding
+	// (name) listens to one.
+	Events []string `json:"events"`
 }
 
 // ContractProp is one prop a contract declares.
@@ -136,7 +139,9 @@ func (c *Controller) gatherContractFacts(ctx context.Context, facts *patchFacts,
 	}
 	for _, el := range patch.ChangedElements(before, after) {
 		facts.Elements = append(facts.Elements, el)
-		facts.Contracts[el.Tag] = contracts[el.Tag]
+		cc := contracts[el.Tag]
+		cc.Props, cc.Events = orEmpty(cc.Props), orEmpty(cc.Events)
+		facts.Contracts[el.Tag] = cc
 	}
 }
 

@@ -115,6 +115,7 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 	if err := c.writePack(p); err != nil {
 		return err
 	}
+	t.onAbort(func() { c.dropPack(p.Ref) }) // rolled back at the lock bound: no work names it (lockbound.go)
 	w.Pack = p.MarshalStored()
 	if err := tx.PutWork(ctx, w); err != nil {
 		return err
@@ -134,9 +135,11 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 	if err := json.Unmarshal(t.work.Pack, &sum); err != nil {
 		return err
 	}
-	p, err := c.loadPack(sum)
+	p, err := c.packOf(t, sum)
 	if err != nil {
-		return err
+		c.log.Warn().Err(err).Str("pack", sum.Ref).Msg("pack document not readable")
+		t.fail("io_error", "args", "the work's context pack could not be read")
+		return nil
 	}
 	added := c.addFiles(p, t.dec.Pack.Files, t.in.Candidates)
 	syms, usages := c.symbolsFor(added)

@@ -66,10 +66,20 @@ type executionFacts struct {
 }
 
 type executionFailure struct {
-	// Reason is a stable code: io_error, file_changed.
+	// Reason is a stable code: io_error, file_changed, not_executable,
+	// command_not_started, lock_timeout, store_busy, outcome_unrecorded,
+	// side_effect_unrecorded.
 	Reason  string `json:"reason"`
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	// Stage is the part of the turn that held the store's lock when it
+	// reached its bound (lock_timeout): load, request, verb, execute,
+	// record; LimitMs is the bound (lock_timeout) or the wait (store_busy).
+	Stage   string `json:"stage,omitempty"`
+	LimitMs int    `json:"limitMs,omitempty"`
+	// Commit is the commit a gated side effect made (side_effect_unrecorded):
+	// it exists whatever the store holds.
+	Commit string `json:"commit,omitempty"`
 }
 
 type requestFacts struct {

@@ -66,17 +66,23 @@ func (p *packDoc) MarshalStored() json.RawMessage {
 // summary stays the authority on scope: a document edited on disk cannot
 // widen what the agent may see.
 func (c *Controller) loadPack(sum packSummary) (*packDoc, error) {
+	p, _, err := c.loadPackRaw(sum)
+	return p, err
+}
+
+// loadPackRaw is loadPack with the document's bytes as read.
+func (c *Controller) loadPackRaw(sum packSummary) (*packDoc, []byte, error) {
 	raw, err := c.paths.ReadFile(sum.Ref, maxPackDocBytes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p := &packDoc{}
 	if err := json.Unmarshal(raw, p); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p.Hash, p.Files, p.Outcome, p.Escalations = sum.Hash, sum.Files, sum.Outcome, sum.Escalations
 	p.Ranking = slices.DeleteFunc(p.Ranking, func(r rankEntry) bool { return !slices.Contains(sum.Files, r.File) })
-	return p, nil
+	return p, raw, nil
 }
 
 // addFiles appends the files policy selected (lib/pack: exclusions, the

@@ -25,6 +25,7 @@ const patchDeadline = 2 * time.Second
 func (c *Controller) applyEdits(ctx context.Context, file, content string, edits []patch.Edit) (string, []schemas.Problem) {
 	ctx, cancel := context.WithTimeout(ctx, patchDeadline)
 	defer cancel()
+	failpointStall(ctx, "patch-edits")
 	return patch.Apply(ctx, content, edits, patch.Options{File: file, Registry: c.codemods})
 }
 
@@ -136,6 +137,9 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 		Before: pf.Hash, After: sha256Hex([]byte(after)), Node: sha256Hex(node.Body), AgentID: t.agent.ID, GitRev: t.gitRev,
 		Summary:  diffSummary(pf.Canonical, string(before), after, len(edits)),
 		IntentID: t.intent.ID, MutationClass: mutationClass(edits)}
+	if tx.Expired() {
+		return store.ErrLockTimeout // the lock may be another's now: write nothing (lockbound.go)
+	}
 	if err := c.writeIntent(in); err != nil {
 		c.log.Warn().Err(err).Msg("patch intent not written")
 		t.fail("io_error", "args.targetFile", "the patch could not be prepared")
@@ -148,6 +152,8 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 		return nil
 	}
 	failpoint("patch-written")
+	t.onAbort(func() { c.undoPatch(pf, before, in) }) // the lock's bound rolled the turn back (lockbound.go)
+	failpointSleep("lock:patched")
 	// A turn that does not commit leaves the intent for RecoverPatches.
 	t.afterTx = func(context.Context) { c.dropIntent(in) }
 	if err := c.landPatch(ctx, tx, t, in); err != nil {

@@ -106,7 +106,7 @@ func BenchmarkSandboxValidation(b *testing.B) {
 	}
 	argv := cfg.Validation.Commands["no-adp-alert"].Argv
 	benchPair(b, sandboxed, bare, func(c *Controller) error {
-		res := c.runValidation(context.Background(), argv, "", time.Minute)
+		res, _ := c.runValidation(context.Background(), argv, "", time.Minute)
 		if res["error"] != nil {
 			b.Fatalf("%v", res)
 		}

@@ -95,7 +95,7 @@ func TestValidationMasksPolicyExclusions(t *testing.T) {
 	cfg.Sandbox.OutputMaxBytes = 1 << 20
 	c := &Controller{root: root, cfg: cfg, engine: dataOnly{"data": exclusionsData("*.secret", "vault/**")}, redactor: noRedaction{}}
 	c.sandbox = c.newSandbox()
-	res := c.runValidation(context.Background(), []string{"sh", "-c", "cat vault/token.txt notes.secret src/a.ts 2>&1; true"}, "", 30*time.Second)
+	res, _ := c.runValidation(context.Background(), []string{"sh", "-c", "cat vault/token.txt notes.secret src/a.ts 2>&1; true"}, "", 30*time.Second)
 	out, _ := res["output"].(string)
 	if res["sandboxed"] != true || !strings.Contains(out, "SOURCE") || strings.Contains(out, "_SECRET") {
 		t.Errorf("result %v", res)

@@ -102,10 +102,22 @@ func (c *Controller) gatedCommit(ctx context.Context, t *turn, work *store.Work,
 	c.writeArtifact(dir, "result.json", map[string]any{"nodeId": nodeID, "sideEffectType": "git_commit", "commit": sha, "files": files,
 		"commitGateId": gate})
 	err = c.updateAfterTurn(ctx, t, work.ID, func(tx *store.Tx) error {
+		if err := failpointError("side-effect-record"); err != nil {
+			return err
+		}
 		return tx.SetNodeStatus(ctx, work.ID, nodeID, statusExecuted)
 	})
 	if err != nil {
-		t.result["error"] = "the commit " + sha + " was made but could not be recorded: " + err.Error()
+		// The commit exists whatever the store holds: the answer says so as
+		// facts, and the turn is a recorded SIDE_EFFECT_UNRECORDED denial
+		// (the node is still pending, so a retry would commit again). The
+		// store's error stays in the log.
+		c.log.Error().Err(err).Str("commit", sha).Msg("a gated commit was made but not recorded")
+		t.result["commit"] = sha
+		t.result["files"] = files
+		t.result["artifactBundleRef"] = dir
+		c.failAfterTxWith(ctx, t, executionFailure{Reason: "side_effect_unrecorded", Path: "args.planNodeId", Commit: sha,
+			Message: fmt.Sprintf("side_effect node %s made its commit, but the node could not be marked executed", nodeID)})
 		return
 	}
 	t.result["executed"] = true

@@ -123,6 +123,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		cancel()
 		reportProgress(ctx, 2, 3, "deciding the context pack")
 	case "escalate":
+		c.prefetchPack(t, pv) // up to 64 MB to read and decode: not under the lock
 		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
 		c.refreshIndex(gctx)
@@ -239,35 +240,20 @@ func (t *turn) fail(reason, path, message string) {
 }
 
 // failAfterTx is fail for work that runs after the turn's transaction (a
-// gated commit): the decision is evaluated again with the failure, and the
-// denial is recorded as a decision of its own, in a transaction of its own,
-// so the record, explain-deny and the answer agree that nothing was done.
+// gated commit, a validation command): the decision is evaluated again with
+// the failure, and the denial is recorded as a decision of its own, in a
+// transaction of its own, so the record, explain-deny and the answer agree.
 func (c *Controller) failAfterTx(ctx context.Context, t *turn, reason, path, message string) {
+	c.failAfterTxWith(ctx, t, executionFailure{Reason: reason, Path: path, Message: message})
+}
+
+// failAfterTxWith is failAfterTx with the failure's other facts (a commit
+// that was made).
+func (c *Controller) failAfterTxWith(ctx context.Context, t *turn, f executionFailure) {
 	// The work that failed may have run out of its own time: judging and
 	// recording the failure must not.
 	ctx = context.WithoutCancel(ctx)
-	delete(t.result, "error")
-	t.fail(reason, path, message)
+	t.failWith(f)
 	c.decide(ctx, t, stageExecution, t.stages[len(t.stages)-1].Query)
-	if t.work == nil {
-		return
-	}
-	var record []byte
-	err := c.store.Update(ctx, func(tx *store.Tx) error {
-		seq, err := tx.NextDecision(ctx, t.work.ID)
-		if err != nil {
-			return err
-		}
-		record = decisionRecord(seq, t.req.Verb, t.agent.ID, c.now(), t.inputRaw, t.decRaw, t.stages)
-		if err := tx.PutDecision(ctx, t.work.ID, seq, !t.dec.allowed(), record); err != nil {
-			return err
-		}
-		t.seq = seq
-		return nil
-	})
-	if err != nil {
-		c.log.Error().Err(err).Msg("the execution failure could not be recorded")
-		return
-	}
-	c.records.write(c.recordPath(t.work.ID, t.seq), record)
+	c.recordDenial(ctx, t, false)
 }

@@ -56,6 +56,11 @@ type turn struct {
 	// fetched before the transaction (requirements.go).
 	requirements *requirementFetch
 	evalTime     time.Duration // the policy evaluation's own time (observability)
+	// lockStage is the part of the turn running under the store's lock;
+	// aborts undo what it did outside the store (lockbound.go).
+	lockStage string
+	aborts    []func()
+	packRead  *packRead // escalate: the pack document, read outside the lock
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
@@ -68,13 +73,19 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 	if err := c.gatherOutsideLock(ctx, t); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(ctx, func(tx *store.Tx) error {
+	err := c.store.UpdateWithin(ctx, c.lockBounds(), func(tx *store.Tx) error {
 		began := time.Now()
 		defer func() { t.lockHeld = time.Since(began) }()
 		// What is gathered or executed under the lock stops at its deadline;
 		// made lazily, as most turns (reads) have nothing that could wait.
 		lockCtx := func() (context.Context, context.CancelFunc) { return c.lockDeadline(ctx, began) }
+		if err := t.underLock(tx, lockLoad); err != nil {
+			return err
+		}
 		if err := c.load(ctx, tx, t); err != nil {
+			return err
+		}
+		if err := t.underLock(tx, stageRequest); err != nil {
 			return err
 		}
 		if err := c.gatherFirst(ctx, tx, t); err != nil {
@@ -82,6 +93,9 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 		}
 		c.decide(ctx, t, stageRequest, queryStage1)
 		if t.dec.allowed() && t.dec.VerbStage {
+			if err := t.underLock(tx, stageVerb); err != nil {
+				return err
+			}
 			gctx, cancel := lockCtx()
 			err := c.gatherVerb(gctx, tx, t)
 			cancel()
@@ -91,17 +105,23 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 			c.decide(ctx, t, stageVerb, queryDecision)
 		}
 		if t.dec.allowed() {
+			if err := t.underLock(tx, lockExecute); err != nil {
+				return err
+			}
 			if err := c.execute(ctx, tx, t); err != nil {
 				return err
 			}
 		}
+		if err := t.underLock(tx, lockRecord); err != nil {
+			return err
+		}
 		return c.account(ctx, tx, t)
 	})
-	if err != nil {
+	if err := c.settleLockError(ctx, t, err); err != nil {
 		return nil, err
 	}
 	if t.lockHeld > c.cfg.LockTimeout() {
-		c.log.Warn().Dur("held", t.lockHeld).Str("verb", t.req.Verb).Msg("a turn held the store lock past store.lockTimeoutMs")
+		c.log.Warn().Dur("lockHeld", t.lockHeld).Str("verb", t.req.Verb).Msg("a turn held the store lock past store.lockTimeoutMs")
 	} else {
 		c.log.Debug().Dur("lockHeld", t.lockHeld).Str("verb", t.req.Verb).Msg("turn")
 	}

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"time"
@@ -42,7 +43,7 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 	workID := t.work.ID
 	t.afterTx = func(ctx context.Context) {
 		reportProgress(ctx, 0, 1, "running validation command "+cmdID)
-		outcome := c.runValidation(ctx, cmd.Argv, cmd.Dir, time.Duration(cmd.TimeoutSec)*time.Second)
+		outcome, startErr := c.runValidation(ctx, cmd.Argv, cmd.Dir, time.Duration(cmd.TimeoutSec)*time.Second)
 		reportProgress(ctx, 1, 1, "validation command "+cmdID+" finished")
 		outcome["commandId"] = cmdID
 		outcome["nodeId"] = nodeID
@@ -52,6 +53,9 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 		}
 		recorded := false
 		err := c.updateAfterTurn(ctx, t, workID, func(tx *store.Tx) (err error) {
+			if err := failpointError("validation-record"); err != nil {
+				return err
+			}
 			if recorded, err = tx.FinishRun(ctx, workID, nodeID, run, status); err != nil || !recorded {
 				return err
 			}
@@ -64,8 +68,17 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 		dir := artifactDir(workID, nodeID)
 		switch {
 		case err != nil:
+			// The command ran: its outcome is told as facts, and the turn is
+			// a recorded denial (EXEC_UNRECORDED), since the plan does not
+			// hold it; the node keeps the status the store has. The store's
+			// error stays in the log.
 			c.log.Error().Err(err).Msg("validation status not recorded")
-			outcome["error"] = "the outcome could not be recorded: " + err.Error()
+			for k, v := range outcome {
+				t.result[k] = v
+			}
+			c.failAfterTx(ctx, t, "outcome_unrecorded", "args.planNodeId",
+				fmt.Sprintf("validation command %s ran (passed: %v) but its outcome could not be recorded on node %s", cmdID, status == statusPassed, nodeID))
+			return
 		case !recorded:
 			// A later run, or a new patch of what this run checked, replaced
 			// it: its outcome is reported, not recorded, and the node keeps
@@ -82,6 +95,12 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 			t.result[k] = v
 		}
 		t.result["status"] = status
+		if startErr != nil {
+			// The node records the run as failed; the turn is a recorded
+			// EXEC_FAILED denial that says why, not free text.
+			c.failAfterTx(ctx, t, "command_not_started", "args.params.commandId",
+				fmt.Sprintf("validation command %s did not start: %v", cmdID, startErr))
+		}
 	}
 	return nil
 }
@@ -90,7 +109,7 @@ func (c *Controller) runRecipe(ctx context.Context, tx *store.Tx, t *turn) error
 // after its transaction (a validation's outcome, a commit), and reloads the
 // turn's view of the plan so the response shows it.
 func (c *Controller) updateAfterTurn(ctx context.Context, t *turn, workID string, record func(tx *store.Tx) error) error {
-	return c.store.Update(ctx, func(tx *store.Tx) error {
+	return c.store.UpdateWithin(ctx, c.lockBounds(), func(tx *store.Tx) error {
 		if err := record(tx); err != nil {
 			return err
 		}
@@ -111,8 +130,9 @@ func findNode(nodes []store.Node, nodeID string) (store.Node, bool) {
 
 // runValidation runs argv in the workspace's sandbox with a timeout. The
 // verdict is the command's exit status there; what comes back is the tail
-// of its output (sandbox.outputMaxBytes), redacted, with its full size.
-func (c *Controller) runValidation(ctx context.Context, argv []string, dir string, timeout time.Duration) map[string]any {
+// of its output (sandbox.outputMaxBytes), redacted, with its full size, and
+// why the command did not start, when it did not (a fact for policy).
+func (c *Controller) runValidation(ctx context.Context, argv []string, dir string, timeout time.Duration) (map[string]any, error) {
 	rel := ""
 	if dir != "" {
 		if d, err := c.paths.Sub(dir); err == nil {
@@ -130,7 +150,7 @@ func (c *Controller) runValidation(ctx context.Context, argv []string, dir strin
 		res["timedOut"] = true
 		res["passed"] = false
 	case !out.started:
-		res["error"] = "the command did not start: " + out.err.Error()
+		return res, out.err
 	}
-	return res
+	return res, nil
 }

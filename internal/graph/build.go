@@ -470,7 +470,7 @@ func (b *builder) contracts(g *Group, file string, declared map[string]bool) {
 		}
 		declared[c.Tag] = true
 		cid := ComponentID(c.Tag)
-		g.Nodes = append(g.Nodes, Node{ID: cid, Label: LabelComponent, Key: c.Tag, Source: g.Source, Props: map[string]any{"declared": true, "contract": file}})
+		g.Nodes = append(g.Nodes, Node{ID: cid, Label: LabelComponent, Key: c.Tag, Source: g.Source, Props: map[string]any{"declared": true, "contract": file, "events": strings.Join(c.Events, ",")}})
 		g.Edges = append(g.Edges, Edge{From: cid, Type: EdgeDeclaredIn, To: FileID(file), Source: g.Source})
 		for _, p := range c.Props {
 			pid := "prop:" + c.Tag + "." + p.Name

@@ -14,6 +14,10 @@ import (
 type Contract struct {
 	Tag   string         `json:"tag"`
 	Props []ContractProp `json:"props"`
+	// Events are the custom events the component emits (Stencil's @Event
+	// names, e.g. "sdfChange"), sorted: what an Angular (sdfChange)
+	// binding may listen to.
+	Events []string `json:"events"`
 }
 
 // ContractProp is one property of a component's contract.
@@ -33,6 +37,10 @@ const maxTypeText = 200
 // HTMLElementTagNameMap, each to an element interface that extends
 // Components.X (or declares its properties itself); the props are X's
 // property signatures. Tags without a resolvable interface get no props.
+// The events are what Stencil's compiler declares for X's @Event members:
+// the property names of the element's event map (interface
+// HTMLXElementEventMap) and the on-props of LocalJSX.X ("onSdfChange" is the
+// event "sdfChange").
 func ParseContracts(src []byte) ([]Contract, error) {
 	p := sitter.NewParser()
 	defer p.Close()
@@ -97,6 +105,7 @@ func ParseContracts(src []byte) ([]Contract, error) {
 			if el := ifaces[elem]; el != nil {
 				c.Props = propsOf(src, el, ifaces)
 			}
+			c.Events = eventsOf(src, elem, ifaces)
 			out = append(out, c)
 		}
 	}
@@ -182,4 +191,41 @@ func unquoteTS(s string) string {
 		return s[1 : len(s)-1]
 	}
 	return s
+}
+
+// eventsOf are the events of the component whose element interface is
+// elem (HTMLSdfButtonElement): its event map's members and LocalJSX's
+// on-props of the same component (SdfButton), sorted and distinct.
+func eventsOf(src []byte, elem string, ifaces map[string]*sitter.Node) []string {
+	seen := map[string]bool{}
+	if m := ifaces[elem+"EventMap"]; m != nil {
+		for _, sig := range bodyMembers(m) {
+			if sig.Kind() == "property_signature" {
+				seen[unquoteTS(text(src, sig.ChildByFieldName("name")))] = true
+			}
+		}
+	}
+	if name, ok := strings.CutPrefix(elem, "HTML"); ok {
+		if name, ok = strings.CutSuffix(name, "Element"); ok {
+			if jsx := ifaces["LocalJSX."+name]; jsx != nil {
+				for _, sig := range bodyMembers(jsx) {
+					if sig.Kind() != "property_signature" {
+						continue
+					}
+					prop := unquoteTS(text(src, sig.ChildByFieldName("name")))
+					if ev, ok := strings.CutPrefix(prop, "on"); ok && ev != "" && ev[0] >= 'A' && ev[0] <= 'Z' {
+						seen[strings.ToLower(ev[:1])+ev[1:]] = true
+					}
+				}
+			}
+		}
+	}
+	events := make([]string, 0, len(seen))
+	for ev := range seen {
+		if ev != "" {
+			events = append(events, ev)
+		}
+	}
+	sort.Strings(events)
+	return events
 }

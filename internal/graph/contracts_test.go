@@ -16,9 +16,10 @@ func TestParseContracts(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Contract{
-		{Tag: "sdf-alert", Props: []ContractProp{{"severity", "'info' | 'warning' | 'error'", false}, {"heading", "string", true}}},
-		{Tag: "sdf-button", Props: []ContractProp{{"variant", `"primary" | "secondary"`, false}, {"disabled", "boolean", false}, {"label", "string", true}}},
-		{Tag: "sdf-data-grid", Props: []ContractProp{{"rows", "Array<Record<string, unknown>>", true}, {"columns", "GridColumn[]", true}}},
+		{Tag: "sdf-alert", Props: []ContractProp{{"severity", "'info' | 'warning' | 'error'", false}, {"heading", "string", true}}, Events: []string{"sdfDismiss"}},
+		{Tag: "sdf-button", Props: []ContractProp{{"variant", `"primary" | "secondary"`, false}, {"disabled", "boolean", false}, {"label", "string", true}},
+			Events: []string{"sdf-focus", "sdfChange"}},
+		{Tag: "sdf-data-grid", Props: []ContractProp{{"rows", "Array<Record<string, unknown>>", true}, {"columns", "GridColumn[]", true}}, Events: []string{}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v\nwant %+v", got, want)

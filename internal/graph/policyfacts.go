@@ -26,6 +26,17 @@ type ComponentFacts struct {
 	Tag      string         `json:"tag"`
 	Declared bool           `json:"declared"`
 	Props    []ContractProp `json:"props"`
+	Events   []string       `json:"events"`
+}
+
+// ComponentEvents are the events a component node declares (a contract's
+// Events, stored joined by commas).
+func ComponentEvents(n Node) []string {
+	s, _ := n.Props["events"].(string)
+	if s == "" {
+		return []string{}
+	}
+	return strings.Split(s, ",")
 }
 
 // ProseFacts is a prose policy with its grounding.
@@ -111,7 +122,7 @@ func GatherPolicyFacts(ctx context.Context, s Store, files []string) (*PolicyFac
 		if !ok {
 			continue
 		}
-		cf := ComponentFacts{Tag: tag, Props: []ContractProp{}}
+		cf := ComponentFacts{Tag: tag, Props: []ContractProp{}, Events: ComponentEvents(c)}
 		cf.Declared, _ = c.Props["declared"].(bool)
 		props, err := s.Edges(ctx, c.ID, Out, EdgeHasProp)
 		if err != nil {

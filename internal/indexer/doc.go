@@ -11,4 +11,11 @@
 // same transaction as its file row so an interrupted run leaves a consistent
 // index. Parsing uses tree-sitter with the official grammars; only stable
 // headers are persisted, never whole syntax trees.
+//
+// A long-lived Index (a serve process refreshes before every pack) keeps its
+// cost proportional to what changed: the walk reuses the listing of every
+// directory whose modification time and .gitignore did not change and only
+// stats its files, and the derived lookups (edges, symbol tables, BM25
+// postings) are derived from the previous ones for the changed, added and
+// removed files instead of rebuilt (see view.update).
 package indexer

@@ -44,7 +44,7 @@ func copyWorkspace(t testing.TB) string {
 // openDB opens a fresh SQLite database the way mcpc's store does.
 func openDB(t testing.TB, dir string) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "index.db")+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "index.db")+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,8 @@ type ignoreRule struct {
 	// ("*.min.js"); they skip the regexp, which dominates walk time.
 	baseName string
 	suffix   string
+	exact    string // anchored, no wildcard: the whole path
+	prefix   string // anchored, one trailing '*': a name in one folder
 	re       *regexp.Regexp
 	negate   bool
 	dirOnly  bool
@@ -93,6 +95,14 @@ func compileIgnoreRule(line string) (ignoreRule, bool) {
 	}
 	if !anchored && strings.HasPrefix(line, "*") && !strings.ContainsAny(line[1:], "*?[") {
 		r.suffix = line[1:]
+		return r, true
+	}
+	if anchored && !strings.ContainsAny(line, "*?[") {
+		r.exact = line
+		return r, true
+	}
+	if anchored && strings.HasSuffix(line, "*") && !strings.ContainsAny(line[:len(line)-1], "*?[") {
+		r.prefix = line[:len(line)-1]
 		return r, true
 	}
 	var b strings.Builder
@@ -176,6 +186,10 @@ func (r ignoreRule) matches(p string) bool {
 		return p == r.baseName || strings.HasSuffix(p, "/"+r.baseName)
 	case r.suffix != "":
 		return strings.HasSuffix(p, r.suffix)
+	case r.exact != "":
+		return p == r.exact
+	case r.prefix != "":
+		return strings.HasPrefix(p, r.prefix) && !strings.Contains(p[len(r.prefix):], "/")
 	}
 	return r.re.MatchString(p)
 }

@@ -17,12 +17,19 @@ type Index struct {
 	db   *sql.DB
 	opts Options
 
-	refreshMu sync.Mutex // one Refresh at a time per Index
+	refreshMu sync.Mutex          // one Refresh at a time per Index
+	listings  map[string]*listing // directories of the last walk; under refreshMu
 
 	mu       sync.RWMutex
 	files    map[string]*fileFacts
 	problems map[string]Problem // walk problems of the last refresh
-	view     *view              // derived lookups, rebuilt lazily after changes
+	view     *view              // derived lookups, brought up to date lazily after changes
+	res      *resolver          // the resolution tables view was built with
+	// pending is what changed in files since view was built.
+	pending delta
+	// derivedViews counts views derived from their predecessor rather
+	// than built from scratch (for tests and benchmarks).
+	derivedViews int
 }
 
 // Open creates the idx_ tables in db if absent and loads the index.
@@ -81,14 +88,18 @@ func (ix *Index) FileSymbols(file string) []Symbol {
 	return nil
 }
 
-// Neighbors returns the resolved edges into and out of file.
+// Neighbors returns the resolved edges into and out of file, by source
+// then target.
 func (ix *Index) Neighbors(file string) []Edge {
 	v := ix.current()
-	var out []Edge
-	for _, i := range v.edgesOf[file] {
-		out = append(out, v.edges[i])
+	in, out := v.edgesTo[file], v.edgesFrom[file]
+	edges := make([]Edge, 0, len(in)+len(out))
+	i := 0
+	for ; i < len(in) && in[i].From < file; i++ {
+		edges = append(edges, in[i])
 	}
-	return out
+	edges = append(edges, out...)
+	return append(edges, in[i:]...)
 }
 
 // Edges returns every resolved edge. The slice is shared: do not modify it.

@@ -44,10 +44,11 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 	started := time.Now()
 	var sum Summary
 
-	w := &walker{root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}
+	w := &walker{root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes, prev: ix.listings}
 	if err := w.walk(ctx, ix.opts.Exclude); err != nil {
 		return sum, err
 	}
+	ix.listings = w.next
 	ix.mu.RLock()
 	var jobs []job
 	present := make(map[string]bool, len(w.files))
@@ -164,10 +165,10 @@ func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ps := newParserSet()
+			ps, tc := newParserSet(), newTermCounter()
 			defer ps.close()
 			for j := range in {
-				out <- processFile(ps, j)
+				out <- processFile(ps, tc, j)
 			}
 		}()
 	}
@@ -188,7 +189,7 @@ func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
 	return out
 }
 
-func processFile(ps *parserSet, j job) result {
+func processFile(ps *parserSet, tc *termCounter, j job) result {
 	c := j.cand
 	src, err := readRegular(c.Abs, j.maxBytes)
 	if err != nil {
@@ -219,7 +220,7 @@ func processFile(ps *parserSet, j job) result {
 		return result{rel: c.Rel, facts: &touched, touched: true}
 	}
 	f := &fileFacts{Path: c.Rel, Hash: hash, Size: int64(len(src)), ModTime: c.ModTime, Lang: grammar.Of(c.Rel)}
-	f.Terms, f.Length = countTerms(src)
+	f.Terms, f.Length = tc.count(src)
 	extract(ps, f, src)
 	return result{rel: c.Rel, facts: f}
 }
@@ -228,6 +229,16 @@ func processFile(ps *parserSet, j job) result {
 func (ix *Index) apply(ctx context.Context, batch []result, removed []string, problems []Problem) error {
 	w, err := beginWriter(ctx, ix.db)
 	if err != nil {
+		return err
+	}
+	var replaced []string
+	for _, r := range batch {
+		if !r.touched {
+			replaced = append(replaced, r.facts.Path)
+		}
+	}
+	if err := w.removeAll(replaced); err != nil {
+		w.rollback()
 		return err
 	}
 	for _, r := range batch {
@@ -258,22 +269,23 @@ func (ix *Index) apply(ctx context.Context, batch []result, removed []string, pr
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	changed := len(removed) > 0
 	for _, r := range batch {
+		if !r.touched {
+			ix.noteChanged(r.facts.Path, ix.files[r.facts.Path])
+		}
 		ix.files[r.facts.Path] = r.facts
-		changed = changed || !r.touched
 	}
 	for _, p := range removed {
-		delete(ix.files, p)
+		if old := ix.files[p]; old != nil {
+			ix.noteRemoved(p, old)
+			delete(ix.files, p)
+		}
 	}
 	if problems != nil {
 		ix.problems = map[string]Problem{}
 		for _, p := range problems {
 			ix.problems[p.File] = p
 		}
-	}
-	if changed {
-		ix.invalidate()
 	}
 	return nil
 }

@@ -7,17 +7,39 @@ import (
 )
 
 // resolver turns raw references into file-to-file edges against the
-// current file set.
+// current file set. It lives as long as the file set does: after files only
+// changed content, update re-resolves the changed files and the files whose
+// symbol or selector references may now point elsewhere, instead of the
+// whole tree.
 type resolver struct {
 	files    map[string]*fileFacts
 	order    []string
 	cfg      projectConfig
-	definers map[string][]string // top-level symbol name -> files defining it
-	selector map[string][]string // element selector -> component files
+	definers map[string][]string // top-level symbol name -> files defining it, in path order
+	selector map[string][]string // element selector -> component files, in path order
 	byDir    map[string][]string
 	byBase   map[string][]string
-	imports  map[string]map[string]bool // file -> files it imports (resolved)
-	modules  map[string]string          // Go module path -> its directory
+	imports  map[string]bool   // files the file being resolved imports
+	modules  map[string]string // Go module path -> its directory
+	// users are the files holding a symbol (symUsers) or selector
+	// (selUsers) reference to a name: the files to re-resolve when that
+	// name's definers change.
+	symUsers map[string]map[string]bool
+	selUsers map[string]map[string]bool
+}
+
+// contribution says which resolver table a symbol adds its name to:
+// "module", "selector", "definer" or "".
+func contribution(s Symbol) string {
+	switch {
+	case s.Kind == "go_module":
+		return "module"
+	case s.Kind == "selector":
+		return "selector"
+	case s.Container == "" && s.Kind != "route" && s.Kind != "grid_column" && !strings.HasPrefix(s.Kind, "federation"):
+		return "definer"
+	}
+	return ""
 }
 
 func newResolver(files map[string]*fileFacts, order []string, symbols []Symbol, cfg projectConfig) *resolver {
@@ -25,21 +47,23 @@ func newResolver(files map[string]*fileFacts, order []string, symbols []Symbol, 
 		files: files, order: order, cfg: cfg,
 		definers: map[string][]string{}, selector: map[string][]string{},
 		byDir: map[string][]string{}, byBase: map[string][]string{},
-		imports: map[string]map[string]bool{}, modules: map[string]string{},
+		modules:  map[string]string{},
+		symUsers: map[string]map[string]bool{}, selUsers: map[string]map[string]bool{},
 	}
 	for _, s := range symbols {
-		switch {
-		case s.Kind == "go_module":
+		switch contribution(s) {
+		case "module":
 			r.modules[s.Name] = path.Dir(s.File)
-		case s.Kind == "selector":
+		case "selector":
 			r.selector[s.Name] = appendUnique(r.selector[s.Name], s.File)
-		case s.Container == "" && s.Kind != "route" && s.Kind != "go_module" && s.Kind != "grid_column" && !strings.HasPrefix(s.Kind, "federation"):
+		case "definer":
 			r.definers[s.Name] = appendUnique(r.definers[s.Name], s.File)
 		}
 	}
 	for _, p := range order {
 		r.byDir[path.Dir(p)] = append(r.byDir[path.Dir(p)], p)
 		r.byBase[path.Base(p)] = append(r.byBase[path.Base(p)], p)
+		r.addUsers(p, files[p].Refs)
 	}
 	return r
 }
@@ -53,7 +77,59 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
-func (r *resolver) resolveAll() []Edge {
+func (r *resolver) addUsers(file string, refs []rawRef) {
+	for _, ref := range refs {
+		var users map[string]map[string]bool
+		switch ref.By {
+		case "symbol":
+			users = r.symUsers
+		case "selector":
+			users = r.selUsers
+		default:
+			continue
+		}
+		if users[ref.Target] == nil {
+			users[ref.Target] = map[string]bool{}
+		}
+		users[ref.Target][file] = true
+	}
+}
+
+func (r *resolver) dropUsers(file string, refs []rawRef) {
+	for _, ref := range refs {
+		var users map[string]map[string]bool
+		switch ref.By {
+		case "symbol":
+			users = r.symUsers
+		case "selector":
+			users = r.selUsers
+		default:
+			continue
+		}
+		if set := users[ref.Target]; set != nil {
+			delete(set, file)
+			if len(set) == 0 {
+				delete(users, ref.Target)
+			}
+		}
+	}
+}
+
+// resolveAll resolves every file's references: edges grouped by file in
+// path order, each file's sorted by target.
+func (r *resolver) resolveAll() map[string][]Edge {
+	out := make(map[string][]Edge, len(r.order))
+	for _, from := range r.order {
+		if edges := r.resolveFile(from); len(edges) > 0 {
+			out[from] = edges
+		}
+	}
+	return out
+}
+
+// resolveFile resolves one file's references. Module-like references come
+// first: symbol references are disambiguated by what the file imports.
+func (r *resolver) resolveFile(from string) []Edge {
 	var edges []Edge
 	seen := map[Edge]bool{}
 	add := func(e Edge) {
@@ -63,39 +139,221 @@ func (r *resolver) resolveAll() []Edge {
 		seen[e] = true
 		edges = append(edges, e)
 	}
-	// Module-like references first: symbol references are disambiguated by
-	// what the referring file imports.
-	for _, from := range r.order {
+	r.imports = map[string]bool{}
+	refs := r.files[from].Refs
+	for _, ref := range refs {
+		if ref.By == "symbol" || ref.By == "selector" {
+			continue
+		}
+		for _, to := range r.resolve(from, ref) {
+			r.imports[to] = true
+			add(Edge{From: from, To: to, Kind: ref.Kind, Symbol: ref.Symbol})
+		}
+	}
+	for _, ref := range refs {
+		if ref.By != "symbol" && ref.By != "selector" {
+			continue
+		}
+		for _, to := range r.resolve(from, ref) {
+			add(Edge{From: from, To: to, Kind: ref.Kind, Symbol: ref.Symbol})
+		}
+	}
+	sort.SliceStable(edges, func(i, j int) bool { return edges[i].To < edges[j].To })
+	return edges
+}
+
+// update brings the tables up to date after the files of d changed (order
+// is the new file list) and returns the files whose edges must be resolved
+// again. ok is false when the change reaches tables that are not updated in
+// place (a go.mod's module path): the caller then rebuilds the resolver.
+func (r *resolver) update(d *delta, order []string) (reresolve map[string]bool, ok bool) {
+	type change struct {
+		path     string
+		old, now *fileFacts
+	}
+	var changes []change
+	for p, old := range d.changed {
+		changes = append(changes, change{p, old, r.files[p]})
+	}
+	for p, old := range d.removed {
+		changes = append(changes, change{p, old, nil})
+	}
+	for p := range d.added {
+		changes = append(changes, change{p, nil, r.files[p]})
+	}
+	reresolve = map[string]bool{}
+	for _, c := range changes {
+		var was, now fileFacts
+		if c.old != nil {
+			was = *c.old
+		}
+		if c.now != nil {
+			now = *c.now
+			reresolve[c.path] = true
+		}
+		oldNames, newNames := contributions(was.Symbols), contributions(now.Symbols)
+		if len(oldNames["module"]) > 0 || len(newNames["module"]) > 0 {
+			return nil, false
+		}
+		for _, kind := range []string{"definer", "selector"} {
+			table, users := r.definers, r.symUsers
+			if kind == "selector" {
+				table, users = r.selector, r.selUsers
+			}
+			for name := range oldNames[kind] {
+				if !newNames[kind][name] {
+					table[name] = removeString(table[name], c.path)
+					if len(table[name]) == 0 {
+						delete(table, name)
+					}
+					for u := range users[name] {
+						reresolve[u] = true
+					}
+				}
+			}
+			for name := range newNames[kind] {
+				if !oldNames[kind][name] {
+					table[name] = insertSorted(table[name], c.path)
+					for u := range users[name] {
+						reresolve[u] = true
+					}
+				}
+			}
+		}
+		r.dropUsers(c.path, was.Refs)
+		r.addUsers(c.path, now.Refs)
+	}
+	if len(d.added)+len(d.removed) == 0 {
+		return reresolve, true
+	}
+	r.order = order
+	keys := map[string]bool{}
+	for p := range d.removed {
+		dir, base := path.Dir(p), path.Base(p)
+		r.byDir[dir] = removeString(r.byDir[dir], p)
+		r.byBase[base] = removeString(r.byBase[base], p)
+		fileKeys(p, keys)
+	}
+	for p := range d.added {
+		dir, base := path.Dir(p), path.Base(p)
+		r.byDir[dir] = insertSorted(r.byDir[dir], p)
+		r.byBase[base] = insertSorted(r.byBase[base], p)
+		fileKeys(p, keys)
+	}
+	// A file that appeared or vanished changes what module-like references
+	// resolve to only if it is one of the paths they probe, and every such
+	// path ends in the name the reference ends in: re-resolve the files
+	// holding one that does (or whose name cannot be told).
+	for _, from := range order {
+		if reresolve[from] {
+			continue
+		}
 		for _, ref := range r.files[from].Refs {
 			if ref.By == "symbol" || ref.By == "selector" {
 				continue
 			}
-			for _, to := range r.resolve(from, ref) {
-				if r.imports[from] == nil {
-					r.imports[from] = map[string]bool{}
+			names, ok := r.refKeys(from, ref)
+			if !ok || keys[names[0]] || keys[names[1]] {
+				reresolve[from] = true
+				break
+			}
+		}
+	}
+	return reresolve, true
+}
+
+// fileKeys adds the names under which references can reach file: its base
+// name with and without its extensions, and its folder's name (an index
+// file, a package).
+func fileKeys(file string, keys map[string]bool) {
+	base := path.Base(file)
+	keys[base] = true
+	for stem := base; strings.Contains(stem, "."); {
+		stem = strings.TrimSuffix(stem, path.Ext(stem))
+		keys[stem] = true
+	}
+	keys[path.Base(path.Dir(file))] = true
+}
+
+// refKeys is the name a module-like reference ends in, with and without
+// its extension; ok is false when that cannot be told from the reference
+// alone (an alias to a fixed path, a bare relative package).
+func (r *resolver) refKeys(from string, ref rawRef) (names [2]string, ok bool) {
+	var last string
+	switch ref.By {
+	case "module", "path":
+		t := ref.Target
+		switch {
+		case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") || t == "." || t == "..":
+			t = path.Join(path.Dir(from), t)
+		case ref.By == "module" && !strings.HasPrefix(t, "/"):
+			for _, a := range r.cfg.aliases {
+				if _, matched := a.match(t); matched {
+					for _, target := range a.targets {
+						if !strings.HasSuffix(target, "*") {
+							return names, false
+						}
+					}
 				}
-				r.imports[from][to] = true
-				add(Edge{From: from, To: to, Kind: ref.Kind, Symbol: ref.Symbol})
 			}
+		}
+		last = path.Base(t)
+	case "pymodule":
+		rest := strings.TrimLeft(ref.Target, ".")
+		if rest == "" {
+			return names, false
+		}
+		last = rest[strings.LastIndexByte(rest, '.')+1:]
+	case "gopkg":
+		last = path.Base(ref.Target)
+	case "javaclass":
+		t := strings.TrimSuffix(ref.Target, ".*")
+		last = t[strings.LastIndexByte(t, '.')+1:]
+	default:
+		return names, false
+	}
+	if last == "" || last == "." || last == ".." || last == "/" {
+		return names, false
+	}
+	return [2]string{last, strings.TrimSuffix(last, path.Ext(last))}, true
+}
+
+func contributions(symbols []Symbol) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, s := range symbols {
+		kind := contribution(s)
+		if kind == "" {
+			continue
+		}
+		if out[kind] == nil {
+			out[kind] = map[string]bool{}
+		}
+		out[kind][s.Name] = true
+	}
+	return out
+}
+
+func removeString(list []string, s string) []string {
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
 		}
 	}
-	for _, from := range r.order {
-		for _, ref := range r.files[from].Refs {
-			if ref.By != "symbol" && ref.By != "selector" {
-				continue
-			}
-			for _, to := range r.resolve(from, ref) {
-				add(Edge{From: from, To: to, Kind: ref.Kind, Symbol: ref.Symbol})
-			}
-		}
+	return out
+}
+
+// insertSorted adds s to a path-ordered list, as a full build would have
+// placed it.
+func insertSorted(list []string, s string) []string {
+	i := sort.SearchStrings(list, s)
+	if i < len(list) && list[i] == s {
+		return list
 	}
-	sort.SliceStable(edges, func(i, j int) bool {
-		if edges[i].From != edges[j].From {
-			return edges[i].From < edges[j].From
-		}
-		return edges[i].To < edges[j].To
-	})
-	return edges
+	out := make([]string, 0, len(list)+1)
+	out = append(out, list[:i]...)
+	out = append(out, s)
+	return append(out, list[i:]...)
 }
 
 func (r *resolver) resolve(from string, ref rawRef) []string {
@@ -203,7 +461,7 @@ func (r *resolver) symbol(from, name string) []string {
 	defs := r.definers[name]
 	var imported []string
 	for _, d := range defs {
-		if d == from || r.imports[from][d] {
+		if d == from || r.imports[d] {
 			imported = append(imported, d)
 		}
 	}

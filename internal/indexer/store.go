@@ -3,9 +3,9 @@ package indexer
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"fmt"
-	"sort"
+	"strings"
+	"sync"
 
 	"github.com/mcpc/mcpc/internal/store"
 )
@@ -81,7 +81,7 @@ func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string
 			rows.Close()
 			return nil, nil, err
 		}
-		f.Terms = decodeTerms(blob)
+		f.Terms = termBlob(blob)
 		files[f.Path] = f
 	}
 	rows.Close()
@@ -94,6 +94,7 @@ func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string
 			return err
 		}
 		if f := files[s.File]; f != nil {
+			s.File, s.Kind = f.Path, intern(s.Kind)
 			f.Symbols = append(f.Symbols, s)
 		}
 		return nil
@@ -107,6 +108,7 @@ func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string
 			return err
 		}
 		if f := files[file]; f != nil {
+			ref.Kind, ref.By = intern(ref.Kind), intern(ref.By)
 			f.Refs = append(f.Refs, ref)
 		}
 		return nil
@@ -119,6 +121,7 @@ func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string
 			return err
 		}
 		if f := files[u.File]; f != nil {
+			u.File = f.Path
 			f.Usages = append(f.Usages, u)
 		}
 		return nil
@@ -139,6 +142,21 @@ func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string
 	return files, problems, nil
 }
 
+// kinds holds the few distinct kind strings a load meets, so that hundreds
+// of thousands of facts share them instead of each holding a copy.
+var kinds sync.Map
+
+func intern(s string) string {
+	if v, ok := kinds.Load(s); ok {
+		return v.(string)
+	}
+	if len(s) > 32 {
+		return s // not a kind: do not grow the table with it
+	}
+	v, _ := kinds.LoadOrStore(s, s)
+	return v.(string)
+}
+
 func scanRows(ctx context.Context, db *sql.DB, query string, fn func(*sql.Rows) error) error {
 	rows, err := db.QueryContext(ctx, query)
 	if err != nil {
@@ -155,10 +173,13 @@ func scanRows(ctx context.Context, db *sql.DB, query string, fn func(*sql.Rows) 
 
 // writer applies file changes in transactions. A file's row and all its facts
 // change in one transaction, so a reader (or a run after a crash) sees either
-// the old or the new facts of a file, never a mix.
+// the old or the new facts of a file, never a mix. Fact rows are buffered and
+// written many to a statement at commit: a cold index writes tens of
+// thousands of them, and a statement per row cost more than the rows.
 type writer struct {
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+	rows  map[string][]any // table -> buffered column values, row after row
 }
 
 var writerStatements = map[string]string{
@@ -167,22 +188,29 @@ var writerStatements = map[string]string{
 	"delRefs":    `DELETE FROM idx_refs WHERE file = ?`,
 	"delUsages":  `DELETE FROM idx_usages WHERE file = ?`,
 	"insFile":    `INSERT INTO idx_files (path, hash, size, mtime, lang, parse_error, length, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-	"insSymbol":  `INSERT INTO idx_symbols (file, name, kind, start_line, end_line, exported, container) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-	"insRef":     `INSERT INTO idx_refs (file, kind, by, target, symbol) VALUES (?, ?, ?, ?, ?)`,
-	"insUsage":   `INSERT INTO idx_usages (file, tag, start_line, end_line, attrs, anchor) VALUES (?, ?, ?, ?, ?, ?)`,
 	"touch":      `UPDATE idx_files SET size = ?, mtime = ? WHERE path = ?`,
 }
+
+// factTables are the tables of per-file facts and their columns.
+var factTables = map[string]string{
+	"idx_symbols": "file, name, kind, start_line, end_line, exported, container",
+	"idx_refs":    "file, kind, by, target, symbol",
+	"idx_usages":  "file, tag, start_line, end_line, attrs, anchor",
+}
+
+// rowsPerInsert bounds one multi-row INSERT (SQLite allows 32,766 values).
+const rowsPerInsert = 128
 
 func beginWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}}
+	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, rows: map[string][]any{}}
 	for name, q := range writerStatements {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
-			tx.Rollback()
+			w.rollback()
 			return nil, err
 		}
 		w.stmts[name] = st
@@ -196,6 +224,10 @@ func (w *writer) exec(name string, args ...any) error {
 }
 
 func (w *writer) remove(path string) error {
+	// Buffered rows of an earlier put of the same path would outlive it.
+	if err := w.flushRows(); err != nil {
+		return err
+	}
 	for _, name := range []string{"delFile", "delSymbols", "delRefs", "delUsages"} {
 		if err := w.exec(name, path); err != nil {
 			return err
@@ -204,27 +236,69 @@ func (w *writer) remove(path string) error {
 	return nil
 }
 
-func (w *writer) put(f *fileFacts) error {
-	if err := w.remove(f.Path); err != nil {
+// removeAll deletes the rows and facts of paths, many to a statement.
+func (w *writer) removeAll(paths []string) error {
+	if err := w.flushRows(); err != nil {
 		return err
 	}
-	if err := w.exec("insFile", f.Path, f.Hash, f.Size, f.ModTime, f.Lang, f.ParseError, f.Length, encodeTerms(f.Terms)); err != nil {
+	for len(paths) > 0 {
+		n := min(len(paths), rowsPerInsert)
+		args := make([]any, n)
+		for i, p := range paths[:n] {
+			args[i] = p
+		}
+		in := "(?" + strings.Repeat(", ?", n-1) + ")"
+		for _, q := range []string{"DELETE FROM idx_files WHERE path IN ", "DELETE FROM idx_symbols WHERE file IN ", "DELETE FROM idx_refs WHERE file IN ", "DELETE FROM idx_usages WHERE file IN "} {
+			if _, err := w.tx.Exec(q+in, args...); err != nil {
+				return err
+			}
+		}
+		paths = paths[n:]
+	}
+	return nil
+}
+
+// put writes a file's row and facts; the caller removed its old ones.
+func (w *writer) put(f *fileFacts) error {
+	if err := w.exec("insFile", f.Path, f.Hash, f.Size, f.ModTime, f.Lang, f.ParseError, f.Length, []byte(f.Terms)); err != nil {
 		return err
 	}
 	for _, s := range f.Symbols {
-		if err := w.exec("insSymbol", f.Path, s.Name, s.Kind, s.StartLine, s.EndLine, s.Exported, s.Container); err != nil {
-			return err
-		}
+		w.rows["idx_symbols"] = append(w.rows["idx_symbols"], f.Path, s.Name, s.Kind, s.StartLine, s.EndLine, s.Exported, s.Container)
 	}
 	for _, r := range f.Refs {
-		if err := w.exec("insRef", f.Path, r.Kind, r.By, r.Target, r.Symbol); err != nil {
-			return err
-		}
+		w.rows["idx_refs"] = append(w.rows["idx_refs"], f.Path, r.Kind, r.By, r.Target, r.Symbol)
 	}
 	for _, u := range f.Usages {
-		if err := w.exec("insUsage", f.Path, u.Tag, u.StartLine, u.EndLine, u.Attrs, u.Anchor); err != nil {
-			return err
+		w.rows["idx_usages"] = append(w.rows["idx_usages"], f.Path, u.Tag, u.StartLine, u.EndLine, u.Attrs, u.Anchor)
+	}
+	return nil
+}
+
+// flushRows writes the buffered fact rows, rowsPerInsert to a statement.
+func (w *writer) flushRows() error {
+	for table, vals := range w.rows {
+		cols := factTables[table]
+		width := strings.Count(cols, ",") + 1
+		for len(vals) > 0 {
+			n := min(len(vals)/width, rowsPerInsert)
+			key := fmt.Sprintf("%s/%d", table, n)
+			st := w.stmts[key]
+			if st == nil {
+				row := "(?" + strings.Repeat(", ?", width-1) + ")"
+				var err error
+				st, err = w.tx.Prepare("INSERT INTO " + table + " (" + cols + ") VALUES " + row + strings.Repeat(", "+row, n-1))
+				if err != nil {
+					return err
+				}
+				w.stmts[key] = st
+			}
+			if _, err := st.Exec(vals[:n*width]...); err != nil {
+				return err
+			}
+			vals = vals[n*width:]
 		}
+		delete(w.rows, table)
 	}
 	return nil
 }
@@ -245,6 +319,10 @@ func (w *writer) setProblems(problems []Problem) error {
 }
 
 func (w *writer) commit() error {
+	if err := w.flushRows(); err != nil {
+		w.rollback()
+		return err
+	}
 	for _, st := range w.stmts {
 		st.Close()
 	}
@@ -256,40 +334,4 @@ func (w *writer) rollback() {
 		st.Close()
 	}
 	w.tx.Rollback()
-}
-
-// encodeTerms packs term counts as (uvarint len, bytes, uvarint count)
-// tuples in term order, so equal content gives equal blobs.
-func encodeTerms(terms map[string]int32) []byte {
-	keys := make([]string, 0, len(terms))
-	for k := range terms {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	buf := make([]byte, 0, len(keys)*10)
-	for _, k := range keys {
-		buf = binary.AppendUvarint(buf, uint64(len(k)))
-		buf = append(buf, k...)
-		buf = binary.AppendUvarint(buf, uint64(terms[k]))
-	}
-	return buf
-}
-
-func decodeTerms(buf []byte) map[string]int32 {
-	terms := make(map[string]int32, len(buf)/10)
-	for len(buf) > 0 {
-		n, k := binary.Uvarint(buf)
-		if k <= 0 || int(n) > len(buf)-k {
-			break
-		}
-		term := string(buf[k : k+int(n)])
-		buf = buf[k+int(n):]
-		c, k := binary.Uvarint(buf)
-		if k <= 0 {
-			break
-		}
-		buf = buf[k:]
-		terms[term] = int32(c)
-	}
-	return terms
 }

@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,8 +17,9 @@ import (
 // parts, in order of appearance, duplicates kept.
 func Tokenize(text string) []string {
 	var out []string
+	var tk tokenizer
 	forEachRun([]byte(text), func(run []byte) {
-		emitTerms(run, func(t string) { out = append(out, t) })
+		tk.terms(run, func(t []byte) { out = append(out, string(t)) })
 	})
 	return out
 }
@@ -31,23 +33,62 @@ func PathTerms(path string) []string {
 	return Tokenize(path)
 }
 
-// countTerms returns the term frequencies of a source file and its length in
+// termCounter counts the terms of the files one indexing worker reads. Its
+// vocabulary numbers every distinct term once for the whole refresh, so an
+// occurrence costs one lookup and no allocation, and the files' term maps
+// share their keys.
+type termCounter struct {
+	tk      tokenizer
+	ids     map[string]int32 // term -> number
+	terms   []string         // number -> term
+	counts  []int32          // number -> count in the current file
+	touched []int32          // numbers counted in the current file
+}
+
+func newTermCounter() *termCounter { return &termCounter{ids: make(map[string]int32, 1<<14)} }
+
+// count returns the term frequencies of a source file and its length in
 // terms.
-func countTerms(src []byte) (map[string]int32, int32) {
-	counts := make(map[string]int32, 256)
+func (tc *termCounter) count(src []byte) (termBlob, int32) {
 	var n int32
 	forEachRun(src, func(run []byte) {
-		emitTerms(run, func(t string) {
-			counts[t]++
+		tc.tk.terms(run, func(t []byte) {
+			id, ok := tc.ids[string(t)]
+			if !ok {
+				id = int32(len(tc.terms))
+				term := string(t)
+				tc.ids[term] = id
+				tc.terms = append(tc.terms, term)
+				tc.counts = append(tc.counts, 0)
+			}
+			if tc.counts[id] == 0 {
+				tc.touched = append(tc.touched, id)
+			}
+			tc.counts[id]++
 			n++
 		})
 	})
-	return counts, n
+	slices.SortFunc(tc.touched, func(a, b int32) int { return strings.Compare(tc.terms[a], tc.terms[b]) })
+	var blob termBlob
+	for _, id := range tc.touched {
+		blob = blob.append(tc.terms[id], tc.counts[id])
+		tc.counts[id] = 0
+	}
+	tc.touched = tc.touched[:0]
+	return blob, n
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-}
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+// wordBytes marks the bytes of identifier runs; a table because the test
+// runs for every byte of every file.
+var wordBytes = func() (t [256]bool) {
+	for c := range 256 {
+		b := byte(c)
+		t[c] = b == '_' || b == '$' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
+	}
+	return t
+}()
 
 // forEachRun calls fn for every identifier-like run, joining kebab-case
 // pieces ("adp-data-table") into one run. Runs longer than 64 bytes are
@@ -77,24 +118,39 @@ func forEachRun(src []byte, fn func(run []byte)) {
 	}
 }
 
-// emitTerms emits the whole run and its stemmed parts.
-func emitTerms(run []byte, emit func(string)) {
-	if len(run) < 2 {
+// tokenizer splits identifier runs into terms without allocating: terms
+// are handed out as slices of its own buffer, valid until the next call.
+type tokenizer struct {
+	lower [64]byte
+	parts [64][2]int // start and end of each part in lower
+}
+
+// terms emits the whole run (lower-cased) and its stemmed parts. A run that
+// is a single part is a plain word: its stem is its only term, so prose and
+// code meet.
+func (tk *tokenizer) terms(run []byte, emit func([]byte)) {
+	if len(run) < 2 || len(run) > len(tk.lower) {
 		return
 	}
-	var parts [16]string
-	ps := splitIdentifier(run, parts[:0])
-	if len(ps) == 1 {
-		// A plain word: its stem is the only term, so prose and code meet.
-		if len(ps[0]) >= 2 && !isNumber(ps[0]) {
-			emit(stem(ps[0]))
+	lower := tk.lower[:len(run)]
+	for i, c := range run {
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	parts := tk.split(run)
+	if len(parts) == 1 {
+		if p := lower[parts[0][0]:parts[0][1]]; len(p) >= 2 && !isNumber(p) {
+			emit(stem(p))
 		}
 		return
 	}
-	if whole := strings.ToLower(string(run)); !isNumber(whole) {
-		emit(whole)
+	if !isNumber(lower) {
+		emit(lower)
 	}
-	for _, p := range ps {
+	for _, b := range parts {
+		p := lower[b[0]:b[1]]
 		if len(p) < 2 || isNumber(p) {
 			continue
 		}
@@ -102,22 +158,23 @@ func emitTerms(run []byte, emit func(string)) {
 	}
 }
 
-func isNumber(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
+func isNumber(s []byte) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
 			return false
 		}
 	}
 	return true
 }
 
-// splitIdentifier splits on '_', '-', '$', lower-to-upper transitions,
-// acronym ends ("HTMLParser" -> html, parser) and letter/digit changes.
-func splitIdentifier(run []byte, parts []string) []string {
+// split splits on '_', '-', '$', lower-to-upper transitions, acronym ends
+// ("HTMLParser" -> html, parser) and letter/digit changes.
+func (tk *tokenizer) split(run []byte) [][2]int {
+	parts := tk.parts[:0]
 	start := -1
 	flush := func(end int) {
 		if start >= 0 && end > start {
-			parts = append(parts, strings.ToLower(string(run[start:end])))
+			parts = append(parts, [2]int{start, end})
 		}
 		start = -1
 	}
@@ -154,19 +211,21 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // stem is a deliberately light suffix stripper: enough to meet "pasting",
 // "pasted" and "paste" at one term without a full Porter stemmer's surprises
-// on code words.
-func stem(w string) string {
+// on code words. It works in place: the result is a prefix of w, whose
+// bytes it may change.
+func stem(w []byte) []byte {
 	n := len(w)
 	switch {
-	case n > 4 && strings.HasSuffix(w, "ies"):
-		return w[:n-3] + "y"
-	case n > 4 && strings.HasSuffix(w, "sses"):
+	case n > 4 && hasSuffix(w, "ies"):
+		w[n-3] = 'y'
 		return w[:n-2]
-	case n > 5 && strings.HasSuffix(w, "ing"):
+	case n > 4 && hasSuffix(w, "sses"):
+		return w[:n-2]
+	case n > 5 && hasSuffix(w, "ing"):
 		return undouble(w[:n-3])
-	case n > 4 && strings.HasSuffix(w, "ed"):
+	case n > 4 && hasSuffix(w, "ed"):
 		return undouble(w[:n-2])
-	case n > 3 && w[n-1] == 's' && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+	case n > 3 && w[n-1] == 's' && !hasSuffix(w, "ss") && !hasSuffix(w, "us") && !hasSuffix(w, "is"):
 		return stem(w[:n-1])
 	case n > 4 && w[n-1] == 'e':
 		return w[:n-1]
@@ -174,9 +233,13 @@ func stem(w string) string {
 	return w
 }
 
+func hasSuffix(w []byte, suffix string) bool {
+	return len(w) >= len(suffix) && string(w[len(w)-len(suffix):]) == suffix
+}
+
 // undouble trims a doubled final consonant ("dropp" -> "drop") and a final
 // "e" so "pasting" and "paste" agree.
-func undouble(w string) string {
+func undouble(w []byte) []byte {
 	n := len(w)
 	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
 		return w[:n-1]

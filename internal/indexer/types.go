@@ -107,7 +107,9 @@ type fileFacts struct {
 	Symbols    []Symbol
 	Refs       []rawRef
 	Usages     []Usage
-	// Terms are identifier-aware term counts of the file's content.
-	Terms  map[string]int32
+	// Terms are identifier-aware term counts of the file's content, kept
+	// encoded (see termBlob): a map per file cost most of a large index's
+	// memory, and the blob is what the database stores anyway.
+	Terms  termBlob
 	Length int32
 }

@@ -1,130 +1,326 @@
 package indexer
 
 import (
+	"maps"
+	"path"
 	"sort"
 	"strings"
 )
 
-// view holds lookups derived from the per-file facts. It is rebuilt after a
-// Refresh changes anything, on first use, and is immutable afterwards, so
-// readers share it without locks.
+// view holds lookups derived from the per-file facts. It is immutable once
+// published, so readers share it without locks; a refresh publishes a new
+// one. After a few files changed content the new view is derived from the
+// previous one (update), so a refresh costs what changed, not the tree.
 type view struct {
 	files       []string
 	symbols     []Symbol
 	byName      map[string][]Symbol
 	byLowerName map[string][]Symbol
 	edges       []Edge
-	edgesOf     map[string][]int
+	edgesFrom   map[string][]Edge // file -> its edges, by target
+	edgesTo     map[string][]Edge // file -> edges into it, by source
 	usages      []Usage
 	corpus      *Corpus
 }
 
-// current returns the view, building it if facts changed since the last one.
+// maxIncremental bounds how many changed files are folded into the previous
+// view; past it a full build is about as cheap and simpler.
+const maxIncremental = 64
+
+// delta is what changed in the files since a view was built: files whose
+// content changed and files removed (with their facts in that view), and
+// files added.
+type delta struct {
+	changed map[string]*fileFacts
+	removed map[string]*fileFacts
+	added   map[string]bool
+}
+
+func (d *delta) size() int { return len(d.changed) + len(d.removed) + len(d.added) }
+
+// current returns the view, deriving it from the facts if they changed
+// since the last one.
 func (ix *Index) current() *view {
 	ix.mu.RLock()
-	v := ix.view
+	v, dirty := ix.view, ix.pending.size() > 0
 	ix.mu.RUnlock()
-	if v != nil {
+	if v != nil && !dirty {
 		return v
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	switch n := ix.pending.size(); {
+	case ix.view == nil:
+	case n > maxIncremental:
+		ix.view = nil
+	case n > 0:
+		ix.view, _ = ix.update() // nil when it cannot: built below
+		if ix.view != nil {
+			ix.derivedViews++
+		}
+	}
+	ix.pending = delta{}
 	if ix.view == nil {
-		ix.view = buildView(ix.files, loadProjectConfig(ix.opts.Root))
+		ix.view, ix.res = buildView(ix.files, loadProjectConfig(ix.opts.Root))
 	}
 	return ix.view
 }
 
-// invalidate drops the view; the caller holds ix.mu for writing.
-func (ix *Index) invalidate() { ix.view = nil }
-
-func buildView(files map[string]*fileFacts, cfg projectConfig) *view {
-	v := &view{
-		byName:      map[string][]Symbol{},
-		byLowerName: map[string][]Symbol{},
-		edgesOf:     map[string][]int{},
+// noteChanged records, before the facts of path are replaced, what they
+// were (nil for a file the index did not hold); the caller holds ix.mu.
+func (ix *Index) noteChanged(path string, old *fileFacts) {
+	d := &ix.pending
+	switch {
+	case old == nil && d.removed[path] != nil:
+		// Gone and back since the view: a change of content.
+		if d.changed == nil {
+			d.changed = map[string]*fileFacts{}
+		}
+		d.changed[path] = d.removed[path]
+		delete(d.removed, path)
+	case old == nil:
+		if d.added == nil {
+			d.added = map[string]bool{}
+		}
+		d.added[path] = true
+	case d.added[path]:
+	case d.changed[path] == nil:
+		if d.changed == nil {
+			d.changed = map[string]*fileFacts{}
+		}
+		d.changed[path] = old
 	}
+}
+
+// noteRemoved records, before path leaves the index, its facts; the caller
+// holds ix.mu.
+func (ix *Index) noteRemoved(path string, old *fileFacts) {
+	d := &ix.pending
+	if d.added[path] {
+		delete(d.added, path) // never in the view
+		return
+	}
+	if was := d.changed[path]; was != nil {
+		old = was
+		delete(d.changed, path)
+	}
+	if d.removed == nil {
+		d.removed = map[string]*fileFacts{}
+	}
+	d.removed[path] = old
+}
+
+func buildView(files map[string]*fileFacts, cfg projectConfig) (*view, *resolver) {
+	v := &view{}
 	for p := range files {
 		v.files = append(v.files, p)
 	}
 	sort.Strings(v.files)
-	for _, p := range v.files {
-		f := files[p]
-		v.symbols = append(v.symbols, f.Symbols...)
-		v.usages = append(v.usages, f.Usages...)
-	}
+	v.collect(files)
+	v.byName, v.byLowerName = map[string][]Symbol{}, map[string][]Symbol{}
 	for _, s := range v.symbols {
 		v.byName[s.Name] = append(v.byName[s.Name], s)
 		lower := strings.ToLower(s.Name)
 		v.byLowerName[lower] = append(v.byLowerName[lower], s)
 	}
-	v.edges = newResolver(files, v.files, v.symbols, cfg).resolveAll()
-	for i, e := range v.edges {
-		v.edgesOf[e.From] = append(v.edgesOf[e.From], i)
-		if e.To != e.From {
-			v.edgesOf[e.To] = append(v.edgesOf[e.To], i)
+	r := newResolver(files, v.files, v.symbols, cfg)
+	v.edgesFrom = r.resolveAll()
+	v.edgesTo = map[string][]Edge{}
+	for _, p := range v.files {
+		for _, e := range v.edgesFrom[p] {
+			v.edgesTo[e.To] = append(v.edgesTo[e.To], e)
 		}
 	}
+	v.joinEdges()
 	v.corpus = buildCorpus(files, v.files)
-	return v
+	return v, r
 }
 
-// Posting is one document's frequency of one term.
-type Posting struct {
-	Doc int32
-	TF  int32
-}
-
-// Corpus is the lexical side of the index: per-file term statistics for
-// BM25, with files numbered by their position in Files.
-type Corpus struct {
-	Files    []string
-	Lens     []int32 // length in terms
-	Sizes    []int64 // length in bytes
-	Langs    []string
-	AvgLen   float64
-	docOf    map[string]int32
-	postings map[string][]Posting
-}
-
-func buildCorpus(files map[string]*fileFacts, order []string) *Corpus {
-	c := &Corpus{
-		Files:    order,
-		Lens:     make([]int32, len(order)),
-		Sizes:    make([]int64, len(order)),
-		Langs:    make([]string, len(order)),
-		docOf:    make(map[string]int32, len(order)),
-		postings: make(map[string][]Posting, 1<<16),
+// collect concatenates every file's symbols and usages in path order.
+func (v *view) collect(files map[string]*fileFacts) {
+	nSym, nUse := 0, 0
+	for _, p := range v.files {
+		nSym += len(files[p].Symbols)
+		nUse += len(files[p].Usages)
 	}
-	var total float64
-	for i, p := range order {
-		f := files[p]
-		c.Lens[i] = f.Length
-		c.Sizes[i] = f.Size
-		c.Langs[i] = f.Lang
-		c.docOf[p] = int32(i)
-		total += float64(f.Length)
-		for t, n := range f.Terms {
-			c.postings[t] = append(c.postings[t], Posting{Doc: int32(i), TF: n})
+	v.symbols, v.usages = make([]Symbol, 0, nSym), make([]Usage, 0, nUse)
+	for _, p := range v.files {
+		v.symbols = append(v.symbols, files[p].Symbols...)
+		v.usages = append(v.usages, files[p].Usages...)
+	}
+}
+
+// joinEdges lays the per-file edges out in one slice, by source then target.
+func (v *view) joinEdges() {
+	n := 0
+	for _, es := range v.edgesFrom {
+		n += len(es)
+	}
+	v.edges = make([]Edge, 0, n)
+	for _, p := range v.files {
+		v.edges = append(v.edges, v.edgesFrom[p]...)
+	}
+}
+
+// update derives the next view from the previous one after the pending
+// changes. The caller holds ix.mu.
+func (ix *Index) update() (*view, bool) {
+	prev, r, d := ix.view, ix.res, &ix.pending
+	touched := map[string]*fileFacts{} // every path that changed -> its facts in prev (nil if new)
+	for p, old := range d.changed {
+		touched[p] = old
+	}
+	for p, old := range d.removed {
+		touched[p] = old
+	}
+	for p := range d.added {
+		touched[p] = nil
+	}
+	for p := range touched {
+		if isProjectConfig(p) {
+			return nil, false // import aliases may have moved: resolve all
 		}
 	}
-	if len(order) > 0 {
-		c.AvgLen = total / float64(len(order))
+	files := prev.files
+	if len(d.added)+len(d.removed) > 0 {
+		files = make([]string, 0, len(prev.files)+len(d.added))
+		for _, p := range prev.files {
+			if d.removed[p] == nil {
+				files = append(files, p)
+			}
+		}
+		for p := range d.added {
+			files = append(files, p)
+		}
+		sort.Strings(files)
 	}
-	return c
+	reresolve, ok := r.update(d, files)
+	if !ok {
+		return nil, false
+	}
+	for p := range d.removed {
+		for _, e := range prev.edgesTo[p] {
+			if d.removed[e.From] == nil {
+				reresolve[e.From] = true
+			}
+		}
+	}
+
+	v := &view{files: files}
+	v.collect(ix.files)
+	v.byName, v.byLowerName = prev.byName, prev.byLowerName
+	names := map[string]bool{}
+	for p, old := range touched {
+		if old != nil {
+			for _, s := range old.Symbols {
+				names[s.Name] = true
+			}
+		}
+		if now := ix.files[p]; now != nil {
+			for _, s := range now.Symbols {
+				names[s.Name] = true
+			}
+		}
+	}
+	if len(names) > 0 {
+		v.byName, v.byLowerName = maps.Clone(prev.byName), maps.Clone(prev.byLowerName)
+		lowers := map[string]bool{}
+		for n := range names {
+			v.byName[n] = respliceSymbols(prev.byName[n], touched, ix.files, func(s Symbol) bool { return s.Name == n })
+			if len(v.byName[n]) == 0 {
+				delete(v.byName, n)
+			}
+			lowers[strings.ToLower(n)] = true
+		}
+		for l := range lowers {
+			v.byLowerName[l] = respliceSymbols(prev.byLowerName[l], touched, ix.files, func(s Symbol) bool { return strings.ToLower(s.Name) == l })
+			if len(v.byLowerName[l]) == 0 {
+				delete(v.byLowerName, l)
+			}
+		}
+	}
+
+	v.edgesFrom, v.edgesTo = maps.Clone(prev.edgesFrom), maps.Clone(prev.edgesTo)
+	targets := map[string]bool{}
+	for p := range d.removed {
+		for _, e := range prev.edgesFrom[p] {
+			targets[e.To] = true
+		}
+		delete(v.edgesFrom, p)
+		delete(v.edgesTo, p)
+	}
+	for from := range reresolve {
+		for _, e := range prev.edgesFrom[from] {
+			targets[e.To] = true
+		}
+		edges := r.resolveFile(from)
+		if len(edges) > 0 {
+			v.edgesFrom[from] = edges
+		} else {
+			delete(v.edgesFrom, from)
+		}
+		for _, e := range edges {
+			targets[e.To] = true
+		}
+	}
+	for to := range targets {
+		if d.removed[to] != nil {
+			continue
+		}
+		var in []Edge
+		for _, e := range prev.edgesTo[to] {
+			if !reresolve[e.From] && d.removed[e.From] == nil {
+				in = append(in, e)
+			}
+		}
+		for from := range reresolve {
+			for _, e := range v.edgesFrom[from] {
+				if e.To == to {
+					in = append(in, e)
+				}
+			}
+		}
+		// By source in path order, each source's edges in their order.
+		sort.SliceStable(in, func(i, j int) bool { return in[i].From < in[j].From })
+		if len(in) > 0 {
+			v.edgesTo[to] = in
+		} else {
+			delete(v.edgesTo, to)
+		}
+	}
+	v.joinEdges()
+	v.corpus = prev.corpus.update(d, ix.files, files)
+	return v, true
 }
 
-// Corpus returns the lexical statistics of the current index.
-func (ix *Index) Corpus() *Corpus { return ix.current().corpus }
+// respliceSymbols replaces, in a path-ordered list of symbols, those of the
+// touched files with their new ones that match.
+func respliceSymbols(list []Symbol, touched, files map[string]*fileFacts, match func(Symbol) bool) []Symbol {
+	out := make([]Symbol, 0, len(list)+2)
+	for _, s := range list {
+		if _, ok := touched[s.File]; !ok {
+			out = append(out, s)
+		}
+	}
+	for p := range touched {
+		if files[p] == nil {
+			continue // removed
+		}
+		for _, s := range files[p].Symbols {
+			if match(s) {
+				out = append(out, s)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out
+}
 
-// Postings returns the documents containing term. Shared: do not modify.
-func (c *Corpus) Postings(term string) []Posting { return c.postings[term] }
-
-// DocFreq is the number of documents containing term.
-func (c *Corpus) DocFreq(term string) int { return len(c.postings[term]) }
-
-// Doc returns the document number of file.
-func (c *Corpus) Doc(file string) (int32, bool) {
-	d, ok := c.docOf[file]
-	return d, ok
+// isProjectConfig reports whether file is one loadProjectConfig reads.
+func isProjectConfig(file string) bool {
+	switch path.Base(file) {
+	case "tsconfig.base.json", "tsconfig.json", "jsconfig.json":
+		return !strings.Contains(file, "/")
+	}
+	return false
 }

@@ -7,25 +7,31 @@
 // What holds, and what does not:
 //   - Time: a deadline interrupts the runtime (vm.Interrupt), which stops
 //     any loop, including `for(;;){}` and a spinning await chain.
-//   - Stack: recursion is capped (SetMaxCallStackSize).
+//   - Stack: recursion is capped (SetMaxCallStackSize), and the built-ins
+//     that recurse natively once per level of nesting (JSON.parse and
+//     stringify, join, flat) refuse deep nesting: a Go stack overflow ends
+//     the whole process, past any recover.
 //   - Memory: mcpc serve runs each script in a process of its own
 //     (IsolateIn) whose address space is capped (RLIMIT_AS, Linux) at what
 //     it mapped at start plus three times the cap plus 256 MiB: a script
 //     that allocates past it, even in one native call, ends only that
 //     process, and its outcome is memory_exceeded. In process (tests, other
-//     systems) goja has no heap limit of its own: the runtime is
-//     interrupted once the process's heap, sampled every millisecond
-//     (runtime/metrics, no stop-the-world), has grown past its level at
-//     start by more than the cap in live bytes (as of the last collection),
-//     or by four times the cap in allocated bytes. That watch can only stop
-//     the script between two instructions, never inside one native
-//     built-in, so the built-ins that allocate or walk a large amount in
-//     one call are guarded in either mode (see guardBuiltins): strings over
-//     MaxStringBytes, arrays over MaxElements and buffers over
-//     MaxBufferBytes are refused with a RangeError. Not guarded in process:
-//     one call that builds a string from large shared parts (join or
-//     JSON.stringify of a million references to one long string) can
-//     allocate far past the cap, up to exhausting the process's memory.
+//     systems) goja has no heap limit of its own; two guards stand in for
+//     it. The runtime is interrupted once the process's heap, sampled
+//     every millisecond (runtime/metrics, no stop-the-world), has grown past
+//     its level at start by more than the cap in live bytes (as of the last
+//     collection), or by four times the cap in allocated bytes. That watch
+//     can only stop the script between two instructions, never inside one
+//     native built-in, so the built-ins that allocate or walk a large amount
+//     in one call are guarded in either mode (guardBuiltins, guardBuilders):
+//     strings over MaxStringBytes, arrays over MaxElements and buffers over
+//     MaxBufferBytes are refused with a RangeError before they are
+//     allocated, including those built from parts shared many times over
+//     (join, JSON.stringify, replace, concat, split, flat). What is left in
+//     process: one instruction can still allocate once past the cap before
+//     the watch sees it (a + of two strings the cap allows makes one twice
+//     as long), so the heap can overshoot the cap by a few times, not
+//     without bound; only the isolated process's limit is exact.
 //   - Size: the source and the JSON result are bounded.
 package jsrun
 

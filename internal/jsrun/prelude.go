@@ -22,6 +22,11 @@ import (
 //     length stays inert.
 //   - ArrayBuffer, SharedArrayBuffer and the typed arrays refuse more than
 //     MaxBufferBytes.
+//   - The built-ins that build one string or array from shared parts (join,
+//     JSON.stringify, replace, concat, split, flat) count their result as
+//     they build it (see guardBuilders).
+//   - eval and the Function constructors compile at most MaxSourceBytes
+//     (see guardCompilers).
 func guardBuiltins(vm *goja.Runtime, lim Limits) error {
 	rangeError := func(format string, args ...any) {
 		ctor := vm.Get("RangeError").ToObject(vm)
@@ -130,7 +135,10 @@ func guardBuiltins(vm *goja.Runtime, lim Limits) error {
 			return err
 		}
 	}
-	return nil
+	if err := guardBuilders(vm, lim, rangeError); err != nil {
+		return err
+	}
+	return guardCompilers(vm, lim, rangeError)
 }
 
 func isFloat(v goja.Value) bool {

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpc/mcpc/internal/grammar"
 )
 
 // template2000 is a 2,000-line Angular template: control flow, bindings and
@@ -77,4 +79,34 @@ func BenchmarkRenameIdentifier2000Lines(b *testing.B) {
 		fmt.Fprintf(&s, "export function total%d(rows: OrderSummary[]): number {\n  // OrderSummary rows\n  return rows.reduce((n, r) => n + r.total, 0);\n}\n\n", i)
 	}
 	benchPatch(b, "orders.ts", s.String(), []Edit{{Op: "codemod", Codemod: "rename_identifier_in_file", Params: map[string]any{"from": "OrderSummary", "to": "OrderRow"}}})
+}
+
+// BenchmarkTreeSitterHTMLParse2000Lines is why templates are not read with
+// tree-sitter (markup.go): its HTML parse of the 2,000-line template alone
+// costs more than the 5 ms a whole patch may take. BenchmarkMarkupScan2000Lines
+// is the tokenizer pass that replaced it.
+func BenchmarkTreeSitterHTMLParse2000Lines(b *testing.B) {
+	src := []byte(template2000())
+	ctx := context.Background()
+	start := cpuTime()
+	for b.Loop() {
+		tree, err := parse(ctx, grammar.HTML, src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tree.Close()
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+func BenchmarkMarkupScan2000Lines(b *testing.B) {
+	src := []byte(template2000())
+	ctx := context.Background()
+	start := cpuTime()
+	for b.Loop() {
+		if err := scanMarkup(ctx, src, func(markupToken) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }

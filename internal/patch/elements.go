@@ -3,10 +3,11 @@ package patch
 import (
 	"bytes"
 	"context"
-	"regexp"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"golang.org/x/net/html"
 
 	"github.com/mcpc/mcpc/internal/grammar"
 )
@@ -21,23 +22,47 @@ type Element struct {
 	key        string   // the tag and its attributes' texts: what "unchanged" compares
 }
 
-// customTag finds the opening of a custom element (a tag name with a
-// hyphen, as the HTML standard requires of one): the cheap test that spares
-// a parse when a file has none.
-var customTag = regexp.MustCompile(`<[a-zA-Z][a-zA-Z0-9]*-[a-zA-Z0-9-]*`)
+// customTags calls f with the name of each opening of a custom element in
+// src, as written: "<" and a name of letters, digits and hyphens that starts
+// with a letter and holds a hyphen (as the HTML standard requires of a custom
+// element's). It is the cheap test that spares a tokenizer pass when a text
+// has none; f returns false to stop.
+func customTags(src []byte, f func(name []byte) bool) {
+	for i := 0; i < len(src); i++ {
+		j := bytes.IndexByte(src[i:], '<')
+		if j < 0 {
+			return
+		}
+		i += j + 1
+		if i >= len(src) || !isLetter(src[i]) {
+			continue
+		}
+		end, hyphen := i, false
+		for end < len(src) && (isLetter(src[end]) || '0' <= src[end] && src[end] <= '9' || src[end] == '-') {
+			hyphen = hyphen || src[end] == '-'
+			end++
+		}
+		if hyphen && !f(src[i:end]) {
+			return
+		}
+		i = end - 1
+	}
+}
+
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
 
 // CustomTags are the custom element names content mentions after a "<",
 // lowercased, without a parse: a superset of TemplateElements' tags.
 func CustomTags(content string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, m := range customTag.FindAllString(content, -1) {
-		t := strings.ToLower(m[1:])
-		if !seen[t] {
+	customTags([]byte(content), func(name []byte) bool {
+		if t := strings.ToLower(string(name)); !seen[t] {
 			seen[t] = true
 			out = append(out, t)
 		}
-	}
+		return true
+	})
 	return out
 }
 
@@ -116,72 +141,47 @@ func inlineTemplateRanges(ctx context.Context, src []byte) ([][2]uint, error) {
 	return out, err
 }
 
-// templateElements collects the elements of one template text src whose
-// tag is in tags; lines count from its start. Each "<tag" the text holds
-// is looked up in the tree by moving one cursor to it, as rewrite_template_tag
-// does: a few cgo calls per element rather than several per node of a walk.
+// templateElements collects the start tags of one template text src whose
+// tag is in tags, read with the HTML tokenizer (markup.go); lines count
+// from its start. A text with no "<tag" of them is not tokenized.
 func templateElements(ctx context.Context, src []byte, tags map[string]bool) ([]Element, error) {
-	var starts []uint // the tag names' offsets, in document order
-	for _, m := range customTag.FindAllIndex(src, -1) {
-		if tags[strings.ToLower(string(src[m[0]+1:m[1]]))] {
-			starts = append(starts, uint(m[0]+1))
-		}
-	}
-	if len(starts) == 0 {
+	if !mentionsTag(src, tags) {
 		return nil, nil
 	}
-	tree, err := parse(ctx, grammar.HTML, src)
-	if err != nil {
-		return nil, err
-	}
-	defer tree.Close()
-	c := tree.RootNode().Walk()
-	defer c.Close()
 	var out []Element
-	var path []*sitter.Node // the cursor's nodes below the root, outermost first
-	var ends []uint
 	line, lineAt := 1, uint(0) // the line of byte lineAt, counted forward
-	for i, start := range starts {
-		if i%64 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+	err := scanMarkup(ctx, src, func(t markupToken) error {
+		if t.kind != html.StartTagToken && t.kind != html.SelfClosingTagToken {
+			return nil
 		}
-		for len(path) > 0 && ends[len(ends)-1] <= start {
-			c.GotoParent()
-			path, ends = path[:len(path)-1], ends[:len(ends)-1]
+		name := tagName(src, t)
+		tag := strings.ToLower(name.of(src))
+		if !tags[tag] {
+			return nil
 		}
-		for c.GotoFirstChildForByte(uint32(start)) != nil {
-			n := c.Node()
-			if n.StartByte() > start {
-				c.GotoParent()
-				break
-			}
-			path, ends = append(path, n), append(ends, n.EndByte())
-		}
-		k := len(path)
-		if k < 2 || path[k-1].Kind() != "tag_name" || path[k-1].StartByte() != start {
-			continue // inside text, a comment or an attribute value
-		}
-		st := path[k-2]
-		if st.Kind() != "start_tag" && st.Kind() != "self_closing_tag" {
-			continue
-		}
-		line += bytes.Count(src[lineAt:start], []byte{'\n'})
-		lineAt = start
-		el := Element{Tag: strings.ToLower(text(path[k-1], src)), Attributes: []string{}, Line: line}
+		line += bytes.Count(src[lineAt:t.start], []byte{'\n'})
+		lineAt = t.start
+		el := Element{Tag: tag, Attributes: []string{}, Line: line}
 		var key strings.Builder
 		key.WriteString(el.Tag)
-		for _, a := range namedChildren(st) {
-			if a.Kind() != "attribute" {
-				continue
-			}
-			if an := childOfKind(&a, "attribute_name"); an != nil {
-				el.Attributes = append(el.Attributes, text(an, src))
-				key.WriteByte(0)
-				key.WriteString(strings.Join(strings.Fields(text(&a, src)), " "))
-			}
+		for _, a := range tagAttrs(src, t, name) {
+			el.Attributes = append(el.Attributes, a.name.of(src))
+			key.WriteByte(0)
+			key.WriteString(strings.Join(strings.Fields(string(src[a.name.start:a.end])), " "))
 		}
 		el.key = key.String()
 		out = append(out, el)
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
+}
+
+// mentionsTag says whether src holds "<" and one of tags (any case): a
+// superset of the texts with such an element.
+func mentionsTag(src []byte, tags map[string]bool) (found bool) {
+	customTags(src, func(name []byte) bool {
+		found = tags[strings.ToLower(string(name))]
+		return !found
+	})
+	return found
 }

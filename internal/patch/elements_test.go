@@ -28,6 +28,14 @@ func TestTemplateElements(t *testing.T) {
 		{note: "ts: the inline template's lines are the file's", file: "a.component.ts",
 			content: "import { Component } from '@angular/core';\n\n@Component({\n  selector: 'app-a',\n  template: `\n    <sdf-button [size]=\"s\"></sdf-button>`,\n})\nexport class A { html = '<sdf-button [nope]=\"1\">'; }\n",
 			want:    []Element{{Tag: "sdf-button", Attributes: []string{"[size]"}, Line: 6}}},
+		{note: "elements Angular instantiates are never hidden: noscript, <? and </ text, svg title", file: "a.html",
+			content: "<noscript><sdf-button [a]=\"1\"></sdf-button></noscript>\n<?x <sdf-button [b]=\"1\">\n</ 1 <sdf-button [c]=\"1\">\n<svg><title><sdf-button [d]=\"1\"></title></svg>\n<script><sdf-button [e]></script><textarea><sdf-button [f]></textarea>",
+			want: []Element{
+				{Tag: "sdf-button", Attributes: []string{"[a]"}, Line: 1},
+				{Tag: "sdf-button", Attributes: []string{"[b]"}, Line: 2},
+				{Tag: "sdf-button", Attributes: []string{"[c]"}, Line: 3},
+				{Tag: "sdf-button", Attributes: []string{"[d]"}, Line: 4},
+			}},
 		{note: "other files have no templates", file: "a.go", content: "// <sdf-button [x]=\"y\">", want: nil},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
@@ -86,7 +94,7 @@ func TestCustomTags(t *testing.T) {
 
 // BenchmarkContractElements2000Lines is what the contract check adds to a
 // rewrite_template_tag patch of a 2,000-line template (200 elements, all
-// changed): finding the custom tags, parsing the before and after
+// changed): finding the custom tags, tokenizing the before and after
 // templates for the contracted ones, and comparing them.
 func BenchmarkContractElements2000Lines(b *testing.B) {
 	before := template2000()
@@ -96,7 +104,7 @@ func BenchmarkContractElements2000Lines(b *testing.B) {
 
 // BenchmarkContractElementsReplaceText2000Lines: a replace_text patch on
 // a 2,000-line template that already holds 200 contracted elements, one of
-// which it changes: both contents are parsed.
+// which it changes: both contents are tokenized.
 func BenchmarkContractElementsReplaceText2000Lines(b *testing.B) {
 	before := migrated2000(b, template2000())
 	after := strings.Replace(before, `[message]="messages[150]"`, `[heading]="messages[150]"`, 1)

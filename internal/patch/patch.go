@@ -1,7 +1,9 @@
 // Package patch applies apply_code_patch's structured edits to file content
 // in memory: replace_text (exact, unambiguous text replacement), codemods
-// that work on tree-sitter syntax trees (built in or declared in config) and
-// set_content (the whole content of a file a plan creates). It
+// that work on tree-sitter syntax trees (built in or declared in config;
+// HTML templates are read with the WHATWG tokenizer of golang.org/x/net/html
+// instead, for speed: see markup.go) and set_content (the whole content of
+// a file a plan creates). It
 // never touches the disk; the controller dry-runs a patch to gather facts for
 // policy and writes the result atomically only after the decision allows it.
 //

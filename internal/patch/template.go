@@ -1,11 +1,13 @@
 package patch
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+	"golang.org/x/net/html"
 
 	"github.com/mcpc/mcpc/internal/grammar"
 )
@@ -29,9 +31,10 @@ type tagRewrite struct {
 //
 // Without a propMappings param the mappings come from the tag's
 // MigrationRule when the caller has a lookup (Input.Rules). Templates are
-// parsed with the HTML grammar: Angular @if/@for blocks are text to it, so
-// they and everything else but the named tags and attributes stay byte for
-// byte. In a .ts file the inline template: of a @Component is rewritten.
+// read with the HTML tokenizer (markup.go): Angular @if/@for blocks are text
+// to it, so they and everything else but the named tags and attributes stay
+// byte for byte. In a .ts file the inline template: of a @Component is
+// rewritten.
 func rewriteTemplateTag(ctx context.Context, in Input) ([]splice, error) {
 	rw := tagRewrite{from: stringParam(in.Params, "fromTag", "from"), to: stringParam(in.Params, "toTag", "to")}
 	if rw.from == rw.to {
@@ -135,13 +138,11 @@ func inComponentDecorator(pair *sitter.Node, src []byte) bool {
 }
 
 // template returns the splices of one template whose text is src, at
-// offset base in the file.
+// offset base in the file. It reads the template's tags in one pass of the
+// tokenizer (see markup.go): every tag named fromTag, start, self-closing or
+// end (a stray end tag too), is renamed; a start tag's attributes are
+// renamed or moved as propMappings says.
 func (rw tagRewrite) template(ctx context.Context, src []byte, base uint) ([]splice, error) {
-	tree, err := parse(ctx, grammar.HTML, src)
-	if err != nil {
-		return nil, err
-	}
-	defer tree.Close()
 	var sp []splice
 	add := func(start, end uint, with string) {
 		if start == end && with == "" {
@@ -149,152 +150,125 @@ func (rw tagRewrite) template(ctx context.Context, src []byte, base uint) ([]spl
 		}
 		sp = append(sp, splice{base + start, base + end, with})
 	}
-	// Each text occurrence of the tag's name is looked up in the tree by
-	// moving one cursor to it, which also yields its element: a few cgo
-	// calls per occurrence, where a walk costs several per node and
-	// Node.Parent re-descends from the root on every call. Occurrences come
-	// in document order, so the cursor climbs only out of the nodes that end
-	// before the next one and descends from there: deep nesting costs no
-	// more than flat markup.
-	root := tree.RootNode()
-	c := root.Walk()
-	defer c.Close()
-	var path []*sitter.Node // the cursor's nodes below the root, outermost first
-	var ends []uint         // their end bytes
-	var failure error
-	err = eachOccurrence(ctx, string(src), rw.from, func(start, end uint) {
-		if failure != nil {
-			return
-		}
-		for len(path) > 0 && ends[len(ends)-1] <= start {
-			c.GotoParent()
-			path, ends = path[:len(path)-1], ends[:len(ends)-1]
-		}
-		for c.GotoFirstChildForByte(uint32(start)) != nil {
-			n := c.Node()
-			if n.StartByte() > start { // start is in a gap between children
-				c.GotoParent()
-				break
+	// open is a start tag whose element must be empty, to take an
+	// attribute moved into its content: the tokens after it are checked
+	// until its end tag.
+	var open *childMove
+	err := scanMarkup(ctx, src, func(t markupToken) error {
+		if open != nil {
+			done, err := open.next(src, t, add)
+			if err != nil {
+				return err
 			}
-			path, ends = append(path, n), append(ends, n.EndByte())
-		}
-		k := len(path)
-		if k == 0 || path[k-1].StartByte() != start || path[k-1].EndByte() != end {
-			return
-		}
-		switch path[k-1].Kind() {
-		case "tag_name":
-			// An end tag is rewritten with its element's start tag.
-			if k >= 3 && (path[k-2].Kind() == "start_tag" || path[k-2].Kind() == "self_closing_tag") && path[k-3].Kind() == "element" {
-				failure = rw.element(path[k-3], src, add)
+			if done {
+				open = nil
 			}
-		case "erroneous_end_tag_name":
-			// A closing tag without its opening one (an element the
-			// parser closed early): still the tag's name.
-			add(start, end, rw.to)
 		}
+		if !t.isTag() {
+			return nil
+		}
+		name := tagName(src, t)
+		if string(src[name.start:name.end]) != rw.from {
+			return nil
+		}
+		add(name.start, name.end, rw.to)
+		if t.kind == html.EndTagToken {
+			return nil
+		}
+		mv, err := rw.attributes(src, t, name, add)
+		if mv != nil {
+			open = mv
+		}
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if failure != nil {
-		return nil, failure
+	if open != nil {
+		return nil, errorf(KindConflict, "<%s> has no closing tag to put its %s content before", rw.from, "children")
 	}
 	return sp, nil
 }
 
-// element rewrites one element if it is a fromTag.
-func (rw tagRewrite) element(n *sitter.Node, src []byte, add func(uint, uint, string)) error {
-	// The tags are the element's first and last children; reading just
-	// those two costs two cgo calls whatever the element holds.
-	count := n.NamedChildCount()
-	if count == 0 {
-		return nil
+// childMove is an attribute's value on its way into the content of the
+// element whose start tag held it.
+type childMove struct {
+	from    string // the element's tag
+	content string // what the content becomes
+	at      uint   // the content's start: the start tag's end
+}
+
+// next looks at the token after the start tag (and after blank text): the
+// element's end tag takes the content before it; anything else is content
+// already there.
+func (m *childMove) next(src []byte, t markupToken, add func(uint, uint, string)) (done bool, err error) {
+	switch {
+	case t.kind == html.TextToken && len(bytes.TrimSpace(src[t.start:t.end])) == 0:
+		return false, nil
+	case t.kind == html.EndTagToken && strings.EqualFold(tagName(src, t).of(src), m.from):
+		add(m.at, t.start, m.content)
+		return true, nil
+	case t.kind == html.EndTagToken:
+		return true, errorf(KindConflict, "<%s> has no closing tag to put its %s content before", m.from, "children")
 	}
-	open, closing := n.NamedChild(0), n.NamedChild(count-1)
-	if open.Kind() != "start_tag" && open.Kind() != "self_closing_tag" {
-		return nil
-	}
-	if closing.Kind() != "end_tag" {
-		closing = nil
-	}
-	name := childOfKind(open, "tag_name")
-	if name == nil || text(name, src) != rw.from {
-		return nil
-	}
-	add(name.StartByte(), name.EndByte(), rw.to)
-	if closing != nil {
-		if cn := childOfKind(closing, "tag_name"); cn != nil && text(cn, src) == rw.from {
-			add(cn.StartByte(), cn.EndByte(), rw.to)
-		}
-	}
+	return true, errorf(KindConflict, "<%s> already has content; cannot move an attribute into it", m.from)
+}
+
+// attributes renames the start tag t's attributes that propMappings names
+// and moves the one it maps to "children": returned, for a start tag, to be
+// placed before its end tag.
+func (rw tagRewrite) attributes(src []byte, t markupToken, name span, add func(uint, uint, string)) (*childMove, error) {
 	if len(rw.props) == 0 {
-		return nil // no attribute changes: the tags were all
+		return nil, nil // no attribute changes: the tags were all
 	}
 	var children []string
-	prevEnd := name.EndByte()
-	for _, a := range namedChildren(open) {
-		attr := &a
-		if attr.Kind() != "attribute" {
-			continue
-		}
+	prevEnd := name.end
+	for _, a := range tagAttrs(src, t, name) {
 		start := prevEnd
-		prevEnd = attr.EndByte()
-		an := attr.NamedChild(0) // an attribute's name is its first child
-		if an == nil || an.Kind() != "attribute_name" {
-			continue
-		}
-		full := text(an, src)
+		prevEnd = a.end
+		full := a.name.of(src)
 		pre, inner, post := bindingParts(full)
 		target, ok := rw.props[inner]
 		if !ok || target == "" {
 			continue
 		}
 		if target != "children" {
-			at := an.StartByte() + uint(len(pre))
+			at := a.name.start + uint(len(pre))
 			add(at, at+uint(len(inner)), target)
 			continue
 		}
-		content, err := childContent(pre, post, attrValue(attr, src))
+		content, err := childContent(pre, post, a.value.of(src))
 		if err != nil {
-			return errorf(KindConflict, "<%s %s>: %v", rw.from, full, err)
+			return nil, errorf(KindConflict, "<%s %s>: %v", rw.from, full, err)
+		}
+		if !isSpace(src[a.name.start-1]) {
+			return nil, errorf(KindConflict, "<%s %s>: the attribute is not separated by a space, so it is not moved", rw.from, full)
+		}
+		// The attribute and the spaces before it, back to the previous
+		// attribute or a "/" between them.
+		from := a.name.start
+		for from > start && isSpace(src[from-1]) {
+			from--
 		}
 		children = append(children, content)
-		add(start, attr.EndByte(), "") // the attribute and the space before it
+		add(from, a.end, "")
 	}
 	if len(children) == 0 {
-		return nil
+		return nil, nil
 	}
 	if len(children) > 1 {
-		return errorf(KindConflict, "<%s>: two attributes map to children", rw.from)
+		return nil, errorf(KindConflict, "<%s>: two attributes map to children", rw.from)
 	}
-	if open.Kind() == "self_closing_tag" {
+	if t.kind == html.SelfClosingTagToken {
 		// "/>" is the tag's last two bytes; the spaces before it go too.
-		end, from := open.EndByte(), open.EndByte()-2
+		end, from := t.end, t.end-2
 		for from > prevEnd && isSpace(src[from-1]) {
 			from--
 		}
 		add(from, end, ">"+children[0]+"</"+rw.to+">")
-		return nil
+		return nil, nil
 	}
-	if closing == nil {
-		return errorf(KindConflict, "<%s> has no closing tag to put its %s content before", rw.from, "children")
-	}
-	between := src[open.EndByte():closing.StartByte()]
-	if strings.TrimSpace(string(between)) != "" {
-		return errorf(KindConflict, "<%s> already has content; cannot move an attribute into it", rw.from)
-	}
-	add(open.EndByte(), closing.StartByte(), children[0])
-	return nil
-}
-
-func childOfKind(n *sitter.Node, kind string) *sitter.Node {
-	for _, c := range namedChildren(n) {
-		if c.Kind() == kind {
-			return &c
-		}
-	}
-	return nil
+	return &childMove{from: rw.from, content: children[0], at: t.end}, nil
 }
 
 // bindingParts splits an attribute name into Angular binding syntax and the
@@ -306,21 +280,6 @@ func bindingParts(name string) (pre, inner, post string) {
 		}
 	}
 	return "", name, ""
-}
-
-// attrValue is an attribute's value without its quotes ("" for a bare
-// attribute).
-func attrValue(attr *sitter.Node, src []byte) string {
-	if v := childOfKind(attr, "quoted_attribute_value"); v != nil {
-		if inner := childOfKind(v, "attribute_value"); inner != nil {
-			return text(inner, src)
-		}
-		return ""
-	}
-	if v := childOfKind(attr, "attribute_value"); v != nil {
-		return text(v, src)
-	}
-	return ""
 }
 
 // childContent is what an attribute moved to children becomes.

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -24,8 +25,9 @@ type derived struct {
 	symTerms  map[string][]int32 // name term -> symbols
 	symbols   []symInfo
 	anchors   []string
-	adj       map[int32][]int32  // built on first use by the graph lane
-	byStem    map[string][]int32 // built on first use by the companion lane
+	adj       map[int32][]int32   // built on first use by the graph lane
+	byStem    map[string][]int32  // built on first use by the companion lane
+	nameTerms map[string][]string // symbol name -> its unique terms (a memo)
 }
 
 type symInfo struct {
@@ -47,12 +49,46 @@ func derive(ix *indexer.Index) *derived {
 	}
 	d := &derived{
 		corpus:    c,
-		pathTerms: map[string][]int32{},
-		baseTerms: make([]map[string]bool, len(c.Files)),
 		symTerms:  map[string][]int32{},
-		anchors:   make([]string, len(c.Files)),
-		pathTok:   make([][]string, len(c.Files)),
+		nameTerms: map[string][]string{},
 	}
+	// After files changed content only (the usual refresh before a pack),
+	// what derives from paths alone is the same: keep it, and the terms of
+	// symbol names met before.
+	if prev := cache; prev != nil && slices.Equal(prev.corpus.Files, c.Files) {
+		d.pathTerms, d.baseTerms, d.anchors, d.byStem = prev.pathTerms, prev.baseTerms, prev.anchors, prev.byStem
+		d.pathTok = prev.pathTok
+		d.nameTerms = prev.nameTerms
+	} else {
+		d.derivePaths()
+	}
+	for _, s := range ix.AllSymbols() {
+		doc, ok := c.Doc(s.File)
+		if !ok || s.Kind == "route" || s.Kind == "grid_column" {
+			continue
+		}
+		terms, ok := d.nameTerms[s.Name]
+		if !ok {
+			terms = uniqueTerms(s.Name)
+			d.nameTerms[s.Name] = terms
+		}
+		id := int32(len(d.symbols))
+		d.symbols = append(d.symbols, symInfo{doc: doc, parts: len(terms)})
+		for _, t := range terms {
+			d.symTerms[t] = append(d.symTerms[t], id)
+		}
+	}
+	cache = d
+	return d
+}
+
+// derivePaths fills the lookups that depend only on the file paths.
+func (d *derived) derivePaths() {
+	c := d.corpus
+	d.pathTerms = map[string][]int32{}
+	d.baseTerms = make([]map[string]bool, len(c.Files))
+	d.anchors = make([]string, len(c.Files))
+	d.pathTok = make([][]string, len(c.Files))
 	for i, f := range c.Files {
 		seen := map[string]bool{}
 		d.pathTok[i] = indexer.PathTerms(f)
@@ -69,20 +105,6 @@ func derive(ix *indexer.Index) *derived {
 		}
 		d.anchors[i] = indexer.Anchor(f)
 	}
-	for _, s := range ix.AllSymbols() {
-		doc, ok := c.Doc(s.File)
-		if !ok || s.Kind == "route" || s.Kind == "grid_column" {
-			continue
-		}
-		terms := uniqueTerms(s.Name)
-		id := int32(len(d.symbols))
-		d.symbols = append(d.symbols, symInfo{doc: doc, parts: len(terms)})
-		for _, t := range terms {
-			d.symTerms[t] = append(d.symTerms[t], id)
-		}
-	}
-	cache = d
-	return d
 }
 
 func uniqueTerms(s string) []string {

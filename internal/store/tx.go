@@ -26,6 +26,9 @@ const idleSessions = 2
 type session struct {
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
+	// busyMs is the busy_timeout set on the connection (setBusyTimeout);
+	// 0 is the one it opened with.
+	busyMs int
 }
 
 func (ss *session) close() {
@@ -81,53 +84,22 @@ type Tx struct {
 	// transaction can change them before it ends, and its own writes drop
 	// them, so a later read in the same turn need not ask again.
 	revs map[string]int64
+	// guard is the watchdog of a bounded transaction (UpdateWithin); nil
+	// otherwise.
+	guard *txGuard
 }
 
 // Update runs fn in an immediate write transaction (the write lock is taken
 // at its start, so turns across processes are serialised), committing when
 // fn returns nil.
 func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
-	return s.transact(ctx, "BEGIN IMMEDIATE", true, fn)
+	return s.transact(ctx, "BEGIN IMMEDIATE", true, Bounds{}, fn)
 }
 
 // View runs fn in a read transaction, which sees one consistent state of
 // the database and writes nothing (used by CLI readers and retrieval).
 func (s *Store) View(ctx context.Context, fn func(*Tx) error) error {
-	return s.transact(ctx, "BEGIN", false, fn)
-}
-
-func (s *Store) transact(ctx context.Context, begin string, commit bool, fn func(*Tx) error) (err error) {
-	ctx = context.WithoutCancel(ctx)
-	ss, err := s.acquire(ctx)
-	if err != nil {
-		return err
-	}
-	ended := false
-	defer func() {
-		if !ended { // fn panicked: closing the connection rolls back
-			ss.discard()
-		}
-	}()
-	if _, err := ss.conn.ExecContext(ctx, begin); err != nil {
-		ended = true
-		s.release(ss)
-		return err
-	}
-	err = fn(&Tx{ss: ss, s: s, ctx: ctx})
-	if err == nil && commit {
-		if _, err = ss.conn.ExecContext(ctx, "COMMIT"); err == nil {
-			ended = true
-			s.release(ss)
-			return nil
-		}
-	}
-	ended = true
-	if _, rbErr := ss.conn.ExecContext(ctx, "ROLLBACK"); rbErr != nil {
-		ss.discard()
-		return err
-	}
-	s.release(ss)
-	return err
+	return s.transact(ctx, "BEGIN", false, Bounds{}, fn)
 }
 
 // stmt returns query prepared on this transaction's connection, once per
@@ -148,6 +120,14 @@ func (t *Tx) stmt(query string) (*sql.Stmt, bool) {
 // own context (see session). A statement that cannot be prepared runs
 // unprepared, which reports why it failed.
 func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
+	if t.guard != nil {
+		// Past its deadline the transaction was rolled back: a write now
+		// would autocommit on its own.
+		if err := t.guard.enter(); err != nil {
+			return nil, err
+		}
+		defer t.guard.leave()
+	}
 	if st, ok := t.stmt(query); ok {
 		return st.ExecContext(t.ctx, args...)
 	}
@@ -159,6 +139,18 @@ func (t *Tx) queryRow(query string, args ...any) *sql.Row {
 		return st.QueryRowContext(t.ctx, args...)
 	}
 	return t.ss.conn.QueryRowContext(t.ctx, query, args...)
+}
+
+// writeRow runs a write that returns one row (INSERT … RETURNING) and
+// scans it into dest; in a bounded transaction it is a write like exec.
+func (t *Tx) writeRow(dest []any, query string, args ...any) error {
+	if t.guard != nil {
+		if err := t.guard.enter(); err != nil {
+			return err
+		}
+		defer t.guard.leave()
+	}
+	return t.queryRow(query, args...).Scan(dest...)
 }
 
 // column runs a query of one column and returns its values in order.

@@ -112,12 +112,12 @@ func (t *Tx) PutWork(ctx context.Context, w *Work) error {
 	lex, _ := json.Marshal(w.Lexemes)
 	ts := now()
 	delete(t.revs, w.ID)
-	return t.queryRow(`INSERT INTO works (id, run_session_id, state, prompt, lexemes, pack, strategy, repo_snapshot, rev, created_at, updated_at)
+	return t.writeRow([]any{&w.Rev}, `INSERT INTO works (id, run_session_id, state, prompt, lexemes, pack, strategy, repo_snapshot, rev, created_at, updated_at)
 VALUES (?,?,?,?,?,?,?,?,1,?,?)
 ON CONFLICT(id) DO UPDATE SET state=excluded.state, pack=excluded.pack, strategy=excluded.strategy,
   rev=works.rev+1, updated_at=excluded.updated_at
 RETURNING rev`,
-		w.ID, w.RunSessionID, w.State, w.Prompt, string(lex), string(w.Pack), string(w.Strategy), w.RepoSnapshotID, ts, ts).Scan(&w.Rev)
+		w.ID, w.RunSessionID, w.State, w.Prompt, string(lex), string(w.Pack), string(w.Strategy), w.RepoSnapshotID, ts, ts)
 }
 
 // SetPlan keeps the accepted PlanGraph document with its work (the nodes

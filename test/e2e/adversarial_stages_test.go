@@ -185,9 +185,15 @@ func (l *lockLog) worstSince(offset int) float64 {
 // process returned; env is added to the server's environment.
 func startWithLockLog(t *testing.T, ws string, env ...string) (*agent, *lockLog, *exec.Cmd) {
 	t.Helper()
+	return startBinaryWithLockLog(t, binary, ws, env...)
+}
+
+// startBinaryWithLockLog is startWithLockLog for the binary bin (the failpoint build).
+func startBinaryWithLockLog(t *testing.T, bin, ws string, env ...string) (*agent, *lockLog, *exec.Cmd) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.Command(binary, "serve", "--workspace", ws, "--log-level", "debug")
+	cmd := exec.Command(bin, "serve", "--workspace", ws, "--log-level", "debug")
 	cmd.Env = append(os.Environ(), env...)
 	logs := &lockLog{}
 	cmd.Stderr = logs

@@ -20,9 +20,12 @@ import (
 // demo plan accepted.
 func crashingAgent(t *testing.T, ws string) (*agent, *protocol.TurnResponse) {
 	t.Helper()
+	// Built before the clock starts: on a loaded machine the build alone
+	// can take most of the start-up allowance.
+	bin := failpointBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.Command(failpointBinary(t), "serve", "--workspace", ws, "--no-warm")
+	cmd := exec.Command(bin, "serve", "--workspace", ws, "--no-warm")
 	cmd.Env = append(os.Environ(), "MCPC_FAILPOINT=patch-written")
 	c, err := mcp.Dial(ctx, cmd)
 	must(t, err)

@@ -201,6 +201,9 @@ func TestDomainPolicyFamilies(t *testing.T) {
 		{"a prop the contract does not declare", func(c map[string]any, _ *[]any) {
 			c["componentMapping"] = map[string]any{"fromTag": "adp-alert", "toTag": "sdf-alert", "props": []string{"message"}}
 		}, "PLAN_POLICY_VIOLATION", "uses prop message on sdf-alert"},
+		{"a required prop the mapping does not set", func(c map[string]any, _ *[]any) {
+			c["componentMapping"] = map[string]any{"fromTag": "adp-alert", "toTag": "sdf-alert", "props": []string{"severity"}}
+		}, "PLAN_POLICY_VIOLATION", "maps to sdf-alert without its required prop heading"},
 		{"a grounded prose policy not cited", func(c map[string]any, _ *[]any) {
 			c["policyRefs"] = slices.DeleteFunc(append([]string{"mig-adp-alert", "mig-adp-button"}, enforceable...), func(s string) bool { return s == proseID })
 		}, "PLAN_POLICY_VIOLATION", "grounded policy " + proseID},

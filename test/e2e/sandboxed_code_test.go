@@ -53,13 +53,20 @@ func TestSandboxedCode(t *testing.T) {
 		r := a.turn("run_sandboxed_code", turn(`(async () => `+reach+`)()`, nil))
 		mustDeny(t, r, "SANDBOXED_CODE_FAILED")
 	}
-	// A script that builds gigabytes in one native call ends its own
-	// process at the memory cap; the server answers and goes on.
-	bomb := a.turn("run_sandboxed_code", turn(`(async () => { const s = "x".repeat(8e6); return Array(1e6).fill(s).join("").length; })()`,
+	// A script that would build gigabytes in one native call is refused
+	// before the call allocates; one that grows its heap step by step ends
+	// at the memory cap. The server answers and goes on after both.
+	bomb := a.turn("run_sandboxed_code", turn(`(async () => { const s = "x".repeat(1 << 20); return Array(1000).fill(s).join("").length; })()`,
 		map[string]any{"memoryMb": 32, "timeoutMs": 10000}))
 	mustDeny(t, bomb, "SANDBOXED_CODE_FAILED")
-	if !strings.Contains(bomb.DenyReasons[0], "memory_exceeded") {
-		t.Errorf("the memory bomb: %v", bomb.DenyReasons)
+	if !strings.Contains(bomb.DenyReasons[0], "RangeError: Array.prototype.join") {
+		t.Errorf("the join bomb: %v", bomb.DenyReasons)
+	}
+	growth := a.turn("run_sandboxed_code", turn(`(async () => { const a = []; for (;;) a.push(new Array(1000).fill({x: 1})); })()`,
+		map[string]any{"memoryMb": 16, "timeoutMs": 10000}))
+	mustDeny(t, growth, "SANDBOXED_CODE_FAILED")
+	if !strings.Contains(growth.DenyReasons[0], "memory_exceeded") {
+		t.Errorf("the growing heap: %v", growth.DenyReasons)
 	}
 	mustAllow(t, a.turn("run_sandboxed_code", turn(`(async () => ({n: 1}))()`, nil)))
 	// Out-of-range limits are bad input, refused before anything runs.

@@ -18,7 +18,14 @@ export namespace Components {
         "columns": GridColumn[];
     }
 }
+export interface SdfButtonCustomEvent<T> extends CustomEvent<T> {
+    detail: T;
+    target: HTMLSdfButtonElement;
+}
 declare global {
+    interface HTMLSdfAlertElementEventMap {
+        "sdfDismiss": void;
+    }
     interface HTMLSdfAlertElement extends Components.SdfAlert, HTMLStencilElement {
     }
     var HTMLSdfAlertElement: {
@@ -26,6 +33,7 @@ declare global {
         new (): HTMLSdfAlertElement;
     };
     interface HTMLSdfButtonElement extends Components.SdfButton, HTMLStencilElement {
+        addEventListener<K extends keyof HTMLElementEventMap>(type: K, listener: (this: HTMLSdfButtonElement, ev: HTMLElementEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
     }
     interface HTMLSdfDataGridElement extends Components.SdfDataGrid, HTMLStencilElement {
     }
@@ -38,5 +46,8 @@ declare global {
 declare namespace LocalJSX {
     interface SdfButton {
         "variant"?: "primary" | "secondary";
+        "onSdfChange"?: (event: SdfButtonCustomEvent<string>) => void;
+        "onSdf-focus"?: (event: SdfButtonCustomEvent<void>) => void;
+        "online"?: boolean;
     }
 }

@@ -6,7 +6,9 @@
 #   does not declare. Go reports the contracted elements the dry run's patch
 #   introduces or changes (input.patch.elements: tag, attribute names as
 #   written, line); a name counts by what is inside its Angular binding syntax
-#   ([x], (x), [(x)]). Standard global attributes, aria-/data-/attr./class./
+#   ([x], (x), [(x)]); an event binding (x) counts when the contract declares
+#   the custom event x (input.patch.contracts[tag].events, Stencil's @Event
+#   names from components.d.ts). Standard global attributes, aria-/data-/attr./class./
 #   style. names, DOM events and template syntax (*ngIf, #ref, let-x, @anim)
 #   are allowed by policies/data/contracts.json. The same holds for
 #   run_automation_recipe's replace_lexeme_in_file, whose result Go checks the
@@ -28,14 +30,16 @@ _writes := {"apply_code_patch", "run_automation_recipe"}
 report contains violation if {
 	input.verb in _writes
 	some element in input.patch.elements
-	declared := {prop.name | some prop in input.patch.contracts[element.tag].props}
+	contract := input.patch.contracts[element.tag]
+	declared := {prop.name | some prop in contract.props}
 	some attribute in element.attributes
 	binding := _binding(attribute)
 	not _allowed(attribute, binding, declared)
+	not _declared_event(binding, contract)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf(
-			"<%s> at line %d has %s, which its components.d.ts contract does not declare (declared props: %s)",
-			[element.tag, element.line, attribute, _listed(declared)],
+			"<%s> at line %d has %s, which its components.d.ts contract does not declare (declared props: %s%s)",
+			[element.tag, element.line, attribute, _listed(declared), _events_listed(contract)],
 		),
 		"path": "args.edits",
 	})
@@ -83,6 +87,19 @@ _allowed(_, binding, _) if {
 	binding.kind == "event"
 	split(binding.name, ".")[0] in tables.component_contracts.domEvents
 }
+
+# An event binding listens to a custom event the component declares.
+_declared_event(binding, contract) if {
+	binding.kind == "event"
+	binding.name in contract.events
+}
+
+_events_listed(contract) := sprintf("; events: %s", [concat(", ", sort(contract.events))]) if _has_events(contract)
+
+# A contract without events (or whose events Go left out) lists none.
+_events_listed(contract) := "" if not _has_events(contract)
+
+_has_events(contract) if count(contract.events) > 0
 
 _listed(declared) := concat(", ", sort(declared)) if count(declared) > 0
 

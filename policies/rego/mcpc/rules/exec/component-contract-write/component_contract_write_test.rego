@@ -8,6 +8,8 @@ _button := {"sdf-button": {"props": [
 	{"name": "label", "type": "string", "required": true},
 ]}}
 
+_button_with_events := {"sdf-button": object.union(_button["sdf-button"], {"events": ["sdfChange", "sdf-focus"]})}
+
 _patch(attributes) := {
 	"verb": "apply_code_patch",
 	"patch": {
@@ -93,4 +95,23 @@ test_fail_recipe_result_not_checked if {
 		"message": "the component contracts could not be checked: graph closed",
 	}]}}
 	r == {object.union(_denial("the component contracts could not be checked: graph closed"), {"path": "args.targetFile"})}
+}
+
+test_success_declared_custom_event if {
+	r := rule.report with input as object.union(_patch(["(sdfChange)", "(sdf-focus)", "label"]), {"patch": {"contracts": _button_with_events}})
+	count(r) == 0
+}
+
+test_fail_undeclared_custom_event_lists_the_events if {
+	r := rule.report with input as object.union(_patch(["(sdfChange)", "(sdfBlur)", "[sdfChange]"]), {"patch": {"contracts": _button_with_events}})
+	r == {
+		_denial("<sdf-button> at line 3 has (sdfBlur), which its components.d.ts contract does not declare (declared props: disabled, label, variant; events: sdf-focus, sdfChange)"),
+		_denial("<sdf-button> at line 3 has [sdfChange], which its components.d.ts contract does not declare (declared props: disabled, label, variant; events: sdf-focus, sdfChange)"),
+	}
+}
+
+test_fail_contract_with_null_events if {
+	contracts := {"sdf-button": object.union(_button["sdf-button"], {"events": null})}
+	r := rule.report with input as object.union(_patch(["(sdfChange)"]), {"patch": {"contracts": contracts}})
+	r == {_denial("<sdf-button> at line 3 has (sdfChange), which its components.d.ts contract does not declare (declared props: disabled, label, variant)")}
 }

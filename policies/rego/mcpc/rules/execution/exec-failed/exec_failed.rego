@@ -2,7 +2,8 @@
 # title: Execution failed
 # description: |
 #   Executing an allowed decision failed before anything was written (the
-#   target could not be read or written, a configured command vanished). Go
+#   target could not be read or written, a configured command vanished or did
+#   not start: reasons io_error, not_executable, command_not_started). Go
 #   reports the failure as input.execution.failures and evaluates the decision
 #   again; this rule turns it into the turn's recorded denial. The state does
 #   not move.
@@ -18,9 +19,12 @@ import data.mcpc.result
 
 report contains violation if {
 	some failure in input.execution.failures
-	failure.reason != "file_changed"
+	not failure.reason in _own_rules
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s failed: %s", [input.verb, failure.message]),
 		"path": failure.path,
 	})
 }
+
+# failure reasons another execution rule explains, with its own code
+_own_rules := {"file_changed", "lock_timeout", "store_busy", "outcome_unrecorded", "side_effect_unrecorded"}

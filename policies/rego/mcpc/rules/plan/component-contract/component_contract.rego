@@ -3,8 +3,9 @@
 # description: |
 #   A change node that maps an adp-* tag to an sdf-* component
 #   (componentMapping {fromTag, toTag, props}) uses only props the target's
-#   components.d.ts contract declares (seed 000 section 9.4): the planner may
-#   not invent props, nor target a component no contract declares.
+#   components.d.ts contract declares, or custom events it emits (seed 000
+#   section 9.4): the planner may not invent props, nor target a component no
+#   contract declares.
 # custom:
 #   code: PLAN_POLICY_VIOLATION
 #   remediation: >-
@@ -41,6 +42,7 @@ report contains violation if {
 	declared := enforcement.contract_props[mapping.toTag]
 	some k, prop in mapping.props
 	not prop in declared
+	not prop in object.get(enforcement.contracts[mapping.toTag], "events", [])
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf(
 			"change node %v uses prop %v on %s, which its contract does not declare (declared: %s)",

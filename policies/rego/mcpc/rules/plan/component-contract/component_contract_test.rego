@@ -40,3 +40,11 @@ test_success_declared_props if {
 	node := fixtures.change_node("change-1", {"componentMapping": {"fromTag": "adp-alert", "toTag": "sdf-alert", "props": ["severity", "heading"]}})
 	count(rule.report) == 0 with input as fixtures.plan_input([node], {})
 }
+
+test_success_declared_custom_event if {
+	props := [{"name": "heading", "type": "string", "required": true}]
+	contract := {"tag": "sdf-alert", "declared": true, "events": ["sdfDismiss"], "props": props}
+	mapping := {"fromTag": "adp-alert", "toTag": "sdf-alert", "props": ["heading", "sdfDismiss"]}
+	node := fixtures.change_node("change-1", {"componentMapping": mapping})
+	count(rule.report) == 0 with input as fixtures.plan_input([node], {"contracts": [contract]})
+}

@@ -1,0 +1,260 @@
+package controller
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+// A turn holds the store's write lock for at most store.lockTimeoutMs and
+// waits for it at most store.busyTimeoutMs (store.UpdateWithin). A turn
+// still under the lock at its bound is rolled back by the store's watchdog
+// at that moment, whatever it is doing, so another process's turn goes on;
+// what the turn wrote outside the store before then is undone, and the turn
+// is answered and recorded as a denial of mcpc.rules.execution["lock-timeout"]
+// (LOCK_TIMEOUT), from the fact of the stage that overran. A turn that
+// never got the lock is denied by ["store-busy"] (STORE_BUSY).
+
+// Parts of a turn under the lock, besides the request and verb stages:
+// the lock_timeout fact names the one that was running at the bound.
+const (
+	lockLoad    = "load"
+	lockExecute = "execute"
+	lockRecord  = "record"
+)
+
+// lockBounds are the turn transaction's bounds from the configuration.
+func (c *Controller) lockBounds() store.Bounds {
+	return store.Bounds{Wait: c.cfg.BusyTimeout(), Hold: c.cfg.LockTimeout()}
+}
+
+// underLock names the part of the turn about to run under the lock, or
+// stops the turn when its transaction already reached its bound: nothing
+// more is done (no file written) once the lock may be another's. A
+// failpoint build can make each part slow (MCPC_FAILPOINT=lock:<part>).
+func (t *turn) underLock(tx *store.Tx, part string) error {
+	if tx.Expired() {
+		return store.ErrLockTimeout
+	}
+	t.lockStage = part
+	failpointSleep("lock:" + part)
+	return nil
+}
+
+// onAbort registers how to undo, outside the store, what the turn did
+// under the lock (a patched file), should its transaction be rolled back.
+func (t *turn) onAbort(undo func()) { t.aborts = append(t.aborts, undo) }
+
+// failWith records an execution failure with its facts (stages.go's fail
+// for the common case).
+func (t *turn) failWith(f executionFailure) {
+	t.in.Execution.Failures = append(t.in.Execution.Failures, f)
+}
+
+// settleLockError answers a turn whose transaction ended in a lock bound:
+// a structured, recorded denial rather than a protocol error. Other errors
+// are the store's own faults and are returned.
+func (c *Controller) settleLockError(ctx context.Context, t *turn, err error) error {
+	switch {
+	case errors.Is(err, store.ErrLockTimeout):
+		held := c.cfg.LockTimeout()
+		if lt := (*store.LockTimeoutError)(nil); errors.As(err, &lt) {
+			held = lt.Held
+		}
+		c.lockOverran(ctx, t, held)
+		return nil
+	case errors.Is(err, store.ErrBusy):
+		return c.storeBusy(ctx, t)
+	}
+	return err
+}
+
+// lockOverran answers a turn the watchdog rolled back: nothing it wrote to
+// the store is kept, what it wrote outside is undone, and the denial is
+// decided by policy and recorded in a transaction of its own.
+func (c *Controller) lockOverran(ctx context.Context, t *turn, held time.Duration) {
+	ctx = context.WithoutCancel(ctx)
+	c.log.Warn().Dur("ranFor", t.lockHeld).Str("verb", t.req.Verb).Str("stage", t.lockStage).
+		Msg("a turn reached store.lockTimeoutMs under the lock and was rolled back")
+	t.lockHeld = held // the store released the lock then; the turn ran on without it
+	for i := len(t.aborts) - 1; i >= 0; i-- {
+		t.aborts[i]()
+	}
+	t.aborts, t.afterTx, t.record, t.pack, t.seq = nil, nil, nil, nil, 0
+	t.result = map[string]any{}
+	// Whatever else executing found was rolled back with it.
+	t.in.Execution.Failures = t.in.Execution.Failures[:0]
+	t.failWith(executionFailure{Reason: "lock_timeout", Stage: t.lockStage, LimitMs: c.cfg.Store.LockTimeoutMs,
+		Message: fmt.Sprintf("the turn was still in its %s stage when it reached the bound", t.lockStage)})
+	c.decideExecution(ctx, t)
+	c.recordDenial(ctx, t, true)
+}
+
+// storeBusy answers a turn that never took the lock: another process held
+// it for all of store.busyTimeoutMs. The work is read from a snapshot (WAL
+// readers do not wait for the writer); the denial cannot be recorded, as
+// recording needs the lock that was not free.
+func (c *Controller) storeBusy(ctx context.Context, t *turn) error {
+	c.log.Warn().Dur("waited", c.cfg.BusyTimeout()).Str("verb", t.req.Verb).Msg("the store's write lock was not free within store.busyTimeoutMs")
+	err := c.store.View(ctx, func(tx *store.Tx) error {
+		if err := c.load(ctx, tx, t); err != nil {
+			return err
+		}
+		return c.gatherFirst(ctx, tx, t)
+	})
+	if err != nil {
+		return err
+	}
+	t.failWith(executionFailure{Reason: "store_busy", LimitMs: c.cfg.Store.BusyTimeoutMs,
+		Message: "another turn held the store's write lock for the whole wait"})
+	c.decideExecution(ctx, t)
+	return nil
+}
+
+// decideExecution evaluates the turn's last query again with its execution
+// facts: the first stage's when no stage ran yet.
+func (c *Controller) decideExecution(ctx context.Context, t *turn) {
+	query := queryStage1
+	if len(t.stages) > 0 {
+		query = t.stages[len(t.stages)-1].Query
+	}
+	if t.in.Stage == "" {
+		t.in.Stage = stageRequest
+	}
+	c.decide(ctx, t, stageExecution, query)
+}
+
+// recordDenial records the turn's decision as a decision of its own, in a
+// bounded transaction of its own. With reload, the work and its plan are
+// read again first: the turn's transaction was rolled back, and what it
+// held in memory (a work initialize_work minted, node statuses) is not the
+// store's.
+func (c *Controller) recordDenial(ctx context.Context, t *turn, reload bool) {
+	if reload && t.req.WorkID == "" {
+		t.work, t.nodes = nil, nil // initialize_work's work was never stored
+	}
+	if t.work == nil {
+		return // turns without a work are not recorded
+	}
+	var record []byte
+	err := c.store.UpdateWithin(ctx, c.lockBounds(), func(tx *store.Tx) error {
+		if reload {
+			w, err := tx.Work(ctx, t.req.WorkID)
+			if err != nil {
+				return err
+			}
+			if t.nodes, err = tx.Nodes(ctx, w.ID, false); err != nil {
+				return err
+			}
+			t.work = w
+			// The rolled-back turn still cost the server its bound under the
+			// lock: it is charged to its agent like any denial, so turns that
+			// overrun are not free.
+			a, err := tx.Agent(ctx, w.ID, t.agent.ID)
+			if errors.Is(err, store.ErrNotFound) {
+				a = &store.Agent{WorkID: w.ID, ID: t.agent.ID}
+			} else if err != nil {
+				return err
+			}
+			a.UsedTokens += t.charge()
+			a.Turns++
+			a.Denials++
+			if err := tx.PutAgent(ctx, a); err != nil {
+				return err
+			}
+			t.agent = a
+		}
+		seq, err := tx.NextDecision(ctx, t.work.ID)
+		if err != nil {
+			return err
+		}
+		record = decisionRecord(seq, t.req.Verb, t.agent.ID, c.now(), t.inputRaw, t.decRaw, t.stages)
+		if err := tx.PutDecision(ctx, t.work.ID, seq, !t.dec.allowed(), record); err != nil {
+			return err
+		}
+		t.seq = seq
+		return nil
+	})
+	if err != nil {
+		c.log.Error().Err(err).Str("verb", t.req.Verb).Msg("the denial could not be recorded")
+		return
+	}
+	c.records.write(c.recordPath(t.work.ID, t.seq), record)
+}
+
+// undoPatch puts a patched file back as it was, when it still holds what
+// the patch wrote, and drops the patch's intent: its turn was rolled back,
+// so the store never knew of it.
+func (c *Controller) undoPatch(pf pathFacts, before []byte, in patchIntent) {
+	defer c.dropIntent(in)
+	if h, err := c.paths.HashFile(pf.Canonical); err != nil || h != in.After {
+		return // written again since, or gone: not this patch's to undo
+	}
+	var err error
+	if pf.Exists {
+		err = c.paths.WriteFileAtomic(pf.Canonical, before, false)
+	} else {
+		err = c.paths.Remove(pf.Canonical)
+	}
+	if err != nil {
+		c.log.Error().Err(err).Str("file", pf.Canonical).Msg("a patch rolled back at the lock bound could not be undone")
+	}
+}
+
+// packRead is escalate's pack document, read (up to maxPackDocBytes, and
+// decoded) outside the lock, with the works-table summary it was read for.
+type packRead struct {
+	stored json.RawMessage
+	doc    *packDoc
+	raw    []byte // the document as read, to put back if the turn is rolled back
+}
+
+// prefetchPack reads the pack document of the work pv loaded, outside the
+// lock. A document that cannot be read is read again under the lock, where
+// the failure is judged.
+func (c *Controller) prefetchPack(t, pv *turn) {
+	if pv.work == nil {
+		return
+	}
+	var sum packSummary
+	if json.Unmarshal(pv.work.Pack, &sum) != nil {
+		return
+	}
+	if p, raw, err := c.loadPackRaw(sum); err == nil {
+		t.packRead = &packRead{stored: pv.work.Pack, doc: p, raw: raw}
+	}
+}
+
+// packOf is the work's pack document: the one read outside the lock when
+// the work's pack is still the one it was read for, else read now.
+func (c *Controller) packOf(t *turn, sum packSummary) (*packDoc, error) {
+	r := t.packRead
+	if r == nil || !bytes.Equal(r.stored, t.work.Pack) {
+		p, raw, err := c.loadPackRaw(sum)
+		if err != nil {
+			return nil, err
+		}
+		r = &packRead{stored: t.work.Pack, doc: p, raw: raw}
+	}
+	// escalate rewrites the document in place: a turn rolled back at the
+	// lock's bound puts back the one its store summary names.
+	t.onAbort(func() {
+		if err := c.paths.WriteFileAtomic(sum.Ref, r.raw, true); err != nil {
+			c.log.Error().Err(err).Str("pack", sum.Ref).Msg("a pack rolled back at the lock bound could not be put back")
+		}
+	})
+	return r.doc, nil
+}
+
+// dropPack removes the pack document of a work that initialize_work minted
+// in a transaction then rolled back: the store has no such work.
+func (c *Controller) dropPack(ref string) {
+	if err := c.paths.Remove(ref); err != nil {
+		c.log.Warn().Err(err).Str("pack", ref).Msg("the pack of a rolled-back initialize_work was not removed")
+	}
+}
