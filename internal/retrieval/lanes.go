@@ -20,7 +20,6 @@ const (
 type derived struct {
 	corpus    *indexer.Corpus
 	pathTerms map[string][]int32 // path term -> documents
-	pathTok   [][]string         // per document: its path's terms, in order
 	baseTerms []map[string]bool  // per document: terms of the file name itself
 	symTerms  map[string][]int32 // name term -> symbols
 	symbols   []symInfo
@@ -57,7 +56,6 @@ func derive(ix *indexer.Index) *derived {
 	// symbol names met before.
 	if prev := cache; prev != nil && slices.Equal(prev.corpus.Files, c.Files) {
 		d.pathTerms, d.baseTerms, d.anchors, d.byStem = prev.pathTerms, prev.baseTerms, prev.anchors, prev.byStem
-		d.pathTok = prev.pathTok
 		d.nameTerms = prev.nameTerms
 	} else {
 		d.derivePaths()
@@ -88,11 +86,9 @@ func (d *derived) derivePaths() {
 	d.pathTerms = map[string][]int32{}
 	d.baseTerms = make([]map[string]bool, len(c.Files))
 	d.anchors = make([]string, len(c.Files))
-	d.pathTok = make([][]string, len(c.Files))
 	for i, f := range c.Files {
 		seen := map[string]bool{}
-		d.pathTok[i] = indexer.PathTerms(f)
-		for _, t := range d.pathTok[i] {
+		for _, t := range indexer.PathTerms(f) {
 			if !seen[t] {
 				seen[t] = true
 				d.pathTerms[t] = append(d.pathTerms[t], int32(i))
@@ -184,11 +180,7 @@ func (d *derived) path(terms []queryTerm) map[int32]float64 {
 // symbol scores documents by their best-matching definition: the idf mass
 // of query terms in the symbol's name, scaled by how much of the name the
 // query covers, so "PasteHandler" beats "handlePasteOfManyThings".
-//
-// named, when not nil, receives the documents defining a compound
-// identifier the query spells out whole (every part of a name of two or
-// more parts, "ExportDialogComponent" or "export dialog component").
-func (d *derived) symbol(terms []queryTerm, named map[int32]bool) map[int32]float64 {
+func (d *derived) symbol(terms []queryTerm) map[int32]float64 {
 	n := len(d.corpus.Files)
 	acc := map[int32]float64{}
 	hits := map[int32]int{}
@@ -210,9 +202,6 @@ func (d *derived) symbol(terms []queryTerm, named map[int32]bool) map[int32]floa
 		s := v * coverage * coverage
 		if s > scores[sym.doc] {
 			scores[sym.doc] = s
-		}
-		if named != nil && coverage == 1 && sym.parts >= 3 {
-			named[sym.doc] = true
 		}
 	}
 	return scores

@@ -77,16 +77,12 @@ const lexemeConfirm = 0.25
 type queryTerm struct {
 	term   string
 	weight float64
-	// compound marks a term joined from two adjacent prompt words; only
-	// lanes that look for identifiers use it.
-	compound bool
 }
 
 // queryTerms tokenises prompt and lexemes like the index tokenises code,
 // dropping stopwords. Lexemes weigh more: the caller chose them.
 func queryTerms(q Query) []queryTerm {
 	weights := map[string]float64{}
-	compound := map[string]bool{}
 	var order []string
 	add := func(text string, w float64) {
 		for _, t := range indexer.Tokenize(text) {
@@ -137,7 +133,6 @@ func queryTerms(q Query) []queryTerm {
 			if _, ok := weights[c]; !ok {
 				order = append(order, c)
 				weights[c] = 0.5
-				compound[c] = true
 			}
 		}
 	}
@@ -147,7 +142,7 @@ func queryTerms(q Query) []queryTerm {
 		if w > 2 {
 			w = 2 // a word repeated in the prompt is not twice as important
 		}
-		out = append(out, queryTerm{term: t, weight: w, compound: compound[t]})
+		out = append(out, queryTerm{term: t, weight: w})
 	}
 	return out
 }

@@ -84,11 +84,10 @@ type docScore struct {
 func score(ix *indexer.Index, q Query) []docScore {
 	d := derive(ix)
 	terms := queryTerms(q)
-	namedSyms := map[int32]bool{}
 	lanes := map[string]map[int32]float64{
 		"lexical": normalise(d.lexical(terms)),
 		"path":    normalise(d.path(terms)),
-		"symbol":  normalise(d.symbol(terms, namedSyms)),
+		"symbol":  normalise(d.symbol(terms)),
 		"phrase":  d.phraseLane(ix, q),
 	}
 	for lane, files := range q.Boost {
@@ -131,42 +130,7 @@ func score(ix *indexer.Index, q Query) []docScore {
 		final[i].total *= prior(d.corpus.Files[final[i].doc], d.corpus.Langs[final[i].doc])
 	}
 	sortScores(final)
-	tests := asksForTests(q)
-	named := namedLocales(q.Prompt)
-	text := d.textLane(terms, func(doc int32) bool {
-		f := d.corpus.Files[doc]
-		if isTestFile(f) {
-			return tests
-		}
-		return prior(f, d.corpus.Langs[doc]) == 1 && !unwantedLocale(f, named)
-	})
-	return fuseByRank(final, text, d.explicit(final, namedSyms))
-}
-
-// explicitLanes carry evidence the prompt states outright rather than
-// evidence a ranker infers: the text it quotes, the files and custom
-// elements it names.
-var explicitLanes = map[string]bool{"phrase": true, "artifact": true, "policy": true}
-
-// explicit returns the files of the fused ranking the prompt points at
-// outright: found by an explicit lane, or defining a compound identifier
-// the prompt spells out whole. Rank fusion with the text lane must not
-// move them down: no statistics over words outweighs "the file that says
-// 'Export data'" or "ExportDialogComponent".
-func (d *derived) explicit(fused []docScore, namedSyms map[int32]bool) map[int32]bool {
-	out := map[int32]bool{}
-	for _, s := range fused {
-		if namedSyms[s.doc] {
-			out[s.doc] = true
-			continue
-		}
-		for _, l := range s.lanes {
-			if explicitLanes[l] {
-				out[s.doc] = true
-			}
-		}
-	}
-	return out
+	return final
 }
 
 // leaveOut drops files the task did not ask for: tests unless the prompt
