@@ -16,7 +16,7 @@ type attachment struct {
 	Ref        string `json:"ref"`
 	Caption    string `json:"caption,omitempty"`
 	// Citation is how a plan cites a fetched ticket or operation;
-	// Content is its slice (requirements.go).
+	// Content is its slice (internal/requirements).
 	Citation *citationRef    `json:"citation,omitempty"`
 	Content  json.RawMessage `json:"content,omitempty"`
 }

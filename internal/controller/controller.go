@@ -23,6 +23,7 @@ import (
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/requirements"
 	"github.com/mcpc/mcpc/internal/sandbox"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
@@ -106,10 +107,12 @@ type Controller struct {
 	// budget is the process's session and the answers not charged yet.
 	budget budgetBook
 
-	chains ProofChains // nil: no proof chains
-	reqs   requirementConnectors
-	domain DomainFacts // nil: no graph policy facts
+	chains ProofChains           // nil: no proof chains
+	reqs   *requirements.Fetcher // initialize_work's tickets and API operations
+	domain DomainFacts           // nil: no graph policy facts
 	learn  *memory.Learner
+	// fewShots keeps lib/memory's active few-shots between trace turns.
+	fewShots fewShotCache
 
 	contracts contractChecker // its reader nil: no contract facts
 
@@ -173,10 +176,11 @@ func New(opts Options) (*Controller, error) {
 	}
 	c.sandbox = c.newSandbox()
 	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}
+	c.reqs = requirements.New(cfg.Connectors, c.paths, c.now, c.log)
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
 	if !opts.NoLearning {
-		c.learn = memory.NewLearner(c.paths, cfg, c.log)
+		c.learn = memory.NewLearner(c.paths, cfg, c.describeRule, c.log)
 	}
 	return c, nil
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/requirements"
 	"github.com/mcpc/mcpc/schemas"
 )
 
@@ -47,7 +48,7 @@ type input struct {
 	SideEffect       sideEffectFacts      `json:"sideEffect"`
 	Enforcement      enforcementFacts     `json:"enforcement"`
 	MemoryLifecycle  memoryLifecycleFacts `json:"memoryLifecycle"`
-	Requirements     requirementFacts     `json:"requirements"`
+	Requirements     requirements.Facts   `json:"requirements"`
 }
 
 // searchFacts is what search_codebase_text's pattern costs: the instructions

@@ -61,7 +61,7 @@ func (c *Controller) observe(t *turn, start time.Time) {
 		o.Stages = append(o.Stages, "decide "+st.Name)
 	}
 	if t.requirements != nil {
-		o.Connectors = t.requirements.facts.Trace
+		o.Connectors = t.requirements.Facts.Trace
 	}
 	if t.agent != nil {
 		o.AgentID = t.agent.ID

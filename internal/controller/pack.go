@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+
+	"github.com/mcpc/mcpc/internal/requirements"
 )
 
 // packDoc is context-pack.json: what the agent may see. Files only grow.
@@ -26,8 +28,8 @@ type packDoc struct {
 	Escalations int              `json:"escalations"`
 	ProofChains json.RawMessage  `json:"proofChains,omitempty"` // seed 002 chains behind proof_chain files
 	// Requirements are the tickets and API operations fetched for the work
-	// and the connectors that failed (requirements.go).
-	Requirements *requirementsPack `json:"requirements,omitempty"`
+	// and the connectors that failed (internal/requirements).
+	Requirements *requirements.Pack `json:"requirements,omitempty"`
 
 	// ActiveMemories are the active memories of the pack's domains.
 	ActiveMemories []map[string]any `json:"activeMemories"`
@@ -49,7 +51,7 @@ type packSummary struct {
 	Outcome     string   `json:"outcome"`
 	Escalations int      `json:"escalations"`
 	// Fetched are the requirement refs plans may cite (jira, swagger).
-	Fetched *fetchedRefs `json:"fetched,omitempty"`
+	Fetched *requirements.FetchedRefs `json:"fetched,omitempty"`
 }
 
 // MarshalStored is the works-table form of the pack.

@@ -108,7 +108,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 	case "initialize_work":
 		// Tickets and API operations are fetched (under the connectors' own
 		// time budget) while the index refreshes; ranking reads them.
-		requirements := c.startRequirements(ctx, t.req.OriginalPrompt, stringList(t.args["lexemes"]), attachmentText(t.args["attachments"]))
+		requirements := c.reqs.Start(ctx, t.req.OriginalPrompt, stringList(t.args["lexemes"]), attachmentText(t.args["attachments"]))
 		c.ingestOverrides(t) // before ranking reads the memories (seed 000 §15, gotcha 3)
 		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
@@ -148,7 +148,7 @@ func (c *Controller) rank(ctx context.Context, t *turn) {
 	c.ingestOverrides(t) // before memories are queried (seed 000 §15, gotcha 3)
 	cands, err := c.index.Rank(ctx, RankQuery{
 		Prompt: t.req.OriginalPrompt, Lexemes: stringList(t.args["lexemes"]),
-		Attachments: append(attachmentText(t.args["attachments"]), t.requirements.rankTexts()...), Limit: c.cfg.Pack.MaxFiles * 2,
+		Attachments: append(attachmentText(t.args["attachments"]), t.requirements.RankTexts()...), Limit: c.cfg.Pack.MaxFiles * 2,
 		MemoryAnchors: c.memoryAnchors(ctx),
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpc/mcpc/internal/jsrun"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/protocol"
+	"github.com/mcpc/mcpc/internal/requirements"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
 )
@@ -53,8 +54,8 @@ type turn struct {
 	commitMessage string
 
 	// requirements are initialize_work's tickets and API operations,
-	// fetched before the transaction (requirements.go).
-	requirements *requirementFetch
+	// fetched before the transaction (internal/requirements).
+	requirements *requirements.Fetch
 	evalTime     time.Duration // the policy evaluation's own time (observability)
 	// lockStage is the part of the turn running under the store's lock;
 	// aborts undo what it did outside the store (lockbound.go).

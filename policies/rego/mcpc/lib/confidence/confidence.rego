@@ -24,15 +24,7 @@ _self := input.submission.confidence if {
 	input.submission.confidence <= 1
 } else := _table.defaultSelfScore
 
-_weak contains i if {
-	some i, node in plan.change_nodes
-	enforcement.guarded(node)
-}
-
-_weak contains migration.index if {
-	some migration in enforcement.migrations
-	migration.rule.status != "approved"
-}
+_weak := enforcement.weak
 
 default _heuristics := 0
 

@@ -11,6 +11,7 @@
 #   meet. The plan rules of mcpc.rules.plan read only these views.
 package mcpc.lib.enforcement
 
+import data.mcpc.lib.memory
 import data.mcpc.lib.plan
 
 # the strategy a plan follows: its envelope's, as the server expects it
@@ -18,23 +19,13 @@ _strategy := object.get(input.envelope, "knowledgeStrategyId", "")
 
 _migration_strategy if _strategy == "migration_adp_to_sdf"
 
-_now_ns := time.parse_rfc3339_ns(input.enforcement.now)
-
-# a record whose expiresAt is not a valid time is treated as expired: a
-# record policy cannot read never applies
-_live(record) if not record.expiresAt
-
-_live(record) if time.parse_rfc3339_ns(record.expiresAt) > _now_ns
-
 # METADATA
 # description: |
-#   the memory records in force: approved, or provisional (enforced but
-#   reversible, seed 002), and not past expiresAt on the clock
-active_memories contains record if {
-	some record in input.enforcement.memories
-	record.state in {"approved", "provisional"}
-	_live(record)
-}
+#   the memory records in force: mcpc.lib.memory's one activation decision
+#   (approved, or provisional: enforced but reversible, seed 002; on the
+#   clock input.enforcement.now with config's windows; never a plan_rule no
+#   person approved or made provisional; not past expiresAt)
+active_memories contains record if some record in memory.active
 
 # METADATA
 # description: memory records that carry a plan_rule, in the one plan_rule shape
@@ -77,10 +68,9 @@ plan_rules contains rule if {
 #   000 section 13), in record id order so the outcome does not depend on
 #   the file's order
 memory_strategy_signals := [signal |
-	some id in sort([record.id | some record in active_memories; record.enforcementType == "strategy_signal"])
-	some record in active_memories
-	record.id == id
-	signal := object.union(record.strategySignal, {"source": sprintf("memory:%s", [id])})
+	some record in memory.active # in id order
+	record.enforcementType == "strategy_signal"
+	signal := object.union(record.strategySignal, {"source": sprintf("memory:%s", [record.id])})
 ]
 
 # METADATA
@@ -134,22 +124,76 @@ rules_by_tag := {rule.fromTag: rule | # regal ignore:prefer-set-or-object-rule
 
 _tag_pattern := `[a-z][a-z0-9]*(?:-[a-z0-9]+)+`
 
+# The views below run once per change node on every plan decision, so they
+# are comprehensions that call no function per node where they can (a call
+# costs more than the builtins it wraps) and leave the per-migration walks to
+# the rules, which take them only when a guard over these views shows
+# something to report.
+
+# the lowered editIntent and targetSymbols of a node, space separated (a tag
+# never holds a space, so the tags of the whole are the tags of each part),
+# the strings among them
 _text(node) := lower(concat(" ", array.concat(
 	[node.editIntent | is_string(node.editIntent)],
 	[symbol | some symbol in object.get(node, "targetSymbols", []); is_string(symbol)],
 )))
 
+# _text of every change node: for the usual plan (every editIntent a string,
+# every targetSymbols an array of strings) in two builtin calls per node; a
+# node that is not usual leaves its text out, and then every text is _text
+_usual_texts := {i: text | # regal ignore:prefer-set-or-object-rule
+	some i, node in plan.change_nodes
+	text := lower(concat(" ", [node.editIntent, concat(" ", node.targetSymbols)]))
+}
+
+_texts := _usual_texts if {
+	count(_usual_texts) == count(plan.change_nodes)
+} # regal ignore:prefer-set-or-object-rule
+
+else := {i: _text(node) | some i, node in plan.change_nodes}
+
 # METADATA
 # description: the custom element tags a node's editIntent and targetSymbols name
 named_tags(node) := {tag | some tag in regex.find_n(_tag_pattern, _text(node), -1)}
 
-_file_tags(node) := {tag |
-	some tag in object.get(input.enforcement.fileTags, node.targetFile, [])
-} if {
-	_migration_strategy
+# METADATA
+# description: change node index to the tags its editIntent and targetSymbols name
+node_tags := {i: {tag | some tag in regex.find_n(_tag_pattern, text, -1)} | # regal ignore:prefer-set-or-object-rule
+	some i, text in _texts
 }
 
-_file_tags(_) := set() if not _migration_strategy
+# METADATA
+# description: the tags the change nodes name (node_tags of them all, in one regex call)
+plan_named_tags := {tag | some tag in regex.find_n(_tag_pattern, concat(" ", [text | some text in _texts]), -1)}
+
+# the tags each distinct target file uses, once per file rather than per node
+_target_file_tags := {file: tags | # regal ignore:prefer-set-or-object-rule
+	some file in plan.change_targets
+	tags := {tag | some tag in object.get(input.enforcement.fileTags, file, [])}
+}
+
+# the tags that have a MigrationRule
+_rule_tags := object.keys(rules_by_tag)
+
+# METADATA
+# description: |
+#   change node index to the tags with a MigrationRule it migrates (nodes that
+#   migrate none left out): those its editIntent or targetSymbols name, and
+#   under the migration strategy those its targetFile uses (a node without a
+#   targetFile then migrates nothing)
+migrated_tags := {i: tags | # regal ignore:prefer-set-or-object-rule
+	count(migration_rules) > 0
+	some i, node in plan.change_nodes
+	tags := (node_tags[i] | _target_file_tags[node.targetFile]) & _rule_tags
+	count(tags) > 0
+} if {
+	_migration_strategy
+} else := {i: tags | # regal ignore:prefer-set-or-object-rule
+	count(migration_rules) > 0
+	some i, named in node_tags
+	tags := named & _rule_tags
+	count(tags) > 0
+}
 
 # METADATA
 # description: |
@@ -157,24 +201,78 @@ _file_tags(_) := set() if not _migration_strategy
 #   MigrationRule when its editIntent or targetSymbols name the tag, or its
 #   targetFile uses the tag under the migration strategy
 migrations := [migration | # regal ignore:prefer-set-or-object-rule
-	count(migration_rules) > 0
-	some i, node in plan.change_nodes
-	some tag in (node_tags[i] | _file_tags(node))
-	rule := rules_by_tag[tag]
-	migration := {"index": i, "nodeId": node.nodeId, "tag": tag, "rule": rule}
+	some i, tags in migrated_tags
+	node := plan.change_nodes[i]
+	some tag in tags
+	migration := {"index": i, "nodeId": node.nodeId, "tag": tag, "rule": rules_by_tag[tag]}
 ]
 
 # METADATA
-# description: change node index to the tags its editIntent and targetSymbols name
-node_tags := {i: named_tags(node) | some i, node in plan.change_nodes} # regal ignore:prefer-set-or-object-rule
+# description: the migrations of the change nodes with these indexes
+migrations_of(indexes) := [migration |
+	some i in indexes
+	node := plan.change_nodes[i]
+	some tag in migrated_tags[i]
+	migration := {"index": i, "nodeId": node.nodeId, "tag": tag, "rule": rules_by_tag[tag]}
+]
+
+# the tags whose MigrationRule has each status
+_status_tags := {rule.status: _tags_with_status(rule.status) | # regal ignore:prefer-set-or-object-rule
+	some rule in migration_rules
+}
+
+_tags_with_status(status) := {tag | some tag, rule in rules_by_tag; rule.status == status}
+
+# METADATA
+# description: |
+#   which of the change nodes with these indexes migrate a tag whose
+#   MigrationRule has the status
+migrating_under(indexes, status) := {i |
+	tags := _status_tags[status]
+	some i in indexes
+	count(migrated_tags[i] & tags) > 0
+}
+
+# METADATA
+# description: the indexes of the change nodes that migrate a tag (migrated_tags' keys)
+migrating := object.keys(migrated_tags)
+
+# METADATA
+# description: the indexes of the migrating change nodes off the low-evidence path
+unguarded_migrating := migrating - guarded_indexes
+
+# METADATA
+# description: |
+#   the indexes of the change nodes that migrate a tag whose MigrationRule is
+#   not approved, or that take the low-evidence path
+weak := guarded_indexes | {i |
+	some i in unguarded_migrating
+	count(migrated_tags[i] & _unapproved_tags) > 0
+}
+
+_unapproved_tags := {tag | # regal ignore:prefer-set-or-object-rule
+	some tag, rule in rules_by_tag
+	rule.status != "approved"
+}
+
+# METADATA
+# description: |
+#   change node index to the MigrationRule ids it migrates under that its
+#   policyRefs do not cite (nodes that cite them all left out)
+uncited_rules := {i: ids | # regal ignore:prefer-set-or-object-rule
+	some i, tags in migrated_tags
+	ids := {rules_by_tag[tag].id | some tag in tags} - cited[i]
+	count(ids) > 0
+}
 
 # METADATA
 # description: the node's policyRefs (strings only)
 refs(node) := {ref | some ref in object.get(node, "policyRefs", []); is_string(ref)}
 
 # METADATA
-# description: the low-evidence path of ARCHITECTURE section 5
-guarded(node) if {
+# description: the indexes of the change nodes on the low-evidence path of ARCHITECTURE section 5
+guarded_indexes := {i | # regal ignore:prefer-set-or-object-rule
+	some i, node in plan.change_nodes
 	node.lowEvidenceGuard == true
 	node.requiresHumanReview == true
 	is_string(node.uncertaintyNote)
@@ -183,15 +281,20 @@ guarded(node) if {
 
 # METADATA
 # description: an escalate node of the plan cites the rule
-escalated(rule_id) if {
+escalated(rule_id) if rule_id in _escalated
+
+_escalated := {ref | # regal ignore:prefer-set-or-object-rule
 	some node in plan.nodes
 	node.kind == "escalate"
-	rule_id in refs(node)
+	some ref in refs(node)
 }
 
 # METADATA
 # description: change node index to its policyRefs, built once when something is to be cited
-cited := {i: refs(node) | # regal ignore:prefer-set-or-object-rule
+cited := {i: {ref | # regal ignore:prefer-set-or-object-rule
+	some ref in object.get(node, "policyRefs", [])
+	is_string(ref)
+} |
 	_citable
 	some i, node in plan.change_nodes
 }
@@ -339,7 +442,7 @@ _pack_rule(rule) := {
 
 # METADATA
 # description: the pack's memories (the active records) in id order
-pack_memories := [object.remove(record, ["traceRef"]) | some record in sort_by_id([r | some r in active_memories])]
+pack_memories := [object.remove(record, ["traceRef"]) | some record in memory.active]
 
 # METADATA
 # description: a list of objects in id order

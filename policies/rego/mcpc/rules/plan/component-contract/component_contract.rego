@@ -25,7 +25,21 @@ _mapped := [[i, mapping] | # regal ignore:prefer-set-or-object-rule
 	startswith(mapping.toTag, "sdf-")
 ]
 
+# the distinct mappings, and the guards over them that say whether a rule
+# below has anything to find before it walks every change node
+_mappings := {mapping | some [_, mapping] in _mapped} # regal ignore:prefer-set-or-object-rule
+
+_undeclared := {mapping.toTag | some mapping in _mappings} - object.keys(enforcement.contracts)
+
+_overreaching if {
+	some mapping in _mappings
+	declared := enforcement.contract_props[mapping.toTag]
+	some prop in mapping.props
+	not prop in declared
+}
+
 report contains violation if {
+	count(_undeclared) > 0
 	some [i, mapping] in _mapped
 	not enforcement.contracts[mapping.toTag]
 	violation := result.fail(rego.metadata.chain(), {
@@ -38,6 +52,7 @@ report contains violation if {
 }
 
 report contains violation if {
+	_overreaching
 	some [i, mapping] in _mapped
 	declared := enforcement.contract_props[mapping.toTag]
 	some k, prop in mapping.props

@@ -19,8 +19,15 @@ import data.mcpc.result
 
 _has_fallback(node) if trim_space(node.fallback) != ""
 
+# the change nodes migrating a no_analog tag that state no fallback: the
+# only ones the rule walks the migrations of
+_without_fallback contains i if {
+	some i in enforcement.migrating_under(enforcement.migrating, "no_analog")
+	not _has_fallback(plan.change_nodes[i])
+}
+
 report contains violation if {
-	some migration in enforcement.migrations
+	some migration in enforcement.migrations_of(_without_fallback)
 	migration.rule.status == "no_analog"
 	node := plan.nodes[migration.index]
 	not _has_fallback(node)

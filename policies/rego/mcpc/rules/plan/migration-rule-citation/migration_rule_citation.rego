@@ -19,8 +19,8 @@ import data.mcpc.lib.plan
 import data.mcpc.result
 
 report contains violation if {
-	some migration in enforcement.migrations
-	not migration.rule.id in enforcement.cited[migration.index]
+	some migration in enforcement.migrations_of(object.keys(enforcement.uncited_rules))
+	migration.rule.id in enforcement.uncited_rules[migration.index]
 	node := plan.nodes[migration.index]
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf(

@@ -22,10 +22,9 @@ import data.mcpc.lib.plan
 import data.mcpc.result
 
 report contains violation if {
-	some migration in enforcement.migrations
+	some migration in enforcement.migrations_of(enforcement.migrating_under(enforcement.unguarded_migrating, "candidate"))
 	migration.rule.status == "candidate"
 	node := plan.nodes[migration.index]
-	not enforcement.guarded(node)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf(
 			"change node %v migrates %s under candidate MigrationRule %s without the low-evidence guard",
@@ -36,11 +35,10 @@ report contains violation if {
 }
 
 report contains violation if {
-	some migration in enforcement.migrations
+	some migration in enforcement.migrations_of(enforcement.migrating_under(enforcement.unguarded_migrating, "unknown"))
 	migration.rule.status == "unknown"
-	node := plan.nodes[migration.index]
-	not enforcement.guarded(node)
 	not enforcement.escalated(migration.rule.id)
+	node := plan.nodes[migration.index]
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s%s", [
 			sprintf(

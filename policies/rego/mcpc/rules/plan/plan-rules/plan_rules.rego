@@ -23,30 +23,36 @@ import data.mcpc.lib.enforcement
 import data.mcpc.lib.plan
 import data.mcpc.result
 
-_targets := {node.targetFile | # regal ignore:prefer-set-or-object-rule
+# the string targetFiles of the change nodes
+_targets := {file | # regal ignore:prefer-set-or-object-rule
 	count(enforcement.plan_rules) > 0
-	some node in plan.change_nodes
-	is_string(node.targetFile)
+	some file in plan.change_targets
+	is_string(file)
 }
 
+# the tags the change nodes touch: those their targetFiles use and those
+# they name
 _plan_tags := {tag |
-	some node in plan.change_nodes
-	some tag in object.get(input.enforcement.fileTags, node.targetFile, [])
-} | {tag |
-	some tags in enforcement.node_tags
-	some tag in tags
-}
+	some file in plan.change_targets
+	some tag in object.get(input.enforcement.fileTags, file, [])
+} | enforcement.plan_named_tags
 
-_holds(condition, "fileGlobs") if {
-	some pattern in condition.fileGlobs
+# each field's check takes the field's value alone, so rules that share
+# fileGlobs or tags (the usual case) share its cached result
+_holds(condition, "fileGlobs") if _globs_match(condition.fileGlobs)
+
+_holds(condition, "strategyIds") if input.envelope.knowledgeStrategyId in condition.strategyIds
+
+_holds(condition, "tags") if _tags_met(condition.tags)
+
+_globs_match(patterns) if {
+	some pattern in patterns
 	some file in _targets
 	_glob(pattern, file)
 }
 
-_holds(condition, "strategyIds") if input.envelope.knowledgeStrategyId in condition.strategyIds
-
-_holds(condition, "tags") if {
-	some tag in condition.tags
+_tags_met(tags) if {
+	some tag in tags
 	tag in _plan_tags
 }
 
@@ -56,32 +62,29 @@ _glob(pattern, file) if glob.match(pattern, ["/"], file)
 _glob(pattern, file) if glob.match(replace(pattern, "/**/", "/"), ["/"], file)
 
 _applies(rule) if {
-	every field in ["fileGlobs", "strategyIds", "tags"] {
-		_field_holds(rule.condition, field)
-	}
+	_field_holds(rule.condition, "fileGlobs")
+	_field_holds(rule.condition, "strategyIds")
+	_field_holds(rule.condition, "tags")
 }
 
 _field_holds(condition, field) if not condition[field]
 
 _field_holds(condition, field) if _holds(condition, field)
 
-# every [kind, recipeId, commandId] the plan offers, with null standing for
-# "any": built once, so each required step is one lookup
-_offered := {[kind, recipe, command] | # regal ignore:prefer-set-or-object-rule
-	count(enforcement.plan_rules) > 0
-	some [kind, hook] in _kind_hooks
+# a step is met by a node of its kind with a hook that has its recipeId and
+# commandId, null standing for "any" (the {} hook every node of the kind
+# offers). A scan that stops at the first node meeting the step (the result of
+# each distinct step is cached), so a plan that meets its rules pays for a
+# few nodes, not all of them.
+_meets(step) if {
+	wanted := [step.kind, object.get(step, "recipeId", null), object.get(step, "commandId", null)]
+	some node in plan.nodes
+	node.kind == wanted[0]
+	some hook in array.concat(object.get(node, "verificationHooks", []), [{}])
 	some recipe in {object.get(hook, "recipeId", null), null}
 	some command in {object.get(hook, ["params", "commandId"], null), null}
+	[node.kind, recipe, command] == wanted
 }
-
-# the distinct [kind, hook] pairs of the plan ({} for any node of the kind)
-_kind_hooks := {[node.kind, hook] | # regal ignore:prefer-set-or-object-rule
-	count(enforcement.plan_rules) > 0
-	some node in plan.nodes
-	some hook in array.concat(object.get(node, "verificationHooks", []), [{}])
-}
-
-_meets(step) if [step.kind, object.get(step, "recipeId", null), object.get(step, "commandId", null)] in _offered
 
 report contains violation if {
 	some rule in enforcement.plan_rules
@@ -125,11 +128,9 @@ _on_page(condition, i, node) if {
 	tag in (enforcement.node_tags[i] | {t | some t in object.get(input.enforcement.fileTags, node.targetFile, [])})
 }
 
-_migrates_away(i, tag) if {
-	some migration in enforcement.migrations
-	migration.index == i
-	migration.tag == tag
-}
+# the node migrates the tag under a MigrationRule (a lookup, not a walk of
+# every migration per node and tag)
+_migrates_away(i, tag) if tag in enforcement.migrated_tags[i]
 
 _detail(step, key) := sprintf(" with %s %v", [key, step[key]]) if step[key]
 

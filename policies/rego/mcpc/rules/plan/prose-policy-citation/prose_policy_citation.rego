@@ -33,9 +33,19 @@ _in_scope(file, scopes) if {
 _enforceable := [entry | some entry in enforcement.prose; entry.enforceable]
 
 # change node index to the tags it touches, built once (only when a policy can deny)
-_tags := {i: tags | # regal ignore:prefer-set-or-object-rule
+_enforceable_ids := {entry.id | some entry in _enforceable} # regal ignore:prefer-set-or-object-rule
+
+# the change nodes that do not cite every enforceable policy: only they can
+# fail to cite one they touch, so only their tags are gathered
+_suspects contains i if {
 	count(_enforceable) > 0
-	some i, node in plan.change_nodes
+	some i, refs in enforcement.cited
+	count(_enforceable_ids - refs) > 0
+}
+
+_tags := {i: tags | # regal ignore:prefer-set-or-object-rule
+	some i in _suspects
+	node := plan.change_nodes[i]
 	tags := enforcement.node_tags[i] | {node.componentMapping.toTag | is_string(node.componentMapping.toTag)}
 }
 
