@@ -66,16 +66,31 @@ func loopTurns(b *testing.B, a *app.App, req map[string]any) {
 	}
 }
 
-// started opens the example with a budget no loop exhausts and runs
-// initialize_work.
+// benchBudget is the budget slice and session ceiling of the benchmarks'
+// works: a read turn is charged about 500 tokens (its answer included), so
+// no loop of 4,000 turns exhausts the threshold (2.1M tokens), and, like the
+// default (100,000) and any budget under 3,579,139 tokens at the default
+// 600/1000 threshold, it keeps the thresholds' arithmetic in OPA's small
+// integers. Budgets of 2^40 and more measured OPA's big-number arithmetic
+// instead (some 220 allocations a decision), which no real configuration
+// reaches.
+const benchBudget = 3_500_000
+
+// started opens the example with benchBudget and runs initialize_work.
 func started(b *testing.B) (*app.App, *protocol.TurnResponse) {
+	return startedBudget(b, benchBudget)
+}
+
+// startedBudget is started with a budget slice and session ceiling of
+// budget tokens.
+func startedBudget(b *testing.B, budget int) (*app.App, *protocol.TurnResponse) {
 	ws := example(b)
 	a, err := app.Open(context.Background(), app.Options{Workspace: ws})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { a.Close() })
-	a.Config.Budget.MaxTokens, a.Config.Budget.WorkMaxTokens, a.Config.Budget.SessionMaxTokens = 1<<40, 1<<42, 1<<42
+	a.Config.Budget.MaxTokens, a.Config.Budget.WorkMaxTokens, a.Config.Budget.SessionMaxTokens = budget, 4*budget, budget
 	init := turn(b, a, map[string]any{"verb": "initialize_work", "originalPrompt": demo.Prompt,
 		"args": map[string]any{"lexemes": []string{"adp-alert", "dashboard"}}})
 	if len(init.Denials) > 0 {
@@ -163,7 +178,9 @@ func packFiles(r *protocol.TurnResponse) []string {
 // BenchmarkPlan200Turn submits a 200-node plan as a whole turn (accepted;
 // each iteration replaces the previous plan, as nothing has started).
 func BenchmarkPlan200Turn(b *testing.B) {
-	a, init := started(b)
+	// Each submission is charged some 30,000 tokens: only a budget past
+	// OPA's small integers lasts the loop.
+	a, init := startedBudget(b, 1<<40)
 	req := map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
 		"args": map[string]any{"planGraph": plan200(init)}}
 	mustTurn(b, a, req)
@@ -171,7 +188,8 @@ func BenchmarkPlan200Turn(b *testing.B) {
 }
 
 // BenchmarkPlan200Decision is the policy decision alone over a recorded
-// 200-node submission input (convert once, evaluate).
+// 200-node submission input (converted before the clock starts, in
+// variants: see planVariants).
 func BenchmarkPlan200Decision(b *testing.B) {
 	a, init := started(b)
 	r := turn(b, a, map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
@@ -195,22 +213,56 @@ func BenchmarkPlan200Decision(b *testing.B) {
 	if dump := os.Getenv("MCPC_BENCH_DUMP"); dump != "" {
 		_ = os.WriteFile(dump, doc.Input, 0o644) // for `opa eval --profile`
 	}
-	var input any
-	_ = json.Unmarshal(doc.Input, &input)
-	in, err := engine.ParseInput(input)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ins := planVariants(b, doc.Input)
 	b.ReportAllocs()
 	b.ResetTimer()
+	i := 0
 	for b.Loop() {
 		var out struct {
 			Allow bool `json:"allow"`
 		}
-		if _, err := a.Engine.Current().Eval(context.Background(), in, &out); err != nil || !out.Allow {
+		if _, err := a.Engine.Current().Eval(context.Background(), ins[i%len(ins)], &out); err != nil || !out.Allow {
 			b.Fatal(err, out)
 		}
+		i++
 	}
+}
+
+// planVariants converts the recorded plan input as planVariantCount
+// submissions that differ as two turns' do: another plan (an edit intent),
+// another request size, the agent's and the session's usage, the clock.
+// The engine keeps rule values by the input members they read, so
+// evaluating one input again and again would measure its memo, not the
+// rules; cycling through more variants than it keeps per rule measures a
+// fresh plan each time, with what really stays the same between turns
+// (the envelope, the pack, the configuration) shared as it is then.
+func planVariants(b *testing.B, raw []byte) []*engine.Input {
+	const planVariantCount = 8
+	var ins []*engine.Input
+	for i := range planVariantCount {
+		var doc map[string]any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			b.Fatal(err)
+		}
+		sub := doc["submission"].(map[string]any)
+		node := sub["nodes"].([]any)[0].(map[string]any)
+		node["editIntent"] = fmt.Sprintf("%s (variant %d)", node["editIntent"], i)
+		request := doc["request"].(map[string]any)
+		request["bytes"] = request["bytes"].(float64) + float64(i)
+		for _, key := range []string{"agent", "work", "session"} {
+			m := doc[key].(map[string]any)
+			m["usedTokens"] = m["usedTokens"].(float64) + float64(i)
+		}
+		now := fmt.Sprintf("2026-01-01T00:00:%02dZ", i)
+		doc["enforcement"].(map[string]any)["now"] = now
+		doc["memoryLifecycle"].(map[string]any)["now"] = now
+		in, err := engine.ParseInput(doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ins = append(ins, in)
+	}
+	return ins
 }
 
 // stdioSetup builds the binary and an example workspace whose budget no
@@ -221,7 +273,7 @@ func stdioSetup(b *testing.B) (bin, ws string) {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
 	ws = example(b)
-	if err := os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(`{"budget": {"maxTokens": 1000000000000}}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(ws, ".ai", "config", "env.local.json"), []byte(fmt.Sprintf(`{"budget": {"maxTokens": %d, "sessionMaxTokens": %d}}`, benchBudget, benchBudget)), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	return bin, ws

@@ -263,7 +263,7 @@ type codeIndex struct {
 }
 
 func (c *codeIndex) Refresh(ctx context.Context) error {
-	_, err := c.ix.Refresh(ctx, nil)
+	_, err := c.ix.Refresh(ctx, controller.IndexProgress(ctx))
 	return err
 }
 

@@ -2,10 +2,9 @@ package app
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/clock"
 	"github.com/mcpc/mcpc/internal/graph"
 )
 
@@ -18,17 +17,7 @@ func (p *proofChains) PolicyFacts(ctx context.Context, files []string) (*graph.P
 
 // NowEnv names the variable that sets the clock every window reads
 // (memory expiry, reservations, gates): RFC 3339, for tests and replays.
-const NowEnv = "MCPC_NOW"
+const NowEnv = clock.EnvVar
 
-// clockFromEnv is the clock MCPC_NOW fixes, or the system clock.
-func clockFromEnv() (func() time.Time, error) {
-	s := os.Getenv(NowEnv)
-	if s == "" {
-		return time.Now, nil
-	}
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", NowEnv, err)
-	}
-	return func() time.Time { return t }, nil
-}
+// clockFromEnv is internal/clock's one clock, the one the CLI reads too.
+func clockFromEnv() (func() time.Time, error) { return clock.FromEnv() }

@@ -28,12 +28,14 @@ func newHookCommand(root *rootParams) *cobra.Command {
 		ValidArgs: []string{string(hook.ClaudeCode), string(hook.Cursor)},
 		Args:      cobra.ExactArgs(1),
 		Long: `Reads one hook event of the host on stdin and prints the host's answer on
-stdout: Claude Code PreToolUse/PostToolUse, Cursor beforeReadFile,
-beforeShellExecution and afterFileEdit (docs/hooks.md). The embedded policy
+stdout: Claude Code PreToolUse/PostToolUse; Cursor preToolUse/postToolUse
+(every tool), beforeReadFile, beforeShellExecution, afterShellExecution,
+afterFileEdit and afterMCPExecution (docs/hooks.md). The embedded policy
 (mcpc.rules.hook) decides; the event belongs to the work MCPC_WORK_ID names,
-else to the workspace's one active work. Events after the fact record the
-read snapshot and, for edits, the trace ledger. Any error denies.
-mcpc init wires it into the host.`,
+else to the work the host session is bound to (an allowed controller_turn
+answer the host reported binds it), else to the workspace's one active work.
+Events after the fact record the read snapshot, for edits the trace ledger,
+and a hook event row. Any error denies. mcpc init wires it into the host.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return p.run(cmd, args[0]) },
 	}
 	cmd.Flags().StringVar(&p.bundle, "bundle", "", "policy bundle (.tar.gz or directory); default the embedded policies")

@@ -27,7 +27,8 @@ kept; running it again changes nothing):
   claude-code  .mcp.json (mcpServers.mcpc) and .claude/settings.json
                (PreToolUse and PostToolUse hooks calling mcpc hook claude-code)
   cursor       .cursor/mcp.json (mcpServers.mcpc) and .cursor/hooks.json
-               (beforeReadFile, beforeShellExecution, afterFileEdit calling mcpc hook cursor)
+               (preToolUse, postToolUse, beforeReadFile, afterMCPExecution calling
+               mcpc hook cursor; failClosed on the events that can refuse)
   vscode       .vscode/mcp.json (servers.mcpc); VS Code has no hooks here
 and .ai/config/repo.json when missing. Prints the files it changed as JSON.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return p.run(cmd) },
@@ -40,6 +41,24 @@ and .ai/config/repo.json when missing. Prints the files it changed as JSON.`,
 
 // claudeToolMatcher is every Claude Code tool the hook judges.
 const claudeToolMatcher = "Read|Grep|Edit|MultiEdit|Write|NotebookEdit|Bash"
+
+// claudePostMatcher is what PostToolUse records: the same tools, and
+// mcpc's own MCP tool, whose allowed answers bind the session to its work.
+const claudePostMatcher = claudeToolMatcher + "|mcp__mcpc__controller_turn"
+
+// cursorEvents are the Cursor hook events mcpc hook handles. preToolUse
+// and postToolUse carry every tool (Read, Grep, Write, StrReplace, Delete,
+// ApplyPatch, Shell, ...; a tool mcpc does not know that names a file is
+// judged as writing it); beforeReadFile also covers reads that are no tool
+// call (attachments); afterMCPExecution reports controller_turn answers,
+// which bind the conversation to its work. failClosed makes Cursor refuse
+// the tool use when the hook itself fails.
+var cursorEvents = []struct {
+	name       string
+	failClosed bool
+}{
+	{"preToolUse", true}, {"postToolUse", false}, {"beforeReadFile", true}, {"afterMCPExecution", false},
+}
 
 func (p *initParams) run(cmd *cobra.Command) error {
 	ws, err := filepath.Abs(p.workspace)
@@ -68,17 +87,17 @@ func (p *initParams) run(cmd *cobra.Command) error {
 		if err == nil {
 			err = apply(".claude/settings.json", func(doc map[string]any) {
 				hooks := object(doc, "hooks")
-				for _, ev := range []string{"PreToolUse", "PostToolUse"} {
-					addHook(hooks, ev, map[string]any{"matcher": claudeToolMatcher,
-						"hooks": []any{map[string]any{"type": "command", "command": hookCmd("claude-code")}}},
-						func(entry map[string]any) bool {
-							for _, h := range list(entry["hooks"]) {
-								if m, ok := h.(map[string]any); ok && m["command"] == hookCmd("claude-code") {
-									return true
-								}
-							}
-							return false
-						})
+				ours := func(entry map[string]any) bool {
+					for _, h := range list(entry["hooks"]) {
+						if m, ok := h.(map[string]any); ok && m["command"] == hookCmd("claude-code") {
+							return true
+						}
+					}
+					return false
+				}
+				for ev, matcher := range map[string]string{"PreToolUse": claudeToolMatcher, "PostToolUse": claudePostMatcher} {
+					addHook(hooks, ev, map[string]any{"matcher": matcher,
+						"hooks": []any{map[string]any{"type": "command", "command": hookCmd("claude-code")}}}, ours)
 				}
 			})
 		}
@@ -92,9 +111,19 @@ func (p *initParams) run(cmd *cobra.Command) error {
 					doc["version"] = json.Number("1")
 				}
 				hooks := object(doc, "hooks")
-				for _, ev := range []string{"beforeReadFile", "beforeShellExecution", "afterFileEdit"} {
-					addHook(hooks, ev, map[string]any{"command": hookCmd("cursor")},
-						func(entry map[string]any) bool { return entry["command"] == hookCmd("cursor") })
+				ours := func(entry map[string]any) bool { return entry["command"] == hookCmd("cursor") }
+				for _, ev := range cursorEvents {
+					entry := map[string]any{"command": hookCmd("cursor")}
+					if ev.failClosed {
+						entry["failClosed"] = true
+					}
+					addHook(hooks, ev.name, entry, ours)
+				}
+				// Events earlier versions wired that preToolUse and
+				// postToolUse now cover: judging a command twice would ask
+				// the person twice, recording an edit twice would double it.
+				for _, ev := range []string{"beforeShellExecution", "afterShellExecution", "afterFileEdit"} {
+					removeHook(hooks, ev, ours)
 				}
 			})
 		}
@@ -202,13 +231,41 @@ func setServer(doc map[string]any, key string, entry map[string]any) {
 	servers["mcpc"] = entry
 }
 
-// addHook appends entry to hooks[event] unless an entry already calls mcpc.
+// addHook appends entry to hooks[event] unless an entry already calls mcpc,
+// whose keys it then brings up to date (a matcher earlier versions wrote);
+// keys the person added stay.
 func addHook(hooks map[string]any, event string, entry map[string]any, ours func(map[string]any) bool) {
 	entries := list(hooks[event])
 	for _, e := range entries {
 		if m, ok := e.(map[string]any); ok && ours(m) {
+			for k, v := range entry {
+				m[k] = v
+			}
 			return
 		}
 	}
 	hooks[event] = append(entries, entry)
+}
+
+// removeHook drops mcpc's entries from hooks[event], and the event when
+// nothing else is left in it.
+func removeHook(hooks map[string]any, event string, ours func(map[string]any) bool) {
+	entries, ok := hooks[event].([]any)
+	if !ok {
+		return
+	}
+	kept := []any{}
+	for _, e := range entries {
+		if m, ok := e.(map[string]any); ok && ours(m) {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	switch {
+	case len(kept) == len(entries):
+	case len(kept) == 0:
+		delete(hooks, event)
+	default:
+		hooks[event] = kept
+	}
 }

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpc/mcpc/internal/clock"
 	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/memory"
@@ -87,21 +87,18 @@ func (p *memoryParams) list(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	records, err := memory.Load(res)
+	if p.format == "json" {
+		return memory.WriteListJSON(w, res, p.state)
+	}
+	records, err := memory.List(res, p.state)
 	if err != nil {
 		return err
-	}
-	if p.state != "" {
-		records = slices.DeleteFunc(records, func(r memory.Record) bool { return r["state"] != p.state })
-	}
-	if p.format == "json" {
-		return writeJSON(w, records)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATE\tTYPE\tTRIGGER\tANCHORS\tCODES\tUPDATED")
 	for _, r := range records {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", field(r, "id"), field(r, "state"), field(r, "enforcementType"),
-			field(r, "trigger"), joined(r["domainAnchorIds"]), joined(r["rejectionCodes"]), field(r, "updatedAt"))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", dash(r.ID), dash(r.State), dash(r.EnforcementType),
+			dash(r.Trigger), dash(strings.Join(r.DomainAnchorIDs, ",")), dash(strings.Join(r.RejectionCodes, ",")), dash(r.UpdatedAt))
 	}
 	return tw.Flush()
 }
@@ -130,7 +127,7 @@ func (p *memoryParams) review(w io.Writer, id, to string) error {
 	if err != nil {
 		return err
 	}
-	now, err := memory.Now()
+	now, err := clock.Now()
 	if err != nil {
 		return err
 	}
@@ -152,7 +149,7 @@ func (p *memoryParams) expireCheck(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	now, err := memory.Now()
+	now, err := clock.Now()
 	if err != nil {
 		return err
 	}
@@ -165,13 +162,8 @@ func (p *memoryParams) expireCheck(ctx context.Context, w io.Writer) error {
 		by = "mcpc"
 	}
 	decide := func(records []memory.Record) ([]memory.Transition, error) {
-		doc := map[string]any{
-			"memoryLifecycle": map[string]any{
-				"now": now.Format(time.RFC3339), "contestWindowHours": cfg.Memory.ContestWindowHours,
-				"provisionalWindowHours": cfg.Memory.ProvisionalWindowHours, "autoPromotable": cfg.Memory.AutoPromotable,
-			},
-			"enforcement": map[string]any{"memories": records},
-		}
+		doc := memory.NewPolicyDoc(nil, now, cfg.Memory)
+		doc.Enforcement.Memories = records // every record: the bound is a turn's
 		var out struct {
 			Transitions []memory.Transition `json:"transitions"`
 		}
@@ -187,24 +179,10 @@ func (p *memoryParams) expireCheck(ctx context.Context, w io.Writer) error {
 	return writeJSON(w, changes)
 }
 
-func field(r memory.Record, key string) string {
-	s, _ := r[key].(string)
+// dash is a listing's cell: "-" for nothing.
+func dash(s string) string {
 	if s == "" {
 		return "-"
 	}
 	return s
-}
-
-func joined(v any) string {
-	list, _ := v.([]any)
-	parts := make([]string, 0, len(list))
-	for _, x := range list {
-		if s, ok := x.(string); ok {
-			parts = append(parts, s)
-		}
-	}
-	if len(parts) == 0 {
-		return "-"
-	}
-	return strings.Join(parts, ",")
 }

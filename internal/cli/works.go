@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpc/mcpc/internal/app"
+	"github.com/mcpc/mcpc/internal/hook"
 	"github.com/mcpc/mcpc/internal/store"
 )
 
@@ -32,7 +33,8 @@ func newWorksCommand(root *rootParams) *cobra.Command {
 		Short: "List the workspace's works (state, agents, progress, last decision); --follow streams decisions",
 		Long: `Reads the shared store (.ai/tmp/mcpc.db) that every mcpc process on this
 workspace writes. Without --follow, prints the works and exits. With --follow,
-prints each decision as it is recorded (one JSON object or text line each),
+prints each decision as it is recorded, and each host tool use mcpc hook
+refused or recorded (its "hook" body), one JSON object or text line each,
 polling the store every --interval, until interrupted.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return p.run(cmd) },
 	}
@@ -50,6 +52,9 @@ type workSummary struct {
 	Agents       []agentSummary  `json:"agents"`
 	Progress     progressSummary `json:"progress"`
 	LastDecision *decisionLine   `json:"lastDecision,omitempty"`
+	// HookSessions are the host sessions whose hook events are judged
+	// against this work (docs/hooks.md, "Which work").
+	HookSessions []hook.SessionBinding `json:"hookSessions"`
 }
 
 type agentSummary struct {
@@ -74,6 +79,9 @@ type decisionLine struct {
 	Allow     bool     `json:"allow"`
 	NextState string   `json:"nextState"`
 	Codes     []string `json:"codes"`
+	// Hook is the body of a host tool use `mcpc hook` judged or recorded
+	// (docs/hooks.md); Verb is then the host's tool and AgentID host:session.
+	Hook json.RawMessage `json:"hook,omitempty"`
 }
 
 func (p *worksParams) run(cmd *cobra.Command) error {
@@ -99,6 +107,17 @@ func (p *worksParams) run(cmd *cobra.Command) error {
 		if err != nil {
 			return err
 		}
+		sessions, err := hook.Sessions(p.workspace)
+		if err != nil {
+			return fmt.Errorf("the hook session bindings: %w", err)
+		}
+		for i := range works {
+			for _, b := range sessions {
+				if b.WorkID == works[i].WorkID {
+					works[i].HookSessions = append(works[i].HookSessions, b)
+				}
+			}
+		}
 		return p.print(cmd.OutOrStdout(), works)
 	}
 	return p.followDecisions(ctx, st, cmd.OutOrStdout())
@@ -113,7 +132,7 @@ func (p *worksParams) print(w io.Writer, works []workSummary) error {
 		if d := s.LastDecision; d != nil {
 			last = fmt.Sprintf("#%d %s %s", d.Seq, d.Verb, allowWord(d))
 		}
-		fmt.Fprintf(w, "%s  %-14s agents %d  nodes %d %v  last %s  %q\n", s.WorkID, s.State, len(s.Agents), s.Progress.TotalNodes, s.Progress.ByStatus, last, truncate(s.Prompt, 60))
+		fmt.Fprintf(w, "%s  %-14s agents %d  sessions %d  nodes %d %v  last %s  %q\n", s.WorkID, s.State, len(s.Agents), len(s.HookSessions), s.Progress.TotalNodes, s.Progress.ByStatus, last, truncate(s.Prompt, 60))
 	}
 	return nil
 }
@@ -144,7 +163,7 @@ func summarize(ctx context.Context, st *store.Store) ([]workSummary, error) {
 			if err != nil {
 				return err
 			}
-			s := workSummary{WorkID: w.ID, State: w.State, Prompt: w.Prompt, Agents: []agentSummary{}, Progress: progressSummary{ByStatus: map[string]int{}}}
+			s := workSummary{WorkID: w.ID, State: w.State, Prompt: w.Prompt, Agents: []agentSummary{}, Progress: progressSummary{ByStatus: map[string]int{}}, HookSessions: []hook.SessionBinding{}}
 			agents, err := tx.Agents(ctx, id)
 			if err != nil {
 				return err
@@ -208,6 +227,11 @@ func decisionOf(ctx context.Context, tx *store.Tx, workID string, seq int) (*dec
 func (p *worksParams) followDecisions(ctx context.Context, st *store.Store, w io.Writer) error {
 	seen := map[string]int{}
 	first := true
+	// Hook events recorded before --follow started are history too.
+	lastEvent, err := st.LastEventID(ctx)
+	if err != nil {
+		return err
+	}
 	tick := time.NewTicker(p.interval)
 	defer tick.Stop()
 	for {
@@ -246,11 +270,26 @@ func (p *worksParams) followDecisions(ctx context.Context, st *store.Store, w io
 			return err
 		}
 		first = false
+		hooks, err := st.ListEvents(ctx, store.EventFilter{AfterID: lastEvent, Kind: hook.EventKind, Limit: 1000})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		for _, e := range hooks {
+			lastEvent = e.ID
+			lines = append(lines, &decisionLine{WorkID: e.WorkID, Verb: e.Verb, AgentID: e.AgentID, At: e.At, Allow: !e.Denied, Codes: e.Codes, Hook: e.Body})
+		}
 		for _, d := range lines {
 			if p.format == "json" {
 				raw, _ := json.Marshal(d)
 				fmt.Fprintln(w, string(raw))
 			} else {
+				if d.Hook != nil {
+					fmt.Fprintf(w, "%s hook %s %s %s\n", d.WorkID, d.AgentID, d.Verb, allowWord(d))
+					continue
+				}
 				fmt.Fprintf(w, "%s #%d %s %s -> %s %s\n", d.WorkID, d.Seq, d.AgentID, d.Verb, d.NextState, allowWord(d))
 			}
 		}

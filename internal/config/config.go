@@ -122,6 +122,16 @@ type Config struct {
 	Connectors Connectors `json:"connectors"`
 	Observe    Observe    `json:"observe"`
 	Memory     Memory     `json:"memory"`
+	Hooks      Hooks      `json:"hooks"`
+}
+
+// Hooks configures `mcpc hook` (docs/hooks.md).
+type Hooks struct {
+	// SafeCommands are shell commands ("npm run build": their leading
+	// words) a host's shell may run without asking a person, besides the
+	// policy's safeCommands; the policy's network and write lists still
+	// deny.
+	SafeCommands []string `json:"safeCommands"`
 }
 
 // Connectors configures the requirement connectors initialize_work fetches

@@ -111,6 +111,8 @@ type Controller struct {
 	reqs   *requirements.Fetcher // initialize_work's tickets and API operations
 	domain DomainFacts           // nil: no graph policy facts
 	learn  *memory.Learner
+	// fewShots keeps lib/memory's active few-shots between trace turns.
+	fewShots fewShotCache
 
 	contracts contractChecker // its reader nil: no contract facts
 
@@ -178,7 +180,7 @@ func New(opts Options) (*Controller, error) {
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause
 	if !opts.NoLearning {
-		c.learn = memory.NewLearner(c.paths, cfg, c.log)
+		c.learn = memory.NewLearner(c.paths, cfg, c.describeRule, c.log)
 	}
 	return c, nil
 }

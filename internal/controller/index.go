@@ -55,7 +55,9 @@ type CodeIndex interface {
 // refreshIndex brings the index up to date before a pack is built; a failure
 // is logged and retrieval answers from what the index has.
 func (c *Controller) refreshIndex(ctx context.Context) {
-	if err := c.index.Refresh(ctx); err != nil {
+	// The refresh is the first of the three steps initialize_work and
+	// escalate report.
+	if err := c.index.Refresh(withIndexProgress(ctx, 0, 3)); err != nil {
 		c.log.Warn().Err(err).Msg("index refresh failed; ranking from the last index")
 	}
 }

@@ -83,9 +83,11 @@ func (c *Controller) packResponse(r *protocol.TurnResponse, t *turn, strategy ma
 	}
 	env := c.envelope(t.work, t.agent.ID, p.Ref, p.Hash)
 	if t.req.Verb != "initialize_work" {
-		// escalate: the grown file list and the new envelope; what it
+		// escalate: the grown file list, the active memories of its
+		// domains (the new files' included) and the new envelope; what it
 		// added is in result.added, the whole pack at contextPackRef.
-		r.ContextPack = map[string]any{"ref": p.Ref, "hash": p.Hash, "files": orEmpty(p.Files), "excluded": p.Excluded}
+		r.ContextPack = map[string]any{"ref": p.Ref, "hash": p.Hash, "files": orEmpty(p.Files), "excluded": p.Excluded,
+			"activeMemories": orEmpty(p.ActiveMemories)}
 		r.PlanGraphSchema = map[string]any{"envelope": env}
 		return
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/keys"
 	"github.com/open-policy-agent/opa/v1/loader"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
@@ -174,6 +175,9 @@ type Engine struct {
 	docs     map[string]RuleDoc
 	rules    []string // rule packages, sorted
 	literals []CodeLiteral
+	// static and base stand in for OPA's per-query caches (cache.go).
+	static *staticRules
+	base   dataCache
 }
 
 // CodeLiteral is a denial code written in Rego as a literal {"code": "X"}
@@ -251,6 +255,14 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	e.query = pq
 	e.extra = map[string]rego.PreparedEvalQuery{}
+	e.static = findStaticRules(compiler)
+	root, err := storage.ReadOne(ctx, store, storage.Path{})
+	if err != nil {
+		return nil, &Error{Code: "bundle_load", Location: source, Message: err.Error()}
+	}
+	if v, ok := root.(ast.Value); ok {
+		e.base = dataCache{root: v}
+	}
 	if opts.Query != "" {
 		return e, nil // a custom query has no first stage and no extra queries: both fail closed
 	}
@@ -278,6 +290,9 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 // readBundles reads the configured bundles and merges them; source names
 // them for errors and the decision log.
 func readBundles(opts Options) (*bundle.Bundle, string, error) {
+	if b, ok, err := readEmbeddedPackages(opts); ok {
+		return b, sourceName(""), err
+	}
 	paths := opts.BundlePaths
 	if opts.BundlePath != "" || len(paths) == 0 {
 		paths = append([]string{opts.BundlePath}, paths...)
@@ -506,15 +521,19 @@ func isDir(path string) bool {
 // policies/` is rooted, so data paths are the same in tests and at run time.
 // Only Rego and JSON/YAML data are read; test files are left out: they are
 // for `opa test`, not for deciding.
-func loadFS(fsys fs.FS) (*bundle.Bundle, error) {
+func loadFS(fsys fs.FS) (*bundle.Bundle, error) { return loadFSDirs(fsys, nil) }
+
+// loadFSDirs is loadFS reading only the Rego files under dirs (all when
+// dirs is nil); data is read whole.
+func loadFSDirs(fsys fs.FS, dirs []string) (*bundle.Bundle, error) {
 	res, err := loader.NewFileLoader().WithFS(fsys).WithProcessAnnotation(true).
-		Filtered([]string{"."}, func(_ string, info fs.FileInfo, _ int) bool {
+		Filtered([]string{"."}, func(path string, info fs.FileInfo, _ int) bool {
 			if info.IsDir() {
 				return false
 			}
 			switch filepath.Ext(info.Name()) {
 			case ".rego":
-				return strings.HasSuffix(info.Name(), "_test.rego")
+				return strings.HasSuffix(info.Name(), "_test.rego") || !underDirs(path, dirs)
 			case ".json", ".yaml", ".yml":
 				return false
 			}
@@ -633,10 +652,14 @@ func (e *Engine) eval(ctx context.Context, query rego.PreparedEvalQuery, in *Inp
 	cancel := topdown.NewCancel()
 	stop := context.AfterFunc(ctx, cancel.Cancel)
 	defer stop()
-	rs, err := query.Eval(ctx, rego.EvalParsedInput(in.value), astResult, rego.EvalExternalCancel(cancel))
+	rules := newRuleCache(e.static, in.value)
+	defer rules.release()
+	rs, err := query.Eval(ctx, rego.EvalParsedInput(in.value), astResult, rego.EvalExternalCancel(cancel),
+		rego.EvalVirtualCache(rules), rego.EvalBaseCache(e.base))
 	if err != nil {
 		return nil, &Error{Code: "eval", Message: err.Error()}
 	}
+	rules.commit()
 	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
 		return nil, &Error{Code: "undefined", Message: "the decision is undefined"}
 	}

@@ -25,12 +25,21 @@ const maxJSONDepth = 10000
 // valueFromJSON parses one JSON document into an ast.Value. Invalid JSON,
 // including anything but white space after the value, is an error.
 func valueFromJSON(data []byte) (ast.Value, error) {
-	p := parserPool.Get().(*jsonParser)
-	defer p.release()
 	// One copy of the text: strings without escapes are slices of it, so
 	// they cost no allocation of their own.
-	p.src = string(data)
-	p.slabSize = min(max(len(data)/16, 16), 4096)
+	return parseJSON(string(data), true)
+}
+
+// parseJSON is valueFromJSON on text that is not copied; with members, the
+// members of a top-level object go through the member cache.
+func parseJSON(src string, members bool) (ast.Value, error) {
+	p := parserPool.Get().(*jsonParser)
+	defer p.release()
+	p.src = src
+	// With the member cache most of an input's members are not parsed:
+	// slabs start small and double up to a size that suits the text.
+	p.slabSize, p.slabMax = 16, min(max(len(src)/16, 16), 4096)
+	p.topCache = members
 	t, err := p.value()
 	if err == nil {
 		p.space()
@@ -52,6 +61,7 @@ type jsonParser struct {
 	depth    int
 	slab     []ast.Term // terms are handed out from here, a block at a time
 	slabSize int
+	slabMax  int
 	// items and pairs hold the elements of the arrays and objects being
 	// parsed; nested containers push above their parent's and pop back.
 	items []*ast.Term
@@ -61,6 +71,9 @@ type jsonParser struct {
 	// thus the same *ast.Term, which is how duplicates are detected.
 	strs map[string]*ast.Term
 	seen map[*ast.Term]int
+	// topCache: the members of the top-level object are looked up in
+	// members (membercache.go) before they are parsed.
+	topCache bool
 }
 
 var parserPool = sync.Pool{New: func() any {
@@ -73,7 +86,7 @@ func (p *jsonParser) release() {
 	clear(p.items[:cap(p.items)])
 	clear(p.pairs[:cap(p.pairs)])
 	p.items, p.pairs = p.items[:0], p.pairs[:0]
-	p.src, p.pos, p.depth, p.slab = "", 0, 0, nil
+	p.src, p.pos, p.depth, p.slab, p.topCache = "", 0, 0, nil, false
 	if len(p.strs) > 1<<14 || cap(p.items) > 1<<16 || cap(p.pairs) > 1<<16 {
 		return
 	}
@@ -97,6 +110,7 @@ func (p *jsonParser) eof() error {
 func (p *jsonParser) term(v ast.Value) *ast.Term {
 	if len(p.slab) == 0 {
 		p.slab = make([]ast.Term, p.slabSize)
+		p.slabSize = min(2*p.slabSize, p.slabMax)
 	}
 	t := &p.slab[0]
 	p.slab = p.slab[1:]
@@ -506,7 +520,12 @@ func (p *jsonParser) object() (*ast.Term, error) {
 			return nil, p.errorf("invalid character %q after object key", p.src[p.pos])
 		}
 		p.pos++
-		v, err := p.value()
+		var v *ast.Term
+		if p.depth == 1 && p.topCache {
+			v, err = p.member()
+		} else {
+			v, err = p.value()
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpc/mcpc/internal/anchor"
 	"github.com/mcpc/mcpc/internal/indexer"
 	"github.com/mcpc/mcpc/internal/pathscope"
 )
@@ -45,8 +46,9 @@ type Options struct {
 	BatchRows int
 }
 
-// DefaultAnchorExclude are folders that are never domain anchors.
-var DefaultAnchorExclude = []string{"node_modules", ".git", ".ai", "dist", "build", "coverage", ".angular", ".next", "out", "tmp", "vendor"}
+// DefaultAnchorExclude are folders that are never domain anchors
+// (internal/anchor's, which the memory learner uses too).
+var DefaultAnchorExclude = anchor.DefaultExclude
 
 // DefaultProse are the markdown documents read for prose policies.
 var DefaultProse = []string{"docs/*.md", "skills.md"}
@@ -227,18 +229,6 @@ func (b *builder) group(src string) *Group {
 	return g
 }
 
-func (b *builder) excluded(segment, prefix string) bool {
-	for _, pat := range b.o.AnchorExclude {
-		if ok, _ := path.Match(pat, segment); ok {
-			return true
-		}
-		if ok, _ := path.Match(pat, prefix); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // anchorOf is the deepest anchor above a file: its folders up to the
 // configured depth, stopping at an excluded folder.
 func (b *builder) anchorOf(file string) string {
@@ -254,23 +244,10 @@ func (b *builder) anchorOf(file string) string {
 	return a
 }
 
+// anchorOfDir is internal/anchor's resolution, the one the memory
+// learner keys friction with.
 func (b *builder) anchorOfDir(dir string) string {
-	parts := strings.Split(dir, "/")
-	anchor := ""
-	for i, p := range parts {
-		if i >= b.o.AnchorDepth {
-			break
-		}
-		next := p
-		if anchor != "" {
-			next = anchor + "/" + p
-		}
-		if b.excluded(p, next) {
-			break
-		}
-		anchor = next
-	}
-	return anchor
+	return anchor.Rules{MaxDepth: b.o.AnchorDepth, Exclude: b.o.AnchorExclude}.OfDir(dir)
 }
 
 func (b *builder) addAnchors(file string) {
@@ -281,12 +258,7 @@ func (b *builder) addAnchors(file string) {
 	}
 }
 
-func parentAnchor(a string) string {
-	if i := strings.LastIndexByte(a, '/'); i >= 0 {
-		return a[:i]
-	}
-	return ""
-}
+func parentAnchor(a string) string { return anchor.Parent(a) }
 
 func (b *builder) anchorGroup() {
 	g := b.group(SourceAnchors)

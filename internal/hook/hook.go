@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/store"
@@ -61,9 +63,16 @@ type Violation struct {
 
 // target is one path the event reads or writes, for policy.
 type target struct {
-	Access string          `json:"access"` // read or write
-	At     string          `json:"at"`     // where in the host's event
+	// Access is read, write, or named: a shell argument that is neither an
+	// existing file nor outside the worktree, which the command may create
+	// or change (cp's destination) as far as the hook can tell.
+	Access string          `json:"access"`
+	At     string          `json:"at"` // where in the host's event
 	Path   pathscope.Facts `json:"path"`
+	// Segment is the shell segment an argument belongs to, so policy can
+	// judge it by its command (a cp destination under .ai/ is a write of
+	// mcpc's own files, whichever work is bound).
+	Segment *int `json:"segment,omitempty"`
 }
 
 // input is the hook decision's input document (docs/hooks.md).
@@ -77,10 +86,16 @@ type input struct {
 		Shell   *shellCommand `json:"shell"`
 	} `json:"hook"`
 	Binding struct {
-		Requested string   `json:"requested"`
-		Found     bool     `json:"found"`
-		Active    []string `json:"active"`
+		Requested   string   `json:"requested"`   // MCPC_WORK_ID
+		Found       bool     `json:"found"`       // requested is an active work
+		Session     string   `json:"session"`     // the host's session id
+		SessionWork string   `json:"sessionWork"` // the work the session is bound to, "" when none
+		Via         string   `json:"via"`         // env, session, only-active, or "" when no work is bound
+		Active      []string `json:"active"`
 	} `json:"binding"`
+	Config struct {
+		SafeCommands []string `json:"safeCommands"` // .ai/config hooks.safeCommands
+	} `json:"config"`
 	Work  *workFact           `json:"work,omitempty"`
 	Pack  packFact            `json:"pack"`
 	Owned map[string][]string `json:"owned"` // file -> change nodes of the accepted plan
@@ -98,7 +113,8 @@ type packFact struct {
 // Run reads one host event, decides it and returns the host's answer. An
 // error is returned with the answer that denies the event (fail closed).
 func Run(ctx context.Context, opts Options, raw []byte) (answer []byte, dec *Decision, err error) {
-	ev, err := parse(opts.Host, raw)
+	// Cursor on Windows writes a UTF-8 byte order mark before the event.
+	ev, err := parse(opts.Host, bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")))
 	if err == nil {
 		dec, err = run(ctx, opts, ev)
 	}
@@ -147,7 +163,17 @@ func run(ctx context.Context, opts Options, ev *event) (*Decision, error) {
 		in.Hook.Shell = &sc
 		in.Hook.Targets = append(in.Hook.Targets, shellTargets(res, ev.Cwd, &sc)...)
 	}
-	in.Binding.Requested, in.Binding.Active = opts.WorkID, []string{}
+	in.Binding.Requested, in.Binding.Active, in.Binding.Session = opts.WorkID, []string{}, ev.Session
+	in.Config.SafeCommands = []string{}
+	if ev.Kind == kindShell {
+		// Only a shell command needs the repository's configuration; an
+		// invalid one fails the event closed.
+		cfg, err := config.Load(res.Root())
+		if err != nil {
+			return nil, err
+		}
+		in.Config.SafeCommands = append(in.Config.SafeCommands, cfg.Hooks.SafeCommands...)
+	}
 
 	st, err := openStore(res.Root())
 	if err != nil {
@@ -155,6 +181,9 @@ func run(ctx context.Context, opts Options, ev *event) (*Decision, error) {
 	}
 	if st != nil {
 		defer st.Close()
+		if in.Binding.SessionWork, err = boundWork(res, opts.Host, ev.Session); err != nil {
+			return nil, fmt.Errorf("the session's work binding: %w", err)
+		}
 		if err := bind(ctx, st, eng, &in); err != nil {
 			return nil, err
 		}
@@ -163,12 +192,38 @@ func run(ctx context.Context, opts Options, ev *event) (*Decision, error) {
 	if _, _, err := eng.Evaluate(ctx, in, &dec); err != nil {
 		return nil, err
 	}
-	if ev.Post && st != nil && in.Work != nil {
+	if st == nil {
+		return &dec, nil
+	}
+	if w := turnWork(ev.Turn); w != "" && ev.Session != "" && slices.Contains(in.Binding.Active, w) && w != in.Binding.SessionWork {
+		if err := bindSession(res, opts.Host, ev.Session, w, now(opts)); err != nil {
+			return nil, fmt.Errorf("binding the session to %s: %w", w, err)
+		}
+	}
+	if in.Work == nil {
+		return &dec, nil
+	}
+	if ev.Post && !ev.Failed {
 		if err := record(ctx, st, res, opts, ev, &in); err != nil {
 			return nil, err
 		}
 	}
+	if (ev.Post && ev.Kind != kindOther) || dec.Permission != "allow" {
+		// What read, wrote or ran commands, and what was refused, is the
+		// work's history; other tools (Glob, MCP tools, controller_turn
+		// itself, whose turns are recorded as decisions) are not.
+		if err := appendEvent(ctx, st, opts, ev, &in, &dec); err != nil {
+			return nil, err
+		}
+	}
 	return &dec, nil
+}
+
+func now(opts Options) time.Time {
+	if opts.Now != nil {
+		return opts.Now()
+	}
+	return time.Now()
 }
 
 func targets(res *pathscope.Resolver, ev *event) []target {
@@ -184,8 +239,9 @@ func targets(res *pathscope.Resolver, ev *event) []target {
 }
 
 // shellTargets are the files a shell command names: arguments that are
-// existing files or that point outside the worktree are reads, < inputs
-// are reads, > and >> targets are writes.
+// existing files or that point outside the worktree are reads, other
+// arguments are named (each with its segment, for rules that know which
+// commands write), < inputs are reads, > and >> targets are writes.
 func shellTargets(res *pathscope.Resolver, cwd string, sc *shellCommand) []target {
 	out := []target{}
 	for i, seg := range sc.Segments {
@@ -195,9 +251,11 @@ func shellTargets(res *pathscope.Resolver, cwd string, sc *shellCommand) []targe
 			}
 			f := res.Resolve(relativeTo(res.Root(), cwd, arg))
 			outside := slices.Contains(f.Problems, pathscope.ProblemEscapesWorktree) || (filepath.IsAbs(arg) && f.Canonical == "")
+			access := "named"
 			if (f.Exists && f.Regular) || outside {
-				out = append(out, target{Access: "read", At: fmt.Sprintf("hook.shell.segments[%d].argv[%d]", i, j), Path: f})
+				access = "read"
 			}
+			out = append(out, target{Access: access, At: fmt.Sprintf("hook.shell.segments[%d].argv[%d]", i, j), Path: f, Segment: &i})
 		}
 		for j, in := range seg.Inputs {
 			out = append(out, target{Access: "read", At: fmt.Sprintf("hook.shell.segments[%d].inputs[%d]", i, j), Path: res.Resolve(relativeTo(res.Root(), cwd, in))})
@@ -249,8 +307,21 @@ func bind(ctx context.Context, st *store.Store, eng *engine.Engine, in *input) e
 				chosen, in.Binding.Found = w, true
 			}
 		}
-		if in.Binding.Requested == "" && len(in.Binding.Active) == 1 {
-			if chosen, err = tx.Work(ctx, in.Binding.Active[0]); err != nil {
+		// MCPC_WORK_ID, else the session's binding to an active work,
+		// else the one active work.
+		pick := ""
+		switch {
+		case in.Binding.Requested != "":
+			if chosen != nil {
+				in.Binding.Via = "env"
+			}
+		case in.Binding.SessionWork != "" && slices.Contains(in.Binding.Active, in.Binding.SessionWork):
+			pick, in.Binding.Via = in.Binding.SessionWork, "session"
+		case len(in.Binding.Active) == 1:
+			pick, in.Binding.Via = in.Binding.Active[0], "only-active"
+		}
+		if pick != "" {
+			if chosen, err = tx.Work(ctx, pick); err != nil {
 				return err
 			}
 		}
@@ -322,10 +393,7 @@ func record(ctx context.Context, st *store.Store, res *pathscope.Resolver, opts 
 }
 
 func appendTrace(res *pathscope.Resolver, opts Options, ev *event, in *input, file, hash string) error {
-	now := time.Now
-	if opts.Now != nil {
-		now = opts.Now
-	}
+	now := func() time.Time { return now(opts) }
 	related := []any{}
 	for _, n := range in.Owned[file] {
 		related = append(related, map[string]any{"type": "plan_node", "value": n})

@@ -56,6 +56,9 @@ func TestAnswerFor(t *testing.T) {
 			want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"HOOK_OWN_FILE: .mcp.json is mcpc's. leave it"}}`},
 		{note: "claude post", host: ClaudeCode, event: "PostToolUse", post: true, dec: deny, want: `{}`},
 		{note: "cursor read ask becomes deny", host: Cursor, event: "beforeReadFile", dec: &Decision{Permission: "ask"}, want: `{"permission":"deny"}`},
+		{note: "cursor preToolUse", host: Cursor, event: "preToolUse", dec: deny,
+			want: `{"agent_message":"HOOK_OWN_FILE: .mcp.json is mcpc's. leave it","permission":"deny","user_message":"HOOK_OWN_FILE: .mcp.json is mcpc's. leave it"}`},
+		{note: "cursor postToolUse", host: Cursor, event: "postToolUse", post: true, dec: deny, want: `{}`},
 		{note: "cursor shell", host: Cursor, event: "beforeShellExecution", dec: deny,
 			want: `{"agent_message":"HOOK_OWN_FILE: .mcp.json is mcpc's. leave it","permission":"deny","user_message":"HOOK_OWN_FILE: .mcp.json is mcpc's. leave it"}`},
 	} {

@@ -26,12 +26,20 @@ func SignatureID(sig Signature) string {
 	return "friction-" + hex.EncodeToString(sum[:6])
 }
 
-// OpenCandidates creates a pending few_shot record for each signature
-// that has none open, under the records lock. A signature a person
-// rejected stays rejected: it gets no new candidate. One that expired may
-// be learned again (a new id with a generation suffix).
-func OpenCandidates(res *pathscope.Resolver, sigs []Signature, d Denial, counts map[string]int, now time.Time) error {
-	return Update(res, func(records []Record) ([]Record, bool, error) {
+// OpenCandidates creates a pending candidate for each signature that has
+// none open, under the records lock. A signature a person rejected stays
+// rejected: it gets no new candidate. One that expired may be learned
+// again (a new id with a generation suffix).
+func OpenCandidates(res *pathscope.Resolver, sigs []Signature, d Denial, counts map[string]int, sc Scaffolder, now time.Time) error {
+	_, err := openCandidates(res, sigs, d, counts, sc, now)
+	return err
+}
+
+// openCandidates is OpenCandidates returning the stamp of the records it
+// leaves: each of sigs has a candidate open or rejected in that version
+// (or waits for the pending bound).
+func openCandidates(res *pathscope.Resolver, sigs []Signature, d Denial, counts map[string]int, sc Scaffolder, now time.Time) (recordsStamp, error) {
+	return updateStamped(res, func(records []Record) ([]Record, bool, error) {
 		changed := false
 		pending := 0
 		for _, r := range records {
@@ -62,73 +70,10 @@ func OpenCandidates(res *pathscope.Resolver, sigs []Signature, d Denial, counts 
 			if gen > 0 {
 				id = fmt.Sprintf("%s-%d", base, gen+1)
 			}
-			records = append(records, candidate(id, sig, d, counts[sig.Key()], now))
+			records = append(records, sc.candidate(id, sig, d, counts[sig.Key()], now))
 			changed = true
 			pending++
 		}
 		return records, changed, nil
 	})
-}
-
-// candidate is a pending record in seed 002's dimensional model with a
-// scaffolded few-shot a person completes before approving.
-func candidate(id string, sig Signature, d Denial, count int, now time.Time) Record {
-	stamp := now.UTC().Format(time.RFC3339)
-	anchors := []any{}
-	if sig.Anchor != "" {
-		anchors = append(anchors, "anchor:"+sig.Anchor)
-	}
-	phase := "exploration"
-	switch d.Verb {
-	case "submit_execution_plan":
-		phase = "planning"
-	case "apply_code_patch", "run_automation_recipe", "execute_gated_side_effect", "signal_task_complete", "run_sandboxed_code":
-		phase = "execution"
-	}
-	where := "the workspace root"
-	if sig.Anchor != "" {
-		where = sig.Anchor
-	}
-	message := ""
-	for i, c := range d.Codes {
-		if c == sig.Code && i < len(d.Messages) {
-			message = d.Messages[i]
-		}
-	}
-	nodes := []any{}
-	for _, n := range d.Nodes {
-		if sig.Anchor == "" || strings.HasPrefix(n.TargetFile, sig.Anchor+"/") {
-			nodes = append(nodes, map[string]any{"nodeId": n.ID, "kind": n.Kind, "targetFile": n.TargetFile, "editIntent": n.EditIntent})
-		}
-	}
-	strategy := sig.Strategy
-	if strategy == "" {
-		strategy = "any strategy"
-	}
-	return Record{
-		"id":               id,
-		"trigger":          "rejection_pattern",
-		"phase":            phase,
-		"domainAnchorIds":  anchors,
-		"enforcementType":  "few_shot",
-		"rejectionCodes":   []any{sig.Code},
-		"originStrategyId": sig.Strategy,
-		"note": fmt.Sprintf("%d %s denials of %s in %s under %s; review the few-shot before approving.",
-			count, sig.Code, d.Verb, where, strategy),
-		"state":       "pending",
-		"createdAt":   stamp,
-		"updatedAt":   stamp,
-		"traceRef":    fmt.Sprintf("friction:%s#%d", d.Work, d.Seq),
-		"signature":   map[string]any{"code": sig.Code, "anchor": sig.Anchor, "strategy": sig.Strategy},
-		"occurrences": count,
-		"fewShot": map[string]any{
-			"instruction": fmt.Sprintf("Before %s on files in %s, satisfy %s: %s", d.Verb, where, sig.Code, message),
-			"antiPattern": fmt.Sprintf("%s was denied %d times with %s in %s.", d.Verb, count, sig.Code, where),
-			"whyWrong":    message,
-			"before":      "",
-			"after":       "",
-			"planNodes":   nodes,
-			"scaffolded":  true,
-		},
-	}
 }

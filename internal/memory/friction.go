@@ -4,15 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"path"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpc/mcpc/internal/anchor"
 	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/pathscope"
 )
@@ -28,22 +27,46 @@ type Denial struct {
 	Verb     string
 	Codes    []string
 	Messages []string
-	Files    []string
-	Nodes    []PlanNode
+	// Rules and Remediations are each denial's rule id (the package path,
+	// mcpc.rules.plan["weak-verification"]) and remediation, parallel to
+	// Codes: the rule's family chooses a candidate's enforcement type and
+	// its METADATA says why the pattern is wrong.
+	Rules        []string
+	Remediations []string
+	Files        []string
+	Nodes        []PlanNode
+	Strategy     string
+	// PlanStrategy is the knowledgeStrategyId a denied plan declared.
+	PlanStrategy string
+	Session      string
+	Work         string
+	Agent        string
+	Seq          int
+}
+
+// AcceptedPlan is a plan policy accepted: its nodes are the "after" of the
+// scaffolded few-shots learned from denied plans in the same domains.
+type AcceptedPlan struct {
+	At       time.Time
 	Strategy string
-	Session  string
 	Work     string
-	Agent    string
-	Seq      int
+	Nodes    []PlanNode
 }
 
 // PlanNode is what a few-shot scaffold cites of a plan node involved in a
-// denial.
+// denial: its shape, never its free text.
 type PlanNode struct {
 	ID         string `json:"nodeId"`
 	Kind       string `json:"kind"`
 	TargetFile string `json:"targetFile,omitempty"`
-	EditIntent string `json:"editIntent,omitempty"`
+	// Hooks are the validate node's verification hooks as recipe/command.
+	Hooks []Hook `json:"verificationHooks,omitempty"`
+}
+
+// Hook is one verification hook of a plan node.
+type Hook struct {
+	RecipeID  string `json:"recipeId,omitempty"`
+	CommandID string `json:"commandId,omitempty"`
 }
 
 // LedgerEntry is one line of the friction ledger.
@@ -59,7 +82,15 @@ type LedgerEntry struct {
 	Work          string         `json:"work"`
 	Agent         string         `json:"agent"`
 	Seq           int            `json:"seq"`
+	// Dropped counts the denials the learner's queue was too full to take
+	// since the previous line of this server: they are not in the ledger,
+	// and the retrospective says how many are missing.
+	Dropped int64 `json:"dropped,omitempty"`
 }
+
+// DroppedTrigger is the trigger of the line a closing learner writes for
+// drops no later denial's line carried.
+const DroppedTrigger = "friction_dropped"
 
 // Signature is the (code, domain anchor, strategy) a candidate learns from.
 type Signature struct {
@@ -71,50 +102,79 @@ type Signature struct {
 // Key is the signature as one string.
 func (s Signature) Key() string { return s.Code + "|" + s.Anchor + "|" + s.Strategy }
 
-// AnchorOf is a file's domain anchor: its folders up to depth (the graph's
-// anchors.maxDepth), "" for a file at the root.
-func AnchorOf(file string, depth int) string {
-	dir := path.Dir(strings.TrimPrefix(file, "/"))
-	if dir == "." || dir == "/" {
-		return ""
-	}
-	parts := strings.Split(dir, "/")
-	return strings.Join(parts[:min(len(parts), depth)], "/")
-}
-
 // learnerQueue bounds the denials waiting for the learner; past it a
 // denial is counted as dropped rather than held up (a hostile agent's
 // flood of denials costs the server a counter).
 const learnerQueue = 1024
 
+// item is one thing the learner learns from: a denial or an accepted plan.
+type item struct {
+	denial *Denial
+	plan   *AcceptedPlan
+}
+
 // Learner turns denials into ledger lines and candidates on its own
 // goroutine, outside the turn's hot path.
 type Learner struct {
-	res     *pathscope.Resolver
-	cfg     config.Memory
-	depth   int
-	log     zerolog.Logger
-	ch      chan Denial
-	wg      sync.WaitGroup
-	mu      sync.Mutex // guards closed
-	closed  bool
-	dropped atomic.Int64
-	counts  map[string]int // loaded from the ledger at the first denial
-	idle    sync.Cond      // signalled when the queue drains (Sync)
+	res      *pathscope.Resolver
+	cfg      config.Memory
+	anchors  anchor.Rules
+	describe func(rule string) string
+	log      zerolog.Logger
+	ch       chan item
+	wg       sync.WaitGroup
+	mu       sync.Mutex // guards closed
+	closed   bool
+	dropped  atomic.Int64
+	reported int64          // drops already written to the ledger (learner goroutine)
+	counts   map[string]int // loaded from the ledger at the first denial
+	// settled are the signatures past the threshold that records.json
+	// (at stamp) already answers: a candidate open or rejected. Past the
+	// threshold every denial would otherwise re-read the records to find
+	// that out; any change of the file (a person's review, expire-check)
+	// forgets them.
+	settled map[string]bool
+	stamp   recordsStamp
+	idle    sync.Cond // signalled when the queue drains (Sync)
 	pending atomic.Int64
 }
 
-// NewLearner starts a learner for the workspace.
-func NewLearner(res *pathscope.Resolver, cfg *config.Config, log zerolog.Logger) *Learner {
-	l := &Learner{res: res, cfg: cfg.Memory, depth: cfg.Graph.Anchors.MaxDepth, log: log, ch: make(chan Denial, learnerQueue)}
-	l.idle.L = &sync.Mutex{}
-	l.wg.Add(1)
-	go l.run()
+// NewLearner starts a learner for the workspace. describe returns a rule's
+// METADATA description (nil: none), which scaffolds say why a pattern is
+// wrong with.
+func NewLearner(res *pathscope.Resolver, cfg *config.Config, describe func(rule string) string, log zerolog.Logger) *Learner {
+	l := newLearner(res, cfg, describe, log, learnerQueue)
+	l.start()
 	return l
 }
 
+func newLearner(res *pathscope.Resolver, cfg *config.Config, describe func(rule string) string, log zerolog.Logger, queue int) *Learner {
+	if describe == nil {
+		describe = func(string) string { return "" }
+	}
+	l := &Learner{res: res, cfg: cfg.Memory, anchors: AnchorRules(cfg), describe: describe, log: log, ch: make(chan item, queue)}
+	l.idle.L = &sync.Mutex{}
+	return l
+}
+
+func (l *Learner) start() {
+	l.wg.Add(1)
+	go l.run()
+}
+
+// AnchorRules are the graph's anchor rules (config graph.anchors): the
+// learner keys friction with the graph's anchors.
+func AnchorRules(cfg *config.Config) anchor.Rules {
+	return anchor.Rules{MaxDepth: cfg.Graph.Anchors.MaxDepth, Exclude: cfg.Graph.Anchors.Exclude}.WithDefaults()
+}
+
 // Note hands a denial to the learner without waiting.
-func (l *Learner) Note(d Denial) {
+func (l *Learner) Note(d Denial) { l.enqueue(item{denial: &d}) }
+
+// NoteAccepted hands an accepted plan to the learner without waiting.
+func (l *Learner) NoteAccepted(p AcceptedPlan) { l.enqueue(item{plan: &p}) }
+
+func (l *Learner) enqueue(it item) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -122,11 +182,24 @@ func (l *Learner) Note(d Denial) {
 	}
 	l.pending.Add(1)
 	select {
-	case l.ch <- d:
+	case l.ch <- it:
 	default:
 		l.pending.Add(-1)
-		l.dropped.Add(1)
+		if it.denial != nil {
+			l.dropped.Add(1)
+		}
 	}
+}
+
+// Dropped is how many denials this learner could not queue.
+func (l *Learner) Dropped() int64 { return l.dropped.Load() }
+
+// Unrecorded is how many dropped denials no ledger line reports yet (call
+// after Sync).
+func (l *Learner) Unrecorded() int64 {
+	l.idle.L.Lock()
+	defer l.idle.L.Unlock()
+	return l.dropped.Load() - l.reported
 }
 
 // Sync waits until every denial noted so far has been learned from.
@@ -138,7 +211,8 @@ func (l *Learner) Sync() {
 	l.idle.L.Unlock()
 }
 
-// Close learns from what is queued and stops.
+// Close learns from what is queued, writes a line for drops no line
+// reported, and stops.
 func (l *Learner) Close() {
 	l.mu.Lock()
 	if !l.closed {
@@ -147,12 +221,33 @@ func (l *Learner) Close() {
 	}
 	l.mu.Unlock()
 	l.wg.Wait()
+	if n := l.takeDropped(); n > 0 {
+		if err := l.appendEntry(LedgerEntry{At: time.Now().UTC().Format(time.RFC3339Nano), Trigger: DroppedTrigger,
+			Codes: []string{}, DomainAnchors: []string{}, Files: []string{}, Counts: map[string]int{}, Dropped: n}); err != nil {
+			l.log.Warn().Err(err).Int64("dropped", n).Msg("dropped friction entries not recorded")
+		}
+	}
+}
+
+// takeDropped is the drops since the last line that reported some.
+func (l *Learner) takeDropped() int64 {
+	l.idle.L.Lock()
+	defer l.idle.L.Unlock()
+	n := l.dropped.Load() - l.reported
+	l.reported += n
+	return n
 }
 
 func (l *Learner) run() {
 	defer l.wg.Done()
-	for d := range l.ch {
-		if err := l.learn(d); err != nil {
+	for it := range l.ch {
+		var err error
+		if it.denial != nil {
+			err = l.learn(*it.denial)
+		} else {
+			err = l.learnAccepted(*it.plan)
+		}
+		if err != nil {
 			l.log.Warn().Err(err).Msg("friction not recorded")
 		}
 		l.idle.L.Lock()
@@ -168,11 +263,14 @@ func (l *Learner) learn(d Denial) error {
 	if l.counts == nil {
 		l.counts = countLedger(l.res)
 	}
-	anchors := l.anchors(d.Files)
+	anchors := l.anchorsOf(d.Files)
 	entry := LedgerEntry{
 		At: d.At.UTC().Format(time.RFC3339Nano), Trigger: d.Verb, Codes: orEmpty(d.Codes), DomainAnchors: anchors,
 		Files: orEmpty(d.Files), Counts: map[string]int{}, Strategy: d.Strategy, Session: d.Session,
-		Work: d.Work, Agent: d.Agent, Seq: d.Seq,
+		Work: d.Work, Agent: d.Agent, Seq: d.Seq, Dropped: l.takeDropped(),
+	}
+	if entry.Dropped > 0 {
+		l.log.Warn().Int64("dropped", entry.Dropped).Msg("the friction queue was full; denials were not recorded")
 	}
 	var due []Signature
 	for _, sig := range signaturesOf(d.Codes, anchors, d.Strategy) {
@@ -183,23 +281,44 @@ func (l *Learner) learn(d Denial) error {
 			due = append(due, sig)
 		}
 	}
-	line, err := json.Marshal(entry)
-	if err != nil {
-		return err
-	}
-	if err := l.appendLedger(append(line, '\n')); err != nil {
+	if err := l.appendEntry(entry); err != nil {
 		return err
 	}
 	if len(due) == 0 {
 		return nil
 	}
-	return OpenCandidates(l.res, due, d, l.counts, d.At)
+	if st := stampOf(l.res); st != l.stamp || l.settled == nil {
+		l.settled, l.stamp = map[string]bool{}, st
+	}
+	due = slices.DeleteFunc(due, func(s Signature) bool { return l.settled[s.Key()] })
+	if len(due) == 0 {
+		return nil
+	}
+	st, err := openCandidates(l.res, due, d, l.counts, l.scaffolder(), d.At)
+	if err != nil {
+		return err
+	}
+	if st != l.stamp {
+		l.settled, l.stamp = map[string]bool{}, st
+	}
+	for _, s := range due {
+		l.settled[s.Key()] = true
+	}
+	return nil
 }
 
-func (l *Learner) anchors(files []string) []string {
+func (l *Learner) appendEntry(e LedgerEntry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	return l.appendLedger(append(line, '\n'))
+}
+
+func (l *Learner) anchorsOf(files []string) []string {
 	out := []string{}
 	for _, f := range files {
-		if a := AnchorOf(f, l.depth); !slices.Contains(out, a) {
+		if a := l.anchors.Of(f); !slices.Contains(out, a) {
 			out = append(out, a)
 		}
 	}

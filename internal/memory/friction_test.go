@@ -14,7 +14,7 @@ import (
 	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
-func newLearner(t *testing.T, ledgerMax int64) (*Learner, *pathscope.Resolver) {
+func testLearner(t *testing.T, ledgerMax int64) (*Learner, *pathscope.Resolver) {
 	t.Helper()
 	res, err := pathscope.New(t.TempDir())
 	if err != nil {
@@ -24,7 +24,7 @@ func newLearner(t *testing.T, ledgerMax int64) (*Learner, *pathscope.Resolver) {
 	cfg.Memory.FrictionLedgerMaxBytes = ledgerMax
 	cfg.Memory.RejectionThreshold = 3
 	cfg.Graph.Anchors.MaxDepth = 3
-	l := NewLearner(res, cfg, zerolog.Nop())
+	l := NewLearner(res, cfg, nil, zerolog.Nop())
 	t.Cleanup(l.Close)
 	return l, res
 }
@@ -34,23 +34,8 @@ func denial(code, file string) Denial {
 		Messages: []string{code + " message"}, Files: []string{file}, Strategy: "s", Work: "work-1", Seq: 1}
 }
 
-func TestAnchorOf(t *testing.T) {
-	for _, tc := range []struct{ note, file, want string }{
-		{"root file", "a.ts", ""},
-		{"shallow", "src/a.ts", "src"},
-		{"cut at depth", "src/app/orders/detail/x.html", "src/app/orders"},
-		{"leading slash", "/src/a.ts", "src"},
-	} {
-		t.Run(tc.note, func(t *testing.T) {
-			if got := AnchorOf(tc.file, 3); got != tc.want {
-				t.Errorf("AnchorOf(%q) = %q, want %q", tc.file, got, tc.want)
-			}
-		})
-	}
-}
-
 func TestOneCandidatePerSignature(t *testing.T) {
-	l, res := newLearner(t, 1<<20)
+	l, res := testLearner(t, 1<<20)
 	for range 5 {
 		l.Note(denial("PACK_SCOPE_VIOLATION", "src/app/x.ts"))
 	}
@@ -82,7 +67,7 @@ func TestRejectedSignatureStaysRejectedExpiredIsLearnedAgain(t *testing.T) {
 		{"approved: nothing new", "approved", 1},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
-			l, res := newLearner(t, 1<<20)
+			l, res := testLearner(t, 1<<20)
 			for range 3 {
 				l.Note(denial("X_CODE", "src/a.ts"))
 			}
@@ -109,7 +94,7 @@ func TestRejectedSignatureStaysRejectedExpiredIsLearnedAgain(t *testing.T) {
 }
 
 func TestLedgerRotates(t *testing.T) {
-	l, res := newLearner(t, 2048)
+	l, res := testLearner(t, 2048)
 	for range 40 {
 		l.Note(denial("ROTATE_ME", "src/a.ts"))
 	}
@@ -166,7 +151,7 @@ func TestReview(t *testing.T) {
 }
 
 func TestPendingFromFrictionIsBounded(t *testing.T) {
-	l, res := newLearner(t, 16<<20)
+	l, res := testLearner(t, 16<<20)
 	for i := range maxPendingFromFriction + 20 {
 		for range 3 {
 			l.Note(denial("SPRAY", fmt.Sprintf("junk/d%d/f.ts", i)))

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/anchor"
 	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
@@ -39,6 +40,11 @@ type FrictionDigest struct {
 	// Trend compares the work's denials per turn in its first and second
 	// half: "rising", "falling" or "flat".
 	Trend string `json:"trend"`
+	// Dropped counts denials the ledger is missing because the learner's
+	// queue was full (every server of the workspace, as the ledger keeps
+	// them, and this server's not yet written): the digest undercounts by
+	// this much.
+	Dropped int64 `json:"droppedEntries"`
 }
 
 // SignatureSeen is a signature and its denials in this work.
@@ -73,12 +79,26 @@ type Suggestion struct {
 // maxListed bounds each list of a retrospective.
 const maxListed = 10
 
+// RetroInput is what a retrospective is built from besides the files.
+type RetroInput struct {
+	Work      string
+	Stats     SessionStats
+	Anchors   anchor.Rules
+	Threshold int
+	Now       time.Time
+	// Unrecorded are this server's dropped denials no ledger line holds
+	// yet (Learner.Unrecorded).
+	Unrecorded int64
+}
+
 // Retrospect builds the retrospective of a work from the ledger, the
 // records and the controller's counts, and records a pending
 // retrospective candidate per plan_rule suggestion (one per code).
-func Retrospect(res *pathscope.Resolver, work string, stats SessionStats, depth, threshold int, now time.Time) (Retrospective, error) {
+func Retrospect(res *pathscope.Resolver, in RetroInput) (Retrospective, error) {
+	work, stats, threshold, now := in.Work, in.Stats, in.Threshold, in.Now
 	r := Retrospective{Session: stats, Suggestions: []Suggestion{}, Recorded: []string{}}
-	r.Friction = digest(ReadLedger(res), work, stats, depth)
+	r.Friction = digest(ReadLedger(res), work, stats, in.Anchors)
+	r.Friction.Dropped += in.Unrecorded
 	records, err := Load(res)
 	if err != nil {
 		return r, err
@@ -103,11 +123,12 @@ func Retrospect(res *pathscope.Resolver, work string, stats SessionStats, depth,
 	return r, err
 }
 
-func digest(ledger []LedgerEntry, work string, stats SessionStats, depth int) FrictionDigest {
+func digest(ledger []LedgerEntry, work string, stats SessionStats, anchors anchor.Rules) FrictionDigest {
 	d := FrictionDigest{Heatmap: map[string]int{}, TopSignatures: []SignatureSeen{}, Hotspots: []Hotspot{}, Trend: "flat"}
 	seen := map[Signature]int{}
 	var mine []LedgerEntry
 	for _, e := range ledger {
+		d.Dropped += e.Dropped
 		if e.Work != work {
 			continue
 		}
@@ -128,7 +149,7 @@ func digest(ledger []LedgerEntry, work string, stats SessionStats, depth int) Fr
 	d.TopSignatures = d.TopSignatures[:min(len(d.TopSignatures), maxListed)]
 	byAnchor := map[string]int{}
 	for f, n := range stats.Reads {
-		byAnchor[AnchorOf(f, depth)] += n
+		byAnchor[anchors.Of(f)] += n
 	}
 	for a, n := range byAnchor {
 		d.Hotspots = append(d.Hotspots, Hotspot{Anchor: a, Reads: n})

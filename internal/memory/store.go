@@ -2,9 +2,8 @@ package memory
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
-	"time"
+	"path/filepath"
 
 	"github.com/mcpc/mcpc/internal/pathscope"
 )
@@ -23,24 +22,58 @@ const (
 // result atomically when change says it changed something. A crash
 // leaves either the old or the new file, never half of one.
 func Update(res *pathscope.Resolver, change func(records []Record) ([]Record, bool, error)) error {
+	_, err := updateStamped(res, change)
+	return err
+}
+
+// recordsStamp tells one version of records.json from another without
+// reading it: its size and modification time (every write replaces it).
+type recordsStamp struct {
+	size  int64
+	mtime int64
+}
+
+// Stamp identifies the version of records.json on disk (comparable; an
+// absent file has one too), for caches of answers derived from it.
+type Stamp = recordsStamp
+
+// StampOf is records.json's stamp now.
+func StampOf(res *pathscope.Resolver) Stamp { return stampOf(res) }
+
+func stampOf(res *pathscope.Resolver) recordsStamp {
+	st, err := os.Lstat(filepath.Join(res.Root(), filepath.FromSlash(RecordsFile)))
+	if err != nil {
+		return recordsStamp{size: -1}
+	}
+	return recordsStamp{size: st.Size(), mtime: st.ModTime().UnixNano()}
+}
+
+// updateStamped is Update returning the stamp of the file it leaves,
+// taken under the lock: no other writer's version can hide behind it.
+func updateStamped(res *pathscope.Resolver, change func(records []Record) ([]Record, bool, error)) (recordsStamp, error) {
 	unlock, err := res.Lock(RecordsLock)
 	if err != nil {
-		return err
+		return recordsStamp{}, err
 	}
 	defer unlock()
 	records, err := Load(res)
 	if err != nil {
-		return err
+		return recordsStamp{}, err
 	}
 	out, changed, err := change(records)
-	if err != nil || !changed {
-		return err
-	}
-	raw, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
-		return err
+		return recordsStamp{}, err
 	}
-	return res.WriteFileAtomic(RecordsFile, append(raw, '\n'), true)
+	if changed {
+		raw, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return recordsStamp{}, err
+		}
+		if err := res.WriteFileAtomic(RecordsFile, append(raw, '\n'), true); err != nil {
+			return recordsStamp{}, err
+		}
+	}
+	return stampOf(res), nil
 }
 
 // Change is one line of the changelog.
@@ -67,21 +100,6 @@ func AppendChanges(res *pathscope.Resolver, changes []Change) error {
 		buf = append(append(buf, line...), '\n')
 	}
 	return res.AppendFile(ChangelogFile, buf, true)
-}
-
-// Now is the one clock of the memory lifecycle: MCPC_NOW (RFC 3339) when
-// set, so tests and people can move through every window without
-// waiting; otherwise the system clock.
-func Now() (time.Time, error) {
-	v := os.Getenv("MCPC_NOW")
-	if v == "" {
-		return time.Now().UTC(), nil
-	}
-	at, err := time.Parse(time.RFC3339Nano, v)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("MCPC_NOW=%q is not an RFC 3339 time: %w", v, err)
-	}
-	return at.UTC(), nil
 }
 
 // str is a record's string field, or "".

@@ -12,7 +12,7 @@
 // stdout; exit 1 on the first mismatch, with the server's stderr.
 
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 
@@ -24,6 +24,8 @@ import { LoggingMessageNotificationSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@
 const PROMPT = "Migrate the dashboard stock warning from adp-alert to sdf-alert";
 const TARGET = "src/app/dashboard/dashboard.component.html";
 const TOOL = "controller_turn";
+// COLD_FILES is how many files the stdio run adds to the workspace.
+const COLD_FILES = 300;
 
 const { values: opts } = parseArgs({
   options: {
@@ -91,9 +93,15 @@ function startHTTP() {
 async function connect() {
   const client = new Client({ name: "mcpc-ts-client-test", version: "1.0.0" });
   if (opts.transport === "stdio") {
+    // A cold workspace: no start-up refresh (--no-warm), and more files
+    // than one index batch (256), so initialize_work builds the index and
+    // reports each batch as progress.
+    const gen = join(opts.workspace, "src", "generated");
+    mkdirSync(gen, { recursive: true });
+    for (let i = 0; i < COLD_FILES; i++) writeFileSync(join(gen, `gen${i}.ts`), `export const gen${i} = ${i};\n`);
     const transport = new StdioClientTransport({
       command: opts.binary,
-      args: ["serve", "--workspace", opts.workspace],
+      args: ["serve", "--workspace", opts.workspace, "--no-warm"],
       stderr: "pipe",
     });
     transport.stderr.on("data", (b) => (serverStderr += b));
@@ -349,6 +357,14 @@ try {
     }
     check(seen.every((p) => p.total === undefined || p.progress <= p.total), `${label}: progress past its total: ${JSON.stringify(seen)}`);
     console.log(`    ${label}: ${seen.length} progress notifications (${seen.map((p) => p.message).join(" / ")})`);
+  }
+  if (opts.transport === "stdio") {
+    // The cold index build reports its batches: at least two "indexed d of
+    // n files", d growing, n the whole workspace.
+    const batches = (progress["start the work"] ?? []).map((p) => /^indexed (\d+) of (\d+) files$/.exec(p.message ?? "")).filter(Boolean);
+    check(batches.length >= 2, `start the work: ${batches.length} index batch notifications on a cold workspace, want at least 2: ${JSON.stringify(progress["start the work"])}`);
+    check(batches.every((m, i) => Number(m[2]) > COLD_FILES && (i === 0 || Number(m[1]) > Number(batches[i - 1][1]))),
+      `start the work: index batches ${JSON.stringify(batches.map((m) => m[0]))}`);
   }
   check(logs.length >= n - 1 && logs.every((l) => l.logger === "mcpc" && typeof l.data?.verb === "string"),
     `want a log message per turn after logging/setLevel, got ${logs.length} for ${n} turns: ${JSON.stringify(logs.slice(0, 2))}`);

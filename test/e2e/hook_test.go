@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -11,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpc/mcpc/internal/app"
 	"github.com/mcpc/mcpc/internal/demo"
+	"github.com/mcpc/mcpc/internal/store"
 )
 
 // hookEvent fills a recorded host event of testdata/hooks with this
@@ -21,8 +24,22 @@ func hookEvent(t *testing.T, name, root, file, command string) []byte {
 	raw, err := os.ReadFile(filepath.Join("testdata", "hooks", name+".json"))
 	must(t, err)
 	cmd, _ := json.Marshal(command)
-	s := strings.NewReplacer("{{ROOT}}", root, "{{FILE}}", file, "{{COMMAND}}", string(cmd[1:len(cmd)-1])).Replace(string(raw))
+	s := strings.NewReplacer("{{ROOT}}", root, "{{FILE}}", file, "{{COMMAND}}", string(cmd[1:len(cmd)-1]), "{{RESULT}}", "null").Replace(string(raw))
 	return []byte(s)
+}
+
+// withFields sets top-level fields of a recorded event (its session, the
+// tool's response).
+func withFields(t *testing.T, event []byte, kv ...any) []byte {
+	t.Helper()
+	var doc map[string]any
+	must(t, json.Unmarshal(event, &doc))
+	for i := 0; i+1 < len(kv); i += 2 {
+		doc[kv[i].(string)] = kv[i+1]
+	}
+	out, err := json.Marshal(doc)
+	must(t, err)
+	return out
 }
 
 // runHook runs the real `mcpc hook HOST` with the event on stdin and decodes
@@ -87,6 +104,10 @@ func TestHookClaudeCode(t *testing.T) {
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-write", root, ".ai/config/repo.json", "")), "deny", "HOOK_OWN_FILE")
 	must(t, os.WriteFile(filepath.Join(ws, ".env"), []byte("TOKEN=x\n"), 0o644))
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-read", root, ".env", "")), "deny", "HOOK_PROTECTED_READ")
+	// A command that writes, naming mcpc's files as arguments that do not
+	// exist yet (a forged session binding, the client wiring).
+	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-bash", root, "", "cp /tmp/x .ai/tmp/hook-sessions/forged.json")), "deny", "HOOK_OWN_FILE")
+	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-bash", root, "", "mv notes.json .mcp.json")), "deny", "HOOK_OWN_FILE")
 
 	a := startServer(t, ws)
 	init := a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard")
@@ -103,6 +124,8 @@ func TestHookClaudeCode(t *testing.T) {
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-read", root, demo.Target, "")), "allow", "")
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-read", root, outside, "")), "deny", "HOOK_READ_OUTSIDE_PACK")
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-read", root, "../../etc/passwd", "")), "deny", "HOOK_READ_OUTSIDE_PACK")
+	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-grep", root, demo.Target, "")), "allow", "")
+	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-grep", root, "src", "")), "deny", "HOOK_READ_OUTSIDE_PACK")
 	// Edits and writes need an accepted change node owning the file.
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-edit", root, demo.Target, "")), "deny", "HOOK_EDIT_NOT_OWNED")
 	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-write", root, ".mcp.json", "")), "deny", "HOOK_OWN_FILE")
@@ -118,6 +141,40 @@ func TestHookClaudeCode(t *testing.T) {
 	// A recorded read becomes the work's read snapshot.
 	if got := runHook(t, ws, "claude-code", hookEvent(t, "claude-read-post", root, demo.Target, "")); len(got) != 0 {
 		t.Errorf("PostToolUse answered %v, want {}", got)
+	}
+
+	// A command that ran is recorded for the work, and a file it read
+	// becomes the read snapshot.
+	if got := runHook(t, ws, "claude-code", hookEvent(t, "claude-bash-post", root, "", "git status")); len(got) != 0 {
+		t.Errorf("PostToolUse Bash answered %v, want {}", got)
+	}
+	if b := lastHookEvent(t, ws, a.work); b.Tool != "Bash" || !b.Ran || b.Command != "git status" || len(b.Reads)+len(b.Writes) != 0 {
+		t.Errorf("last hook event = %+v, want the Bash git status that ran", b)
+	}
+	other := ""
+	for _, f := range files {
+		if f != demo.Target {
+			other = f
+			break
+		}
+	}
+	if other == "" {
+		t.Fatalf("the pack holds only %s", demo.Target)
+	}
+	runHook(t, ws, "claude-code", hookEvent(t, "claude-bash-post", root, "", "head -n 3 "+other))
+	if b := lastHookEvent(t, ws, a.work); b.Command != "head -n 3 "+other || len(b.Reads) != 1 || b.Reads[0] != other {
+		t.Errorf("last hook event = %+v, want the head of %s", b, other)
+	}
+	st, err := store.Open(filepath.Join(ws, app.StorePath))
+	must(t, err)
+	var reads map[string]string
+	must(t, st.View(context.Background(), func(tx *store.Tx) (err error) {
+		reads, err = tx.Reads(context.Background(), a.work, other)
+		return err
+	}))
+	st.Close()
+	if !strings.HasPrefix(reads[other], "sha256:") {
+		t.Errorf("PostToolUse Bash left no read snapshot of %s: %v", other, reads)
 	}
 
 	// Once the plan is accepted, its change node owns the target.
@@ -170,6 +227,19 @@ func TestHookCursor(t *testing.T) {
 	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "git status")), "allow", "")
 	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "wget http://example.com")), "deny", "HOOK_SHELL_NETWORK")
 	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "node build.js")), "ask", "HOOK_SHELL_UNLISTED")
+	// The repository lists the commands its agents may run without asking.
+	cfgFile := filepath.Join(ws, ".ai", "config", "repo.json")
+	cfg := readJSONFile(t, cfgFile)
+	cfg["hooks"] = map[string]any{"safeCommands": []string{"node build.js", "curl"}}
+	raw, err := json.Marshal(cfg)
+	must(t, err)
+	must(t, os.WriteFile(cfgFile, raw, 0o644))
+	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "node build.js --prod")), "allow", "")
+	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "curl https://example.com")), "deny", "HOOK_SHELL_NETWORK")
+	// An invalid configuration fails the shell event closed.
+	must(t, os.WriteFile(cfgFile, []byte(`{"hooks": {"safeCommands": "node"}}`), 0o644))
+	wantCursor(t, runHook(t, ws, "cursor", hookEvent(t, "cursor-shell", root, "", "git status")), "deny", "HOOK_ERROR")
+	must(t, os.WriteFile(cfgFile, raw, 0o644))
 	// Cursor runs hooks from .cursor/; without --workspace the event's
 	// workspace_roots name the workspace.
 	cmd := exec.Command(binary, "hook", "cursor")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,7 +32,9 @@ func TestInit(t *testing.T) {
 				".claude/settings.json": `{"permissions": {"allow": ["Bash(ls)"]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}]}}`,
 			}},
 		{note: "cursor", client: "cursor", server: ".cursor/mcp.json", key: "mcpServers", hooks: ".cursor/hooks.json",
-			existing: map[string]string{".cursor/hooks.json": `{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}`}},
+			// An earlier mcpc wired beforeShellExecution and afterFileEdit;
+			// preToolUse and postToolUse now cover them.
+			existing: map[string]string{".cursor/hooks.json": `{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}, {"command": "mcpc hook cursor"}], "beforeShellExecution": [{"command": "mcpc hook cursor"}]}}`}},
 		{note: "vscode", client: "vscode", server: ".vscode/mcp.json", key: "servers",
 			existing: map[string]string{".vscode/mcp.json": `{"inputs": [], "servers": {"other": {"type": "stdio", "command": "x"}}}`}},
 	} {
@@ -68,6 +71,7 @@ func TestInit(t *testing.T) {
 					}
 				}
 			}
+			wantHookWiring(t, ws, tc.client)
 			if _, err := os.Stat(filepath.Join(ws, ".ai", "config", "repo.json")); err != nil {
 				t.Errorf("no starter repo.json: %v", err)
 			}
@@ -96,4 +100,54 @@ func TestInit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wantHookWiring checks the events each host's hooks file wires to mcpc
+// hook: Claude Code's PreToolUse judges the file and shell tools and its
+// PostToolUse also sees mcpc's own MCP tool (whose answers bind the
+// session); Cursor's preToolUse/postToolUse carry every tool, its
+// refusing events fail closed, and events earlier versions wired are gone.
+func wantHookWiring(t *testing.T, ws, client string) {
+	t.Helper()
+	switch client {
+	case "claude-code":
+		hooks := readJSONFile(t, filepath.Join(ws, ".claude/settings.json"))["hooks"].(map[string]any)
+		for ev, want := range map[string][]string{"PreToolUse": {"Read", "Edit", "Write", "Bash"}, "PostToolUse": {"Read", "Bash", "mcp__mcpc__controller_turn"}} {
+			var matcher string
+			for _, e := range hooks[ev].([]any) {
+				if strings.Contains(fmtJSON(e), "mcpc hook claude-code") {
+					matcher, _ = e.(map[string]any)["matcher"].(string)
+				}
+			}
+			for _, tool := range want {
+				if !slices.Contains(strings.Split(matcher, "|"), tool) {
+					t.Errorf("%s matcher %q lacks %s", ev, matcher, tool)
+				}
+			}
+		}
+	case "cursor":
+		hooks := readJSONFile(t, filepath.Join(ws, ".cursor/hooks.json"))["hooks"].(map[string]any)
+		for ev, failClosed := range map[string]bool{"preToolUse": true, "postToolUse": false, "beforeReadFile": true, "afterMCPExecution": false} {
+			entries, _ := hooks[ev].([]any)
+			if len(entries) != 1 {
+				t.Errorf("%s: %d entries, want mcpc's one: %v", ev, len(entries), hooks[ev])
+				continue
+			}
+			e := entries[0].(map[string]any)
+			if e["command"] != "mcpc hook cursor" || (e["failClosed"] == true) != failClosed || e["matcher"] != nil {
+				t.Errorf("%s entry %v, want mcpc hook cursor for every tool, failClosed %v", ev, e, failClosed)
+			}
+		}
+		if _, ok := hooks["beforeShellExecution"]; ok {
+			t.Errorf("the earlier beforeShellExecution entry stays: %v", hooks)
+		}
+		if got := fmtJSON(hooks["afterFileEdit"]); got != `[{"command":"./format.sh"}]` {
+			t.Errorf("afterFileEdit = %s, want only the person's ./format.sh", got)
+		}
+	}
+}
+
+func fmtJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

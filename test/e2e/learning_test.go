@@ -136,7 +136,12 @@ func TestMemoryLearnsFromFriction(t *testing.T) {
 		!slices.Equal(anyStrings(dash["rejectionCodes"]), []string{"PACK_SCOPE_VIOLATION"}) {
 		t.Errorf("dashboard candidate = %v", dash)
 	}
-	if fs, _ := dash["fewShot"].(map[string]any); fs == nil || !strings.Contains(fs["instruction"].(string), "src/app/dashboard") || fs["whyWrong"] == "" {
+	// A read outside the pack is a scope rule's denial: a worked example
+	// (few_shot), its anti-pattern the denied call, why from the rule's
+	// METADATA and the denial, what to do from its remediation.
+	if fs, _ := dash["fewShot"].(map[string]any); fs == nil || !strings.Contains(fs["instruction"].(string), "src/app/dashboard") ||
+		fs["before"] != "read_file_lines src/app/dashboard/nope.ts" || !strings.Contains(fs["whyWrong"].(string), " Here: ") ||
+		fs["rule"] != `mcpc.rules.scope["pack-scope"]` || dash["scaffolded"] != true {
 		t.Errorf("dashboard few-shot = %v", dash["fewShot"])
 	}
 	dashID, appID, rootID := dash["id"].(string), app["id"].(string), root["id"].(string)
@@ -225,6 +230,7 @@ func checkRetrospective(t *testing.T, done *protocol.TurnResponse) {
 			Heatmap       map[string]int   `json:"heatmap"`
 			TopSignatures []map[string]any `json:"topSignatures"`
 			Trend         string           `json:"trend"`
+			Dropped       *int             `json:"droppedEntries"`
 		} `json:"friction"`
 		Memory struct {
 			Pending     int      `json:"pending"`
@@ -240,7 +246,8 @@ func checkRetrospective(t *testing.T, done *protocol.TurnResponse) {
 	}
 	must(t, json.Unmarshal(raw, &r))
 	if r.Friction.Heatmap["PACK_SCOPE_VIOLATION"] != 10 || len(r.Friction.TopSignatures) == 0 ||
-		r.Friction.TopSignatures[0]["anchor"] != "src/app/dashboard" || r.Friction.TopSignatures[0]["count"] != float64(4) {
+		r.Friction.TopSignatures[0]["anchor"] != "src/app/dashboard" || r.Friction.TopSignatures[0]["count"] != float64(4) ||
+		r.Friction.Dropped == nil || *r.Friction.Dropped != 0 {
 		t.Errorf("friction digest = %s", raw)
 	}
 	if r.Memory.Pending < 3 || len(r.Memory.NeedsReview) < 3 {

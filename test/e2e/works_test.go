@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -75,5 +76,37 @@ func TestWorks(t *testing.T) {
 	must(t, json.Unmarshal([]byte(line), &d))
 	if d.WorkID != a.work || d.Verb != "read_file_lines" || !d.Allow {
 		t.Errorf("followed decision = %s", line)
+	}
+
+	// A host's own tool use the hook refuses is streamed too.
+	root, err := filepath.EvalSymlinks(ws)
+	must(t, err)
+	wantClaude(t, runHook(t, ws, "claude-code", hookEvent(t, "claude-edit", root, demo.Target, "")), "deny", "HOOK_EDIT_NOT_OWNED")
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case line = <-lines:
+		case <-deadline:
+			t.Fatal("mcpc works --follow did not stream the refused Edit")
+		}
+		var h struct {
+			WorkID string   `json:"workId"`
+			Verb   string   `json:"verb"`
+			Allow  bool     `json:"allow"`
+			Codes  []string `json:"codes"`
+			Hook   struct {
+				Event  string   `json:"event"`
+				Writes []string `json:"writes"`
+			} `json:"hook"`
+		}
+		must(t, json.Unmarshal([]byte(line), &h))
+		if h.Hook.Event == "" {
+			continue // a later read_file_lines decision
+		}
+		if h.WorkID != a.work || h.Verb != "Edit" || h.Allow || len(h.Codes) != 1 || h.Codes[0] != "HOOK_EDIT_NOT_OWNED" ||
+			h.Hook.Event != "PreToolUse" || len(h.Hook.Writes) != 1 || h.Hook.Writes[0] != demo.Target {
+			t.Errorf("followed hook event = %s", line)
+		}
+		break
 	}
 }

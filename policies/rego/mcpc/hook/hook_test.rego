@@ -119,8 +119,38 @@ test_fail_unknown_work if {
 }
 
 test_fail_ambiguous_work if {
-	d := hook.decision with input as object.union(object.remove(input_doc, ["work"]), {"binding": {"requested": "", "found": false, "active": ["work-1", "work-2"]}})
-	[v.code | some v in d.denials] == ["HOOK_WORK_AMBIGUOUS"]
+	d := hook.decision with input as object.union(
+		object.remove(input_doc, ["work"]),
+		{"binding": {"requested": "", "found": false, "session": "s-1", "sessionWork": "", "via": "", "active": ["work-1", "work-2"]}},
+	)
+	d.denials == [{
+		"code": "HOOK_WORK_AMBIGUOUS",
+		"message": "2 works are active (work-1, work-2), this session is bound to none of them and MCPC_WORK_ID is not set",
+		"path": "binding.session",
+		"remediation": "Call controller_turn for your work from this session (an allowed answer binds the session to its workId), or set MCPC_WORK_ID in the host's environment to the workId this session works on.",
+		"rule": "mcpc.rules.hook[\"work-ambiguous\"]",
+		"severity": "error",
+	}]
+}
+
+test_success_session_bound_among_several if {
+	d := hook.decision with input as object.union(
+		input_doc,
+		{"binding": {"requested": "", "found": false, "session": "s-1", "sessionWork": "work-1", "via": "session", "active": ["work-1", "work-2"]}},
+	)
+	d == {"permission": "allow", "denials": [], "asks": [], "workId": "work-1"}
+}
+
+test_fail_ambiguous_write_of_own_file_stays_denied if {
+	d := hook.decision with input as object.union(
+		object.remove(input_doc, ["work"]),
+		{
+			"binding": {"requested": "", "found": false, "session": "", "sessionWork": "", "via": "", "active": ["work-1", "work-2"]},
+			"hook": {"host": "cursor", "event": "preToolUse", "tool": "Write", "kind": "write", "targets": [_target("write", ".mcp.json")]},
+		},
+	)
+	d.permission == "deny"
+	{v.code | some v in d.denials} == {"HOOK_OWN_FILE", "HOOK_WORK_AMBIGUOUS"}
 }
 
 test_fail_protected_config_read_without_work if {
@@ -134,4 +164,47 @@ test_fail_memory_write_is_own_file if {
 		{"hook": {"host": "cursor", "event": "afterFileEdit", "tool": "afterFileEdit", "kind": "edit", "targets": [_target("write", ".ai/memory/notes.jsonl")]}},
 	)
 	[v.code | some v in d.denials] == ["HOOK_OWN_FILE"]
+}
+
+test_success_configured_safe_command if {
+	d := hook.decision with input as object.union(_shell(["python3", "x.py"]), {"config": {"safeCommands": ["python3 x.py"]}})
+	d == {"permission": "allow", "denials": [], "asks": [], "workId": "work-1"}
+}
+
+test_fail_configured_safe_command_still_network if {
+	d := hook.decision with input as object.union(_shell(["curl", "https://example.com"]), {"config": {"safeCommands": ["curl"]}})
+	[v.code | some v in d.denials] == ["HOOK_SHELL_NETWORK"]
+}
+
+# _shell_naming is a shell command with no work active whose argument
+# file is named (not an existing file) in segment 0.
+_shell_naming(argv, file) := object.union(object.remove(input_doc, ["work"]), {"hook": {
+	"host": "claude-code", "event": "PreToolUse", "tool": "Bash", "kind": "shell",
+	"targets": [object.union(_target("named", file), {"at": "hook.shell.segments[0].argv[2]", "segment": 0})],
+	"shell": {
+		"command": concat(" ", argv), "parsed": true, "substitution": false,
+		"segments": [{"argv": argv, "redirects": [], "inputs": []}],
+	},
+}})
+
+test_fail_copy_onto_own_file_without_work if {
+	d := hook.decision with input as _shell_naming(["cp", "/tmp/x", ".ai/tmp/hook-sessions/s-9.json"], ".ai/tmp/hook-sessions/s-9.json")
+	d.denials == [{
+		"code": "HOOK_OWN_FILE",
+		"message": ".ai/tmp/hook-sessions/s-9.json is one of mcpc's own files; \"cp /tmp/x .ai/tmp/hook-sessions/s-9.json\" may change it",
+		"path": "hook.shell.segments[0].argv[2]",
+		"remediation": "mcpc's files change only through mcpc (controller_turn) or by a person; leave them alone and continue through controller_turn.",
+		"rule": "mcpc.rules.hook[\"own-files\"]",
+		"severity": "error",
+	}]
+}
+
+test_success_named_own_file_in_a_reading_command if {
+	d := hook.decision with input as _shell_naming(["grep", "x", ".ai/tmp/missing.json"], ".ai/tmp/missing.json")
+	d.permission == "allow"
+}
+
+test_success_copy_onto_other_file_without_work if {
+	d := hook.decision with input as _shell_naming(["cp", "/tmp/x", "src/new.ts"], "src/new.ts")
+	d.permission == "allow"
 }

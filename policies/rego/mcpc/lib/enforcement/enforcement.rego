@@ -11,6 +11,7 @@
 #   meet. The plan rules of mcpc.rules.plan read only these views.
 package mcpc.lib.enforcement
 
+import data.mcpc.lib.memory
 import data.mcpc.lib.plan
 
 # the strategy a plan follows: its envelope's, as the server expects it
@@ -18,23 +19,13 @@ _strategy := object.get(input.envelope, "knowledgeStrategyId", "")
 
 _migration_strategy if _strategy == "migration_adp_to_sdf"
 
-_now_ns := time.parse_rfc3339_ns(input.enforcement.now)
-
-# a record whose expiresAt is not a valid time is treated as expired: a
-# record policy cannot read never applies
-_live(record) if not record.expiresAt
-
-_live(record) if time.parse_rfc3339_ns(record.expiresAt) > _now_ns
-
 # METADATA
 # description: |
-#   the memory records in force: approved, or provisional (enforced but
-#   reversible, seed 002), and not past expiresAt on the clock
-active_memories contains record if {
-	some record in input.enforcement.memories
-	record.state in {"approved", "provisional"}
-	_live(record)
-}
+#   the memory records in force: mcpc.lib.memory's one activation decision
+#   (approved, or provisional: enforced but reversible, seed 002; on the
+#   clock input.enforcement.now with config's windows; never a plan_rule no
+#   person approved or made provisional; not past expiresAt)
+active_memories contains record if some record in memory.active
 
 # METADATA
 # description: memory records that carry a plan_rule, in the one plan_rule shape
@@ -77,10 +68,9 @@ plan_rules contains rule if {
 #   000 section 13), in record id order so the outcome does not depend on
 #   the file's order
 memory_strategy_signals := [signal |
-	some id in sort([record.id | some record in active_memories; record.enforcementType == "strategy_signal"])
-	some record in active_memories
-	record.id == id
-	signal := object.union(record.strategySignal, {"source": sprintf("memory:%s", [id])})
+	some record in memory.active # in id order
+	record.enforcementType == "strategy_signal"
+	signal := object.union(record.strategySignal, {"source": sprintf("memory:%s", [record.id])})
 ]
 
 # METADATA
@@ -474,7 +464,7 @@ _pack_rule(rule) := {
 
 # METADATA
 # description: the pack's memories (the active records) in id order
-pack_memories := [object.remove(record, ["traceRef"]) | some record in sort_by_id([r | some r in active_memories])]
+pack_memories := [object.remove(record, ["traceRef"]) | some record in memory.active]
 
 # METADATA
 # description: a list of objects in id order

@@ -53,6 +53,15 @@ listed(list, argv) if {
 }
 
 # METADATA
+# description: |
+#   the segment runs a command the repository configured as safe
+#   (.ai/config hooks.safeCommands)
+configured_safe(argv) if {
+	some entry in object.get(input, ["config", "safeCommands"], [])
+	command_matches(entry, argv)
+}
+
+# METADATA
 # scope: document
 # description: the message name of a target (its canonical path, else what the host sent)
 name(target) := target.path.canonical if target.path.canonical != ""

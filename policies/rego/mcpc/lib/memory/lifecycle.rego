@@ -1,69 +1,121 @@
-# Memory lifecycle and activation.
+# Memory lifecycle and activation: the one decision of which memory records
+# are in force, read by the pack's activeMemories and memories, the memory
+# lane of ranking, trace_symbol_graph's few-shots, the strategy override
+# layer and plan_rule enforcement (mcpc.lib.enforcement.active_memories is
+# this decision).
 # Seed 002's lifecycle over the records' facts (input.enforcement.memories)
-# on one clock (input.memoryLifecycle.now, MCPC_NOW when set): a pending
-# record may be contested for contestWindowHours from its creation, then it
-# is provisional for provisionalWindowHours; past both it expires, unless its
-# enforcement type is auto-promotable, when it is approved. plan_rule is
-# never auto-promoted, whatever config lists. approved, rejected, expired
-# and retired are people's (or an earlier check's) decisions and stay.
-# Which memories are active for a turn follows from the state this decides;
-# Go persists the transitions (mcpc memory expire-check) and writes the
-# changelog.
+# on one clock (input.enforcement.now: MCPC_NOW when set, else the system
+# clock, from Go's one clock) with the windows of config memory.*
+# (input.memoryLifecycle): a pending record may be contested for
+# contestWindowHours from its creation, then it is provisional for
+# provisionalWindowHours; past both it expires, unless its enforcement type
+# is auto-promotable, when it is approved. A record that needs a person
+# (a plan_rule, or a scaffolded strategy_signal: a guess that would bind
+# plans or the strategy) never leaves pending by the clock and is never
+# auto-promoted, whatever config lists; past both windows it expires.
+# approved, rejected, expired and retired are people's (or an earlier
+# check's) decisions and stay. Go persists the transitions (mcpc memory
+# expire-check) and writes the changelog.
 package mcpc.lib.memory
 
-_lifecycle := input.memoryLifecycle
+_lifecycle := object.get(input, "memoryLifecycle", {})
+
+_contest_ns := object.get(_lifecycle, "contestWindowHours", 48) * _hour_ns
+
+_provisional_ns := object.get(_lifecycle, "provisionalWindowHours", 48) * _hour_ns
+
+_auto_types := object.get(_lifecycle, "autoPromotable", ["informational", "strategy_signal"])
+
+_memories := object.get(input, ["enforcement", "memories"], [])
 
 _hour_ns := 3600000000000
 
-_now_ns := time.parse_rfc3339_ns(_lifecycle.now)
+_now_ns := time.parse_rfc3339_ns(input.enforcement.now)
 
-_contest_end_ns(record) := time.parse_rfc3339_ns(record.createdAt) + (_lifecycle.contestWindowHours * _hour_ns)
+# The lifecycle is decided on each record's few scalar facts (stored state,
+# createdAt, type, scaffolded), never by handing whole records to
+# functions: records.json may hold thousands, and records alike share one
+# evaluation.
 
-_provisional_end_ns(record) := _contest_end_ns(record) + (_lifecycle.provisionalWindowHours * _hour_ns)
+# which window the clock is in for a record created at created: contest,
+# provisional, past, or none when createdAt (or the clock) cannot be read
+_window(created, windows) := "contest" if {
+	_now_ns < time.parse_rfc3339_ns(created) + windows[0]
+} else := "provisional" if {
+	_now_ns < (time.parse_rfc3339_ns(created) + windows[0]) + windows[1]
+} else := "past" if {
+	_now_ns >= (time.parse_rfc3339_ns(created) + windows[0]) + windows[1]
+} else := "none"
 
-_auto_promotable(record) if {
-	record.enforcementType in _lifecycle.autoPromotable
-	record.enforcementType != "plan_rule"
-}
+_windows := [_contest_ns, _provisional_ns]
 
-_settled := {"approved", "rejected", "expired", "retired"}
+# only a person may put a plan_rule, or a scaffolded strategy_signal
+# (friction's guess at a strategy override), in force
+_person("plan_rule", _)
+
+_person("strategy_signal", true)
 
 # METADATA
 # scope: document
 # description: |
-#   a record's state on the clock: pending until its contest window ends,
-#   provisional until its provisional window ends, then approved (an
-#   auto-promotable type) or expired; a record without a readable createdAt
-#   keeps its stored state
-effective_state(record) := record.state if record.state in _settled
+#   a record only a person may put in force: a plan_rule, or a scaffolded
+#   strategy_signal (friction's guess at a strategy override)
+needs_person(record) if _person(object.get(record, "enforcementType", ""), object.get(record, "scaffolded", false))
 
-effective_state(record) := "pending" if {
-	record.state == "pending"
-	_now_ns < _contest_end_ns(record)
+_needs_person(type, scaffolded) if {
+	_person(type, scaffolded)
+} else := false
+
+_open := {"pending", "provisional"}
+
+# the state of a record stored as stored, its window on the clock, whether
+# it needs a person and whether its type is auto-promotable: an else chain,
+# so a record costs one evaluation of the first branch that holds
+_state(stored, window, person, auto) := stored if {
+	not stored in _open # approved, rejected, expired, retired stay
+} else := stored if {
+	window in {"none", "contest"}
+} else := "pending" if {
+	window == "provisional"
+	stored == "pending"
+	person
+} else := "provisional" if {
+	window == "provisional"
+} else := "approved" if {
+	auto
+} else := "expired"
+
+# METADATA
+# scope: document
+# description: |
+#   a record's state on the clock: pending (or the provisional a person
+#   set) until its contest window ends, provisional until its provisional
+#   window ends, then approved (an auto-promotable type) or expired; a
+#   record that needs a person stays pending until it expires; a record
+#   without a readable createdAt keeps its stored state
+effective_state(record) := _state(record.state, window, person, auto) if {
+	window := _window(object.get(record, "createdAt", ""), _windows)
+	type := object.get(record, "enforcementType", "")
+	person := _needs_person(type, object.get(record, "scaffolded", false))
+	auto := _auto(type, person)
 }
 
-effective_state(record) := "provisional" if {
-	record.state in {"pending", "provisional"}
-	_now_ns >= _contest_end_ns(record)
-	_now_ns < _provisional_end_ns(record)
+_auto(type, false) := type in _auto_types
+
+_auto(_, true) := false
+
+# each record's state on the clock, by its index in records.json: a
+# complete rule built once (a partial object looked up by key walks every
+# entry on each lookup)
+_state_at := {i: state | # regal ignore:prefer-set-or-object-rule
+	some i, record in _memories
+	state := effective_state(record)
 }
 
-effective_state(record) := "approved" if {
-	record.state in {"pending", "provisional"}
-	_now_ns >= _provisional_end_ns(record)
-	_auto_promotable(record)
-}
-
-effective_state(record) := "expired" if {
-	record.state in {"pending", "provisional"}
-	_now_ns >= _provisional_end_ns(record)
-	not _auto_promotable(record)
-}
-
-effective_state(record) := record.state if {
-	record.state in {"pending", "provisional"}
-	not time.parse_rfc3339_ns(record.createdAt)
-}
+# the indexes of the records in id order (then file order), sorted once
+_ordered := [pair[1] |
+	some pair in sort([[record.id, i] | some i, record in _memories; is_string(record.id)])
+]
 
 _reason := {
 	"provisional": "the contest window ended without a rejection",
@@ -74,88 +126,119 @@ _reason := {
 # METADATA
 # description: the state changes the clock has made, in record id order
 transitions := [change |
-	some id in sort([r.id | some r in input.enforcement.memories])
-	some record in input.enforcement.memories
-	record.id == id
-	to := effective_state(record)
+	some i in _ordered
+	record := _memories[i]
+	to := _state_at[i]
 	to != record.state
-	change := {"id": id, "from": record.state, "to": to, "reason": _reason[to]}
+	change := {"id": record.id, "from": record.state, "to": to, "reason": _reason[to]}
 ]
 
 # an active record is in force on the clock: provisional (enforced but
-# reversible) or approved, and not past an expiresAt it carries
-_expired_at(record) if time.parse_rfc3339_ns(record.expiresAt) <= _now_ns
+# reversible) or approved, and not past an expiresAt it carries; an
+# expiresAt policy cannot read (or a clock it cannot read) never applies
+_live(null)
 
-_expired_at(record) if {
-	record.expiresAt
-	not time.parse_rfc3339_ns(record.expiresAt)
-}
+_live(at) if time.parse_rfc3339_ns(at) > _now_ns
+
+_in_force := {"approved", "provisional"}
+
+# the indexes of the active records, in id order
+_active_at := [i |
+	some i in _ordered
+	_state_at[i] in _in_force
+	_live(object.get(_memories[i], "expiresAt", null))
+]
 
 # METADATA
-# description: the records active for this turn, in id order
-active := [record |
-	some id in sort([r.id | some r in input.enforcement.memories])
-	some record in input.enforcement.memories
-	record.id == id
-	effective_state(record) in {"approved", "provisional"}
-	not _expired_at(record)
-]
+# description: |
+#   the records in force for this turn, in id order: the one activation
+#   decision (provisional is enforced but reversible, seed 002)
+active := [_memories[i] | some i in _active_at]
 
-# a record's anchors as folders; a record without anchors is workspace-wide
-_folders(record) := [trim_prefix(trim_prefix(a, "anchor:"), "/") |
-	some a in object.get(record, "domainAnchorIds", [])
+# anchors as folders: without an anchor prefix or a leading slash
+_folders(anchors) := [trim_prefix(trim_prefix(a, "anchor:"), "/") |
+	some a in anchors
 	is_string(a)
 ]
+
+# the active records' folders by index; a record without anchors is
+# workspace-wide
+_folders_at := {i: _folders(object.get(_memories[i], "domainAnchorIds", [])) | # regal ignore:prefer-set-or-object-rule
+	some i in _active_at
+}
+
+_covers_any(folders, _) if count(folders) == 0
+
+_covers_any(folders, _) if "" in folders
+
+_covers_any(folders, files) if {
+	some folder in folders
+	folder != ""
+	some file in files
+	startswith(file, concat("", [folder, "/"]))
+}
 
 # METADATA
 # scope: document
 # description: whether a record's domain anchors cover a file
-covers(record, _) if count(_folders(record)) == 0
-
-covers(record, file) if {
-	some folder in _folders(record)
-	folder != ""
-	startswith(file, concat("", [folder, "/"]))
-}
-
-covers(record, _) if "" in _folders(record)
+covers(record, file) if _covers_any(_folders(object.get(record, "domainAnchorIds", [])), [file])
 
 # METADATA
 # description: |
 #   the active memories whose domain anchors cover one of the files, as the
-#   pack lists them (without the trace reference)
-active_for(files) := [object.union(object.remove(record, ["traceRef"]), {"state": effective_state(record)}) |
-	some record in active
-	some file in files
-	covers(record, file)
-	not _covered_earlier(record, file, files)
+#   pack lists them (without the trace reference), in id order
+active_for(files) := [object.union(object.remove(_memories[i], ["traceRef"]), {"state": _state_at[i]}) |
+	some i in _active_at
+	_covers_any(_folders_at[i], files)
 ]
-
-_covered_earlier(record, file, files) if {
-	some i, f in files
-	f == file
-	some j, g in files
-	j < i
-	covers(record, g)
-}
 
 # METADATA
 # description: |
 #   the active few-shot memories, for the files a trace_symbol_graph result
 #   reaches: Go keeps those whose folders cover one of them
-few_shots := [{"id": record.id, "folders": _folders(record), "fewShot": record.fewShot} |
-	some record in active
+few_shots := [{"id": record.id, "folders": _folders_at[i], "fewShot": record.fewShot} |
+	some i in _active_at
+	record := _memories[i]
 	record.enforcementType == "few_shot"
 	is_object(record.fewShot)
 ]
 
+# the instants after now at which the clock changes a record's state or
+# whether it is active: its window ends and its expiresAt
+_edges contains edge if {
+	some record in _memories
+	record.state in _open
+	created := time.parse_rfc3339_ns(record.createdAt)
+	some edge in [created + _contest_ns, (created + _contest_ns) + _provisional_ns]
+	edge > _now_ns
+}
+
+_edges contains edge if {
+	some record in _memories
+	edge := time.parse_rfc3339_ns(record.expiresAt)
+	edge > _now_ns
+}
+
+# METADATA
+# description: |
+#   until when (RFC 3339) this answer holds on a moving clock, "" when no
+#   window or expiry lies ahead: Go may reuse it until then while the
+#   records and the policies stay the same
+default valid_until := ""
+
+# METADATA
+# description: the next edge ahead
+valid_until := time.format(min(_edges)) if count(_edges) > 0
+
 # METADATA
 # description: |
 #   what Go asks of the lifecycle outside a turn's decision: the clock's
-#   transitions (mcpc memory expire-check), the active ids, and the active
-#   few-shots (injected into trace_symbol_graph results)
+#   transitions (mcpc memory expire-check), the active ids, the active
+#   few-shots (injected into trace_symbol_graph results) and until when the
+#   answer holds
 lifecycle_summary := {
 	"transitions": transitions,
 	"active": [r.id | some r in active],
 	"fewShots": few_shots,
+	"validUntil": valid_until,
 }

@@ -1,29 +1,21 @@
 # METADATA
-# title: Memory records that count
+# title: Memory records that inform retrieval
 # description: |
-#   Which records of .ai/memory/records.json inform retrieval: the enforced
-#   ones (approved and provisional; pending, rejected and retired records do
-#   not). Go reads the records as facts (input.memoryRecords) before ranking
-#   and boosts the files under the domain anchors of the counted records.
+#   The memory lane of ranking: the domain anchors of the records in force
+#   (active, the one activation decision of lifecycle.rego, on the same
+#   clock and windows). Go gives the records and the clock as
+#   input.enforcement and the windows as input.memoryLifecycle before
+#   ranking, and boosts the files under these anchors.
 package mcpc.lib.memory
 
-_counted_states := {"approved", "provisional"}
-
 # METADATA
-# description: the records that count, in file order
-counted := [record |
-	some record in input.memoryRecords
-	record.state in _counted_states
-]
-
-# METADATA
-# description: the domain anchor folders of the counted records, without an anchor prefix or a leading slash
-anchors := [trim_prefix(trim_prefix(anchor, "anchor:"), "/") |
-	some record in counted
-	some anchor in record.domainAnchorIds
-	is_string(anchor)
+# description: the domain anchor folders of the active records, without an anchor prefix or a leading slash
+anchors := [folder |
+	some i in _active_at
+	some folder in _folders_at[i]
+	folder != ""
 ]
 
 # METADATA
 # description: what the memory lane is given
-summary := {"counted": [object.get(record, "id", "") | some record in counted], "anchors": anchors}
+summary := {"counted": [record.id | some record in active], "anchors": anchors}

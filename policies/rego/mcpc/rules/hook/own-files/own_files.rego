@@ -25,3 +25,20 @@ report contains violation if {
 		"path": target.at,
 	})
 }
+
+# A command that changes files (policies/data/hook.json writeCommands) and
+# names one of mcpc's files as an argument: cp's or mv's destination, a
+# touch, an rm. Its arguments are judged whether they exist or not.
+report contains violation if {
+	some target in input.hook.targets
+	segment := input.hook.shell.segments[target.segment]
+	hook.listed("writeCommands", segment.argv)
+	hook.own_file(target.path.canonical)
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf(
+			"%s is one of mcpc's own files; %q may change it",
+			[target.path.canonical, concat(" ", segment.argv)],
+		),
+		"path": target.at,
+	})
+}

@@ -1,15 +1,16 @@
 # METADATA
 # title: Unlisted shell commands need a person
 # description: |
-#   While a work is active, a shell command that is not a configured safe
-#   command (policies/data/hook.json safeCommands), or that substitutes
+#   While a work is active, a shell command that is not a safe command
+#   (policies/data/hook.json safeCommands, or the repository's
+#   .ai/config hooks.safeCommands), or that substitutes
 #   commands ($(...), backquotes) the hook cannot see into, is put to the
 #   person (ask) rather than allowed.
 # custom:
 #   code: HOOK_SHELL_UNLISTED
 #   remediation: >-
 #     Prefer controller_turn verbs (search_codebase_text, run_automation_recipe); a person decides on
-#     other commands.
+#     other commands, or lists the ones to allow in .ai/config/repo.json hooks.safeCommands.
 #   severity: ask
 package mcpc.rules.hook["shell-unlisted"]
 
@@ -17,6 +18,8 @@ import data.mcpc.lib.hook
 import data.mcpc.result
 
 _judged(argv) if hook.listed("safeCommands", argv)
+
+_judged(argv) if hook.configured_safe(argv)
 
 _judged(argv) if hook.listed("networkCommands", argv)
 
