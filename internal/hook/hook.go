@@ -373,7 +373,9 @@ func terminalStates(eng *engine.Engine) []string {
 func record(ctx context.Context, st *store.Store, res *pathscope.Resolver, opts Options, ev *event, in *input) error {
 	for _, t := range in.Hook.Targets {
 		if t.Access == "write" && deleted(t.Path) {
-			if err := appendTrace(ctx, st, res, opts, ev, in, t.Path.Canonical, ledger.Deletion, ledger.Tombstone); err != nil {
+			if err := st.Update(ctx, func(tx *store.Tx) error {
+				return appendTrace(ctx, tx, res, opts, ev, in, t.Path.Canonical, ledger.Deletion, ledger.Tombstone)
+			}); err != nil {
 				return err
 			}
 			continue
@@ -387,13 +389,13 @@ func record(ctx context.Context, st *store.Store, res *pathscope.Resolver, opts 
 		}
 		sum := sha256.Sum256(data)
 		hash := "sha256:" + hex.EncodeToString(sum[:])
-		if err := st.Update(ctx, func(tx *store.Tx) error { return tx.RecordRead(ctx, in.Work.ID, t.Path.Canonical, hash) }); err != nil {
-			return err
-		}
-		if t.Access == "write" {
-			if err := appendTrace(ctx, st, res, opts, ev, in, t.Path.Canonical, ledger.IntentEvolution, hash); err != nil {
+		if err := st.Update(ctx, func(tx *store.Tx) error {
+			if err := tx.RecordRead(ctx, in.Work.ID, t.Path.Canonical, hash); err != nil || t.Access != "write" {
 				return err
 			}
+			return appendTrace(ctx, tx, res, opts, ev, in, t.Path.Canonical, ledger.IntentEvolution, hash)
+		}); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -406,9 +408,9 @@ func deleted(p pathscope.Facts) bool {
 }
 
 // appendTrace appends a sealed, chained ledger record of what the tool did
-// to file and moves the store's anchor to it, as the controller does (store
-// transaction first, then the ledger's lock, in both).
-func appendTrace(ctx context.Context, st *store.Store, res *pathscope.Resolver, opts Options, ev *event, in *input, file, class, hash string) error {
+// to file and moves the store's anchor to it in tx, as the controller does
+// (the store's transaction first, then the ledger's lock, in both).
+func appendTrace(ctx context.Context, tx *store.Tx, res *pathscope.Resolver, opts Options, ev *event, in *input, file, class, hash string) error {
 	related := []ledger.Related{}
 	for _, n := range in.Owned[file] {
 		related = append(related, ledger.Related{Type: "plan_node", Value: n})
@@ -423,11 +425,9 @@ func appendTrace(ctx context.Context, st *store.Store, res *pathscope.Resolver, 
 			Related:     related,
 		}}}},
 	}
-	return st.Update(ctx, func(tx *store.Tx) error {
-		next, err := ledger.Append(res, rec)
-		if err != nil {
-			return err
-		}
-		return tx.SetLedgerHead(ctx, ledger.Path, next.Seq, next.Hash)
-	})
+	next, err := ledger.Append(res, rec)
+	if err != nil {
+		return err
+	}
+	return tx.SetLedgerHead(ctx, ledger.Path, next.Seq, next.Hash)
 }
