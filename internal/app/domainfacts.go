@@ -21,3 +21,9 @@ const NowEnv = clock.EnvVar
 
 // clockFromEnv is internal/clock's one clock, the one the CLI reads too.
 func clockFromEnv() (func() time.Time, error) { return clock.FromEnv() }
+
+// MacroConstraints implements controller.MacroConstraintFacts: the graph's
+// MacroConstraints triggered by tags a plan names.
+func (p *proofChains) MacroConstraints(ctx context.Context, tags []string) ([]map[string]any, error) {
+	return graph.GatherMacroConstraints(ctx, p.store, tags)
+}

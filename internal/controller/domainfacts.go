@@ -94,6 +94,9 @@ func (c *Controller) gatherDomain(ctx context.Context, t *turn) {
 		return
 	}
 	c.fillEnforcement(&t.in.Enforcement, c.graphFactsFor(ctx, t, files))
+	if t.req.Verb == "submit_execution_plan" {
+		c.addNamedConstraints(ctx, t)
+	}
 }
 
 // graphFacts are the knowledge graph's facts about a set of files, read once
@@ -137,6 +140,7 @@ func (c *Controller) graphFactsFor(ctx context.Context, t *turn, files []string)
 func (c *Controller) prefetchPlanFacts(ctx context.Context, pv, t *turn) {
 	if m, ok := t.args["planGraph"].(map[string]any); ok {
 		c.prefetchGraphFacts(ctx, t, packTargets(m, pv.in.Pack.Files))
+		c.prefetchNamedConstraints(ctx, t)
 	}
 }
 

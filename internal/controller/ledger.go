@@ -2,8 +2,6 @@ package controller
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/ledger"
@@ -11,76 +9,19 @@ import (
 )
 
 // traceLedger is the seed 004 trace ledger, relative to the worktree.
-const traceLedger = ".orchestration/agent_trace.jsonl"
+const traceLedger = ledger.Path
 
-// ledgerLock serialises appends across processes. Appends already run
-// inside the store's write transaction; the lock keeps the read of the last
-// record and the append one step even for a writer outside it.
-const ledgerLock = ".ai/tmp/ledger.lock"
-
-// appendLedger seals rec to the ledger's last record and appends it, then
-// records the new head in the store as the anchor `mcpc trace verify`
-// checks the file against. Never through a symlink: a repository could
-// commit the ledger as a link to a shell start-up file, and the record
-// holds agent text.
+// appendLedger seals rec to the ledger's last record and appends it
+// (ledger.Append, under the ledger's lock), then records the new head in
+// the store as the anchor `mcpc trace verify` checks the file against.
+// Appends run inside the store's write transaction; `mcpc hook` processes
+// append in the same order (store, then the ledger's lock).
 func (c *Controller) appendLedger(ctx context.Context, tx *store.Tx, rec ledger.Record) error {
-	unlock, err := c.paths.Lock(ledgerLock)
+	next, err := ledger.Append(c.paths, rec)
 	if err != nil {
-		return err
-	}
-	defer unlock()
-	head, torn, err := c.ledgerHead()
-	if err != nil {
-		return err
-	}
-	line, next, err := ledger.Seal(rec, head)
-	if err != nil {
-		return err
-	}
-	if torn {
-		// The last write was cut short: the record starts a line of its
-		// own, and verify reports the torn one.
-		line = append([]byte{'\n'}, line...)
-	}
-	if err := c.paths.AppendFile(traceLedger, line, true); err != nil {
 		return err
 	}
 	return tx.SetLedgerHead(ctx, traceLedger, next.Seq, next.Hash)
-}
-
-// ledgerHead reads the ledger's last record from the end of the file,
-// widening the window until it holds a whole line; torn reports a file
-// that does not end with a newline.
-func (c *Controller) ledgerHead() (head ledger.Head, torn bool, err error) {
-	for n := int64(4 << 10); ; n *= 4 {
-		tail, err := c.paths.ReadTail(traceLedger, n)
-		if errors.Is(err, fs.ErrNotExist) {
-			return ledger.Head{Hash: ledger.Genesis}, false, nil
-		}
-		if err != nil {
-			return ledger.Head{}, false, err
-		}
-		whole := int64(len(tail)) < n // the window reached the file's start
-		if !whole && !hasLineStart(tail) {
-			if n > 64<<20 {
-				return ledger.Head{}, false, errors.New("the trace ledger's last line is over 64 MiB")
-			}
-			continue
-		}
-		torn = len(tail) > 0 && tail[len(tail)-1] != '\n'
-		head, err = ledger.LastHead(tail)
-		return head, torn, err
-	}
-}
-
-// hasLineStart reports whether tail holds a newline before its last line.
-func hasLineStart(tail []byte) bool {
-	for i := len(tail) - 2; i >= 0; i-- {
-		if tail[i] == '\n' {
-			return true
-		}
-	}
-	return false
 }
 
 // lineOf reads a diff summary's line number, an int when made in this

@@ -46,9 +46,10 @@ type turn struct {
 	budget     turnBudget
 	// proofChains are the chains initialize_work records in the pack.
 	proofChains json.RawMessage
-	graph       *graphFacts   // the graph's facts, read before the transaction (domainfacts.go)
-	intent      intentFacts   // the active intent of a write (seed 004), when there is one
-	codeRun     *jsrun.Result // run_sandboxed_code: the run, made before the transaction
+	graph       *graphFacts       // the graph's facts, read before the transaction (domainfacts.go)
+	named       *namedConstraints // the MacroConstraints of the tags a plan names (namedconstraints.go)
+	intent      intentFacts       // the active intent of a write (seed 004), when there is one
+	codeRun     *jsrun.Result     // run_sandboxed_code: the run, made before the transaction
 	// commitMessage is a git_commit side effect's message, read from the
 	// node's payload in the work's scratch folder.
 	commitMessage string

@@ -42,7 +42,7 @@ type Options struct {
 	// skills.md.
 	Prose []string
 	// BatchRows bounds the rows one write transaction of a sync writes on a
-	// BatchStore (the embedded graph). Default DefaultBatchRows.
+	// BatchStore (the embedded graph, Neo4j). Default DefaultBatchRows.
 	BatchRows int
 }
 

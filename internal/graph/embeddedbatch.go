@@ -21,7 +21,7 @@ const batchPause = 100 * time.Millisecond
 
 // BatchStore is a Store that can write a large change in several bounded
 // transactions (the embedded graph, which shares the runtime database with
-// the turns). Everything that can fail on the change's content fails
+// the turns, and neo4jstore). Everything that can fail on the change's content fails
 // before the first transaction; a later I/O failure leaves the sources not
 // yet written with their old hash, so the next sync writes them again.
 // Readers may see a partly written change while it runs.

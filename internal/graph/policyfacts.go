@@ -176,3 +176,28 @@ func sortedSet(m map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// maxNamedTags bounds the tags one GatherMacroConstraints call looks up: the
+// tags come from an agent's plan text.
+const maxNamedTags = 64
+
+// GatherMacroConstraints returns the MacroConstraints whose ifContains is one
+// of tags (at most maxNamedTags of them, in the order given): the constraints
+// a plan triggers by the tags its change nodes name, which the files it
+// targets may not use yet (a page that gains both a constraint's tag and a
+// tag the constraint forbids).
+func GatherMacroConstraints(ctx context.Context, s Store, tags []string) ([]map[string]any, error) {
+	out := []map[string]any{}
+	for _, tag := range tags[:min(len(tags), maxNamedTags)] {
+		mcs, err := s.Nodes(ctx, LabelMacroConstraint, tag, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range mcs {
+			if m.Key == tag {
+				out = append(out, m.Props)
+			}
+		}
+	}
+	return out, nil
+}

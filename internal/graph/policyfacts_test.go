@@ -58,6 +58,32 @@ func TestGatherPolicyFacts(t *testing.T) {
 	if len(pf.MacroConstraints) != 0 {
 		t.Fatalf("no sdf-data-grid on the page, no constraint: %+v", pf.MacroConstraints)
 	}
+
+	// A plan that names sdf-data-grid triggers the constraint whatever its
+	// files use; tags without a constraint find nothing.
+	for _, tc := range []struct {
+		note string
+		tags []string
+		want []string
+	}{
+		{note: "named tag", tags: []string{"adp-table", "sdf-data-grid"}, want: []string{"mc-grid-no-table"}},
+		{note: "no constraint", tags: []string{"adp-table", "sdf-alert"}, want: []string{}},
+		{note: "no tags", tags: nil, want: []string{}},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			mcs, err := graph.GatherMacroConstraints(ctx, f.g, tc.tags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []string{}
+			for _, m := range mcs {
+				got = append(got, m["id"].(string))
+			}
+			if !equal(got, tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
 }
 
 func equal(a, b []string) bool {

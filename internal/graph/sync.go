@@ -24,11 +24,11 @@ type SyncSummary struct {
 // documents: constraints first, then every group whose facts changed since
 // the last sync, and removal of groups whose source is gone. Every seed row
 // is validated and every fact built before anything is written, so an
-// invalid seed fails the sync and leaves the graph as it was. The embedded
-// graph (a BatchStore) is written in transactions of at most
+// invalid seed fails the sync and leaves the graph as it was. A BatchStore
+// (the embedded graph, Neo4j) is written in transactions of at most
 // Options.BatchRows rows, so a cold sync never holds the runtime
-// database's write lock for long; a change that small is one transaction.
-// Other backends write it in one transaction. full rewrites every group
+// database's write lock, or one huge server transaction, for long; a change
+// that small is one transaction. Other backends write it in one transaction. full rewrites every group
 // (the "drop and reload" of a team graph).
 func Sync(ctx context.Context, s Store, ix CodeIndex, o Options, full bool) (*SyncSummary, error) {
 	return NewBuilder(o).Sync(ctx, s, ix, full)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpc/mcpc/internal/config"
 	"github.com/mcpc/mcpc/internal/engine"
+	"github.com/mcpc/mcpc/internal/ledger"
 	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/store"
 )
@@ -30,9 +31,6 @@ var policyPackages = []string{"data.mcpc.hook", "data.mcpc.rules.hook", "data.mc
 // StorePath is mcpc's database, relative to the workspace (app.StorePath;
 // repeated here so a hook does not link the server).
 const StorePath = ".ai/tmp/mcpc.db"
-
-// traceLedger is the seed 004 trace ledger the controller appends to.
-const traceLedger = ".orchestration/agent_trace.jsonl"
 
 // Options configures Run.
 type Options struct {
@@ -368,9 +366,20 @@ func terminalStates(eng *engine.Engine) []string {
 
 // record keeps what a tool that ran did: the read snapshot of a file read
 // or written (the stale-read check at apply_code_patch compares against
-// it, as after read_file_lines), and a trace ledger entry for an edit.
+// it, as after read_file_lines), and a trace ledger entry for an edit. A
+// file a writing tool ran on that is gone now (Cursor's Delete, a patch's
+// "*** Delete File:", rm) was deleted: a ledger entry of class DELETE with
+// the tombstone hash, and no read snapshot.
 func record(ctx context.Context, st *store.Store, res *pathscope.Resolver, opts Options, ev *event, in *input) error {
 	for _, t := range in.Hook.Targets {
+		if t.Access == "write" && deleted(t.Path) {
+			if err := st.Update(ctx, func(tx *store.Tx) error {
+				return appendTrace(ctx, tx, res, opts, ev, in, t.Path.Canonical, ledger.Deletion, ledger.Tombstone)
+			}); err != nil {
+				return err
+			}
+			continue
+		}
 		if !t.Path.Valid || !t.Path.Regular {
 			continue
 		}
@@ -380,40 +389,45 @@ func record(ctx context.Context, st *store.Store, res *pathscope.Resolver, opts 
 		}
 		sum := sha256.Sum256(data)
 		hash := "sha256:" + hex.EncodeToString(sum[:])
-		if err := st.Update(ctx, func(tx *store.Tx) error { return tx.RecordRead(ctx, in.Work.ID, t.Path.Canonical, hash) }); err != nil {
-			return err
-		}
-		if t.Access == "write" {
-			if err := appendTrace(res, opts, ev, in, t.Path.Canonical, hash); err != nil {
+		if err := st.Update(ctx, func(tx *store.Tx) error {
+			if err := tx.RecordRead(ctx, in.Work.ID, t.Path.Canonical, hash); err != nil || t.Access != "write" {
 				return err
 			}
+			return appendTrace(ctx, tx, res, opts, ev, in, t.Path.Canonical, ledger.IntentEvolution, hash)
+		}); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func appendTrace(res *pathscope.Resolver, opts Options, ev *event, in *input, file, hash string) error {
-	now := func() time.Time { return now(opts) }
-	related := []any{}
+// deleted reports whether p names a file in the worktree that is not there:
+// its only problem is that nothing exists at it.
+func deleted(p pathscope.Facts) bool {
+	return p.Canonical != "" && !p.Exists && slices.Equal(p.Problems, []string{pathscope.ProblemNotFound})
+}
+
+// appendTrace appends a sealed, chained ledger record of what the tool did
+// to file and moves the store's anchor to it in tx, as the controller does
+// (the store's transaction first, then the ledger's lock, in both).
+func appendTrace(ctx context.Context, tx *store.Tx, res *pathscope.Resolver, opts Options, ev *event, in *input, file, class, hash string) error {
+	related := []ledger.Related{}
 	for _, n := range in.Owned[file] {
-		related = append(related, map[string]any{"type": "plan_node", "value": n})
+		related = append(related, ledger.Related{Type: "plan_node", Value: n})
 	}
-	rec := map[string]any{
-		"id": fmt.Sprintf("trace-hook-%d", now().UnixNano()), "timestamp": now().UTC().Format(time.RFC3339Nano),
-		"intent_id": in.Work.ID, "mutation_class": "INTENT_EVOLUTION",
-		"files": []any{map[string]any{
-			"relative_path": file,
-			"conversations": []any{map[string]any{
-				"url":         in.Work.ID,
-				"contributor": map[string]any{"entity_type": "AI", "model_identifier": string(opts.Host) + ":" + ev.Tool},
-				"ranges":      []any{map[string]any{"content_hash": hash}},
-				"related":     related,
-			}},
-		}},
+	rec := ledger.Record{
+		ID: ledger.NewID(), Timestamp: now(opts).UTC().Format(time.RFC3339Nano),
+		IntentID: in.Work.ID, MutationClass: class, WorkID: in.Work.ID,
+		Files: []ledger.File{{RelativePath: file, Conversations: []ledger.Conversation{{
+			URL:         in.Work.ID,
+			Contributor: ledger.Contributor{EntityType: "AI", ModelIdentifier: string(opts.Host) + ":" + ev.Tool},
+			Ranges:      []ledger.Range{{ContentHash: hash}},
+			Related:     related,
+		}}}},
 	}
-	line, err := json.Marshal(rec)
+	next, err := ledger.Append(res, rec)
 	if err != nil {
 		return err
 	}
-	return res.AppendFile(traceLedger, append(line, '\n'), true)
+	return tx.SetLedgerHead(ctx, ledger.Path, next.Seq, next.Hash)
 }

@@ -77,15 +77,22 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
+// usersOf is the map of who names a reference's target: symbol and
+// selector references have one each; other kinds have none.
+func (r *resolver) usersOf(ref rawRef) map[string]map[string]bool {
+	switch ref.By {
+	case "symbol":
+		return r.symUsers
+	case "selector":
+		return r.selUsers
+	}
+	return nil
+}
+
 func (r *resolver) addUsers(file string, refs []rawRef) {
 	for _, ref := range refs {
-		var users map[string]map[string]bool
-		switch ref.By {
-		case "symbol":
-			users = r.symUsers
-		case "selector":
-			users = r.selUsers
-		default:
+		users := r.usersOf(ref)
+		if users == nil {
 			continue
 		}
 		if users[ref.Target] == nil {
@@ -97,15 +104,7 @@ func (r *resolver) addUsers(file string, refs []rawRef) {
 
 func (r *resolver) dropUsers(file string, refs []rawRef) {
 	for _, ref := range refs {
-		var users map[string]map[string]bool
-		switch ref.By {
-		case "symbol":
-			users = r.symUsers
-		case "selector":
-			users = r.selUsers
-		default:
-			continue
-		}
+		users := r.usersOf(ref)
 		if set := users[ref.Target]; set != nil {
 			delete(set, file)
 			if len(set) == 0 {

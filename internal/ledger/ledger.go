@@ -27,7 +27,13 @@ const (
 	ASTRefactor     = "AST_REFACTOR"
 	IntentEvolution = "INTENT_EVOLUTION"
 	Unknown         = "UNKNOWN"
+	// Deletion is the class of a record whose file was deleted; its range
+	// holds the Tombstone hash, as there is no content after it.
+	Deletion = "DELETE"
 )
+
+// Tombstone is the content hash of a deleted file's record.
+const Tombstone = "tombstone"
 
 // Record is one ledger line: seed 004's trace record plus the chain fields
 // (seq, prevHash; hash is appended when the record is sealed).

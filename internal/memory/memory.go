@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -53,16 +54,19 @@ type Ingestion struct {
 	Problems []Problem `json:"problems"`
 }
 
-var recordSchema = func() *jsonschema.Schema {
+// recordSchema compiles the memory-record schema on first use, not at
+// start-up: every `mcpc hook` process imports this package and most never
+// validate a record (the compile costs ~5 ms of each such process).
+var recordSchema = sync.OnceValue(func() *jsonschema.Schema {
 	s, err := schemas.Compile("memory-record.schema.json")
 	if err != nil {
 		panic("memory: the embedded memory-record schema does not compile: " + err.Error())
 	}
 	return s
-}()
+})
 
 // Validate checks one record against schemas/memory-record.schema.json.
-func Validate(doc any) []schemas.Problem { return schemas.Check(recordSchema, doc) }
+func Validate(doc any) []schemas.Problem { return schemas.Check(recordSchema(), doc) }
 
 // Load reads records.json (an array, or {"records": [...]}). An absent
 // file is no records; a malformed one is an error the caller reports.

@@ -4,14 +4,12 @@ import (
 	"context"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/demo"
-	"github.com/mcpc/mcpc/internal/mcp"
 	"github.com/mcpc/mcpc/internal/protocol"
 )
 
@@ -20,17 +18,7 @@ import (
 // demo plan accepted.
 func crashingAgent(t *testing.T, ws string) (*agent, *protocol.TurnResponse) {
 	t.Helper()
-	// Built before the clock starts: on a loaded machine the build alone
-	// can take most of the start-up allowance.
-	bin := failpointBinary(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.Command(bin, "serve", "--workspace", ws, "--no-warm")
-	cmd.Env = append(os.Environ(), "MCPC_FAILPOINT=patch-written")
-	c, err := mcp.Dial(ctx, cmd)
-	must(t, err)
-	t.Cleanup(func() { c.Close() })
-	a := &agent{t: t, c: c}
+	a := startFailpointServer(t, ws, "patch-written")
 	init := a.initialize(demo.Prompt, "adp-alert")
 	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
 	return a, init

@@ -2,12 +2,16 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/mcp"
 )
 
 var (
@@ -62,4 +66,20 @@ func TestProductionBuildHasNoFailpoint(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startFailpointServer starts the failpoint build's serve on ws with
+// MCPC_FAILPOINT=point, the binary built before the start-up clock runs
+// (on a loaded machine the build alone can take most of the allowance).
+func startFailpointServer(t *testing.T, ws, point string) *agent {
+	t.Helper()
+	bin := failpointBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.Command(bin, "serve", "--workspace", ws, "--no-warm")
+	cmd.Env = append(os.Environ(), "MCPC_FAILPOINT="+point)
+	c, err := mcp.Dial(ctx, cmd)
+	must(t, err)
+	t.Cleanup(func() { c.Close() })
+	return &agent{t: t, c: c}
 }

@@ -150,4 +150,44 @@ func TestHookCursorTools(t *testing.T) {
 	if !bytes.Equal(after, ledger) {
 		t.Errorf("a failed tool use wrote the trace ledger")
 	}
+	// A delete that ran is a ledger record like an edit: class DELETE, the
+	// tombstone for a content hash (issue 19). Every record the hook wrote
+	// is sealed into the chain `mcpc trace verify` checks.
+	must(t, os.Remove(target))
+	if got := cursor("cursor-posttool-delete", demo.Target, ""); len(got) != 0 {
+		t.Errorf("postToolUse answered %v, want {}", got)
+	}
+	if b := lastHookEvent(t, ws, a.work); b.Tool != "Delete" || !b.Ran || len(b.Writes) != 1 || b.Writes[0] != demo.Target {
+		t.Errorf("last hook event = %+v, want the Delete that ran", b)
+	}
+	deleted, err := os.ReadFile(filepath.Join(ws, ".orchestration", "agent_trace.jsonl"))
+	must(t, err)
+	var rec struct {
+		MutationClass string `json:"mutation_class"`
+		Files         []struct {
+			RelativePath  string `json:"relative_path"`
+			Conversations []struct {
+				Contributor struct {
+					ModelIdentifier string `json:"model_identifier"`
+				} `json:"contributor"`
+				Ranges []struct {
+					ContentHash string `json:"content_hash"`
+				} `json:"ranges"`
+				Related []struct{ Type, Value string } `json:"related"`
+			} `json:"conversations"`
+		} `json:"files"`
+	}
+	must(t, json.Unmarshal(lastLine(deleted), &rec))
+	if rec.MutationClass != "DELETE" || len(rec.Files) != 1 || rec.Files[0].RelativePath != demo.Target ||
+		len(rec.Files[0].Conversations) != 1 || rec.Files[0].Conversations[0].Contributor.ModelIdentifier != "cursor:Delete" ||
+		len(rec.Files[0].Conversations[0].Ranges) != 1 || rec.Files[0].Conversations[0].Ranges[0].ContentHash != "tombstone" ||
+		len(rec.Files[0].Conversations[0].Related) == 0 {
+		t.Errorf("postToolUse Delete left no delete record in the trace ledger: %s", lastLine(deleted))
+	}
+	if n := bytes.Count(deleted, []byte("\n")); n != 2 {
+		t.Errorf("want the StrReplace and the Delete records, got %d lines:\n%s", n, deleted)
+	}
+	if ok, problem, out := traceVerify(t, ws); !ok {
+		t.Errorf("trace verify rejects the hook's records: %v\n%s", problem, out)
+	}
 }

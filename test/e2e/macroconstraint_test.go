@@ -23,6 +23,28 @@ func TestMacroConstraintPlanRule(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join(ws, target))
 	must(t, err)
 	must(t, os.WriteFile(filepath.Join(ws, target), append(page, []byte("<sdf-data-grid></sdf-data-grid>\n")...), 0o644))
+	submit := macroPlanSubmitter(t, ws, target, true)
+
+	r := submit("add an adp-table of the order totals under the grid")
+	mustDeny(t, r, "PLAN_POLICY_VIOLATION")
+	found := false
+	for _, d := range r.Denials {
+		found = found || strings.Contains(d.Message, "graph rule mc-grid-no-table forbids adp-table on a page with sdf-data-grid")
+	}
+	if !found {
+		t.Fatalf("no denial from the MacroConstraint: %v", r.DenyReasons)
+	}
+
+	r = submit("add a totals row to the sdf-data-grid")
+	mustAllow(t, r)
+}
+
+// macroPlanSubmitter starts a server on ws, checks that initialize_work's
+// pack holds target and lists mc-grid-no-table exactly when the page has
+// the grid (gridOnPage), and returns a function that
+// submits a plan of one change node on target with the given editIntent.
+func macroPlanSubmitter(t *testing.T, ws, target string, gridOnPage bool) func(intent string) *protocol.TurnResponse {
+	t.Helper()
 	must(t, os.MkdirAll(filepath.Join(ws, ".ai/config"), 0o755))
 	must(t, os.WriteFile(filepath.Join(ws, ".ai/config/repo.json"), []byte(`{"validation": {"commands": {"unit": {"argv": ["true"], "timeoutSec": 10}}}}`), 0o644))
 
@@ -32,8 +54,8 @@ func TestMacroConstraintPlanRule(t *testing.T) {
 		t.Fatalf("pack lacks %s: %v", target, packFiles(init))
 	}
 	mc := byID(policiesOf(init, "MacroConstraint"), "mc-grid-no-table")
-	if mc == nil || mc["ifContains"] != "sdf-data-grid" {
-		t.Fatalf("the pack's MacroConstraints: %v", policiesOf(init, "MacroConstraint"))
+	if onPage := mc != nil && mc["ifContains"] == "sdf-data-grid"; onPage != gridOnPage {
+		t.Fatalf("the pack's MacroConstraints (grid on the page: %v): %v", gridOnPage, policiesOf(init, "MacroConstraint"))
 	}
 	var enforceable []string
 	for _, p := range policiesOf(init, "ProsePolicy") {
@@ -69,11 +91,28 @@ func TestMacroConstraintPlanRule(t *testing.T) {
 		}
 		return p
 	}
-	submit := func(intent string) *protocol.TurnResponse {
+	return func(intent string) *protocol.TurnResponse {
 		return a.turn("submit_execution_plan", map[string]any{"planGraph": plan(intent)})
 	}
+}
 
-	r := submit("add an adp-table of the order totals under the grid")
+// TestMacroConstraintNamedTags (issue 17): a plan that adds both the
+// constraint's tag (sdf-data-grid) and the tag it forbids (adp-table) to a
+// page that uses neither is denied: the constraint is gathered by the tags
+// the change nodes name, not only by those the target files already use. A
+// plan that adds only the grid is accepted.
+func TestMacroConstraintNamedTags(t *testing.T) {
+	t.Setenv("MCPC_NOW", "2026-11-25T00:00:00Z")
+	ws := graphWorkspace(t)
+	target := "src/app/orders/detail/order-detail.component.html"
+	page, err := os.ReadFile(filepath.Join(ws, target))
+	must(t, err)
+	if strings.Contains(string(page), "sdf-data-grid") || strings.Contains(string(page), "adp-table") {
+		t.Fatalf("the page must use neither tag:\n%s", page)
+	}
+	submit := macroPlanSubmitter(t, ws, target, false)
+
+	r := submit("add an sdf-data-grid of the order lines and an adp-table of the totals")
 	mustDeny(t, r, "PLAN_POLICY_VIOLATION")
 	found := false
 	for _, d := range r.Denials {
@@ -83,6 +122,6 @@ func TestMacroConstraintPlanRule(t *testing.T) {
 		t.Fatalf("no denial from the MacroConstraint: %v", r.DenyReasons)
 	}
 
-	r = submit("add a totals row to the sdf-data-grid")
+	r = submit("add an sdf-data-grid of the order lines")
 	mustAllow(t, r)
 }

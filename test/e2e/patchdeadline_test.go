@@ -1,15 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/demo"
-	"github.com/mcpc/mcpc/internal/mcp"
 	"github.com/mcpc/mcpc/internal/protocol"
 )
 
@@ -21,15 +18,7 @@ import (
 // turn (it did not hold the store while it waited).
 func TestPatchDeadlineOverStdio(t *testing.T) {
 	ws := newWorkspace(t)
-	bin := failpointBinary(t) // built before the clock starts
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.Command(bin, "serve", "--workspace", ws, "--no-warm")
-	cmd.Env = append(os.Environ(), "MCPC_FAILPOINT=patch-edits")
-	c, err := mcp.Dial(ctx, cmd)
-	must(t, err)
-	t.Cleanup(func() { c.Close() })
-	a := &agent{t: t, c: c}
+	a := startFailpointServer(t, ws, "patch-edits")
 	init := a.initialize(demo.Prompt, "adp-alert")
 	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": demo.Plan(envelopeOf(init), true)}))
 	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))

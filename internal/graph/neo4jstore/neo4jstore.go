@@ -6,14 +6,15 @@
 // own label (unique id, indexed key). Labels and relationship types cannot be
 // query parameters in Cypher, so they are checked against graph.CheckName
 // before they are written into a query; every value is a parameter. Writes
-// are batched with UNWIND, one query per label or type and batch, inside one
-// transaction per Apply.
+// are batched with UNWIND, one query per label or type and batch; an Apply
+// is one transaction, a sync's ApplyBatched several bounded ones.
 package neo4jstore
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -185,6 +186,22 @@ func nodeRow(n graph.Node, gen int64) (map[string]any, error) {
 // Apply performs a change in one write transaction. The driver retries the
 // whole function on transient errors; every statement in it is idempotent.
 func (s *Store) Apply(ctx context.Context, c graph.Change) error {
+	return s.ApplyBatched(ctx, c, math.MaxInt)
+}
+
+// ApplyBatched implements graph.BatchStore: it writes c in write
+// transactions of about maxRows rows each (graph.DefaultBatchRows when not
+// positive), so a cold sync of a large repository does not make the server
+// hold one transaction of every node and relationship. Every row is encoded
+// before the first transaction. The statements keep applySteps' order, in
+// which a source's hash is written after all its nodes and edges: a sync
+// cut off between two transactions leaves the changed sources with their
+// old hash and the removed ones still listed, so the next sync writes them
+// again. Readers may see a partly written change while it runs.
+func (s *Store) ApplyBatched(ctx context.Context, c graph.Change, maxRows int) error {
+	if maxRows <= 0 {
+		maxRows = graph.DefaultBatchRows
+	}
 	if err := c.Validate(); err != nil {
 		return err
 	}
@@ -194,22 +211,40 @@ func (s *Store) Apply(ctx context.Context, c graph.Change) error {
 	}
 	sess := s.session(ctx, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
-	_, err = sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		for _, st := range steps {
-			res, err := tx.Run(ctx, st.query, st.params)
-			if err != nil {
-				return nil, err
+	for _, batch := range transactions(steps, maxRows) {
+		_, err = sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+			for _, st := range batch {
+				res, err := tx.Run(ctx, st.query, st.params)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := res.Consume(ctx); err != nil {
+					return nil, err
+				}
 			}
-			if _, err := res.Consume(ctx); err != nil {
-				return nil, err
-			}
+			return nil, nil
+		})
+		if err != nil {
+			return fmt.Errorf("neo4j: apply: %w", err)
 		}
-		return nil, nil
-	})
-	if err != nil {
-		return fmt.Errorf("neo4j: apply: %w", err)
 	}
 	return nil
+}
+
+// transactions cuts steps, in order, into runs of at most maxRows rows (a
+// step of more rows is a transaction of its own).
+func transactions(steps []step, maxRows int) [][]step {
+	var out [][]step
+	for start := 0; start < len(steps); {
+		end, rows := start, 0
+		for end < len(steps) && (end == start || rows+steps[end].rows <= maxRows) {
+			rows += steps[end].rows
+			end++
+		}
+		out = append(out, steps[start:end])
+		start = end
+	}
+	return out
 }
 
 // applySteps are the statements of one Apply, in order: it is separate so
@@ -240,22 +275,21 @@ func applySteps(c graph.Change, gen int64) ([]step, error) {
 	swept := append(append([]string(nil), replaced...), c.Remove...)
 	var steps []step
 	// Edges owned by replaced or removed groups go first, per type so the
-	// relationship source indexes apply.
+	// relationship source indexes apply, batchRows sources at a time.
 	for _, t := range graph.EdgeTypes {
-		steps = append(steps, step{fmt.Sprintf("MATCH ()-[r:%s]->() WHERE r.source IN $sources DELETE r", t), map[string]any{"sources": swept}})
+		steps = appendSourceBatches(steps, fmt.Sprintf("MATCH ()-[r:%s]->() WHERE r.source IN $sources DELETE r", t), swept, nil)
 	}
 	for _, label := range sortedKeys(nodesByLabel) {
 		q := fmt.Sprintf("UNWIND $rows AS row MERGE (n:GraphNode {id: row.id}) SET n = row.p SET n:%s", label)
 		steps = appendBatches(steps, q, nodesByLabel[label], nil)
 	}
-	steps = append(steps,
-		step{"UNWIND $sources AS s MATCH (n:GraphNode {source: s}) WHERE n.gen <> $gen DETACH DELETE n", map[string]any{"sources": swept, "gen": gen}},
-		step{"UNWIND $sources AS s MATCH (g:GraphSource {id: s}) DELETE g", map[string]any{"sources": c.Remove}})
+	steps = appendSourceBatches(steps, "UNWIND $sources AS s MATCH (n:GraphNode {source: s}) WHERE n.gen <> $gen DETACH DELETE n", swept, map[string]any{"gen": gen})
+	steps = appendSourceBatches(steps, "UNWIND $sources AS s MATCH (g:GraphSource {id: s}) DELETE g", c.Remove, nil)
 	for _, t := range sortedKeys(edgesByType) {
 		if !knownType(t) {
 			// Types outside EdgeTypes have no source index; delete theirs
 			// by a scan (rare: only callers outside the sync write them).
-			steps = append(steps, step{fmt.Sprintf("MATCH ()-[r:%s]->() WHERE r.source IN $sources DELETE r", t), map[string]any{"sources": swept}})
+			steps = appendSourceBatches(steps, fmt.Sprintf("MATCH ()-[r:%s]->() WHERE r.source IN $sources DELETE r", t), swept, nil)
 		}
 		q := fmt.Sprintf("UNWIND $rows AS row MATCH (a:GraphNode {id: row.from}) MATCH (b:GraphNode {id: row.to}) MERGE (a)-[r:%s]->(b) SET r.source = row.source, r.props = row.props", t)
 		steps = appendBatches(steps, q, edgesByType[t], nil)
@@ -263,9 +297,12 @@ func applySteps(c graph.Change, gen int64) ([]step, error) {
 	return appendBatches(steps, "UNWIND $rows AS row MERGE (g:GraphSource {id: row.id}) SET g.hash = row.hash", sources, nil), nil
 }
 
+// step is one statement with its parameters and the rows it writes or
+// deletes by (what bounds a transaction).
 type step struct {
 	query  string
 	params map[string]any
+	rows   int
 }
 
 func appendBatches(steps []step, q string, rows []map[string]any, extra map[string]any) []step {
@@ -275,8 +312,24 @@ func appendBatches(steps []step, q string, rows []map[string]any, extra map[stri
 		for k, v := range extra {
 			p[k] = v
 		}
-		steps = append(steps, step{q, p})
+		steps = append(steps, step{q, p, n})
 		rows = rows[n:]
+	}
+	return steps
+}
+
+// appendSourceBatches adds q once per batchRows sources (bound to
+// $sources, with extra), and once with none when there are none, so the
+// statements of a change do not depend on its size.
+func appendSourceBatches(steps []step, q string, sources []string, extra map[string]any) []step {
+	for first := true; first || len(sources) > 0; first = false {
+		n := min(len(sources), batchRows)
+		p := map[string]any{"sources": append([]string{}, sources[:n]...)}
+		for k, v := range extra {
+			p[k] = v
+		}
+		steps = append(steps, step{q, p, max(n, 1)})
+		sources = sources[n:]
 	}
 	return steps
 }
@@ -394,4 +447,7 @@ func (s *Store) Counts(ctx context.Context) (map[string]int, map[string]int, err
 	return nodes, edges, err
 }
 
-var _ graph.Store = (*Store)(nil)
+var (
+	_ graph.Store      = (*Store)(nil)
+	_ graph.BatchStore = (*Store)(nil)
+)
