@@ -1,17 +1,11 @@
 package controller
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 )
 
-// tagPattern is a custom element tag as the plan rules read one in a
-// node's editIntent and targetSymbols (policies/rego/mcpc/lib/enforcement
-// works it out with the same pattern when an input lacks these facts).
-var tagPattern = regexp.MustCompile(`[a-z][a-z0-9]*(?:-[a-z0-9]+)+`)
-
-// changeNodeTags reports, per node of the submission (in node order), the
+// changeNodeTags reports (with tagPattern, policy's _tag_pattern), per node of the submission (in node order), the
 // tags a change node names in its lowered editIntent and targetSymbols (the
 // strings among them), and all those tags together, sorted. A node that is
 // not a change node has null. A tag never holds a space, so the tags of
