@@ -27,7 +27,7 @@ const familyRules = 40
 // strategy each change node cites the rules of its file's tags), 20 active
 // memory plan_rules and a grounded prose policy. The plan meets them all,
 // so every rule walks every node.
-func familiesInput(b *testing.B, n int) (*engine.Engine, *engine.Input) {
+func familiesInput(b *testing.B, n int) (*engine.Engine, []*engine.Input) {
 	a, init := started(b)
 	r := turn(b, a, map[string]any{"verb": "submit_execution_plan", "workId": init.WorkID, "agentId": init.AgentID,
 		"args": map[string]any{"planGraph": plan200(init)}})
@@ -112,25 +112,51 @@ func familiesInput(b *testing.B, n int) (*engine.Engine, *engine.Input) {
 		nodes = append(nodes, change, validate)
 	}
 	sub["nodes"] = nodes
-	// the recorded facts describe the recorded plan: Go's facts of this one
-	facts, err := json.Marshal(controller.SubmissionFactsOf(sub))
+	return a.Engine.Current(), familyVariants(b, in, n)
+}
+
+// familyVariants converts the input as familyVariantCount submissions that
+// differ as two turns' do (one node's editIntent, the clock), each with Go's
+// facts of its own plan. The engine keeps rule values by the input members
+// they read, so evaluating one input again and again would measure that
+// memo; cycling through more variants than it keeps measures a fresh plan.
+func familyVariants(b *testing.B, in map[string]any, n int) []*engine.Input {
+	const familyVariantCount = 8
+	raw, err := json.Marshal(in)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var factsDoc any
-	if err := json.Unmarshal(facts, &factsDoc); err != nil {
-		b.Fatal(err)
+	var out []*engine.Input
+	for i := range familyVariantCount {
+		var doc map[string]any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			b.Fatal(err)
+		}
+		sub := doc["submission"].(map[string]any)
+		node := sub["nodes"].([]any)[0].(map[string]any)
+		node["editIntent"] = fmt.Sprintf("%s (variant %d)", node["editIntent"], i)
+		doc["enforcement"].(map[string]any)["now"] = fmt.Sprintf("2026-11-25T00:00:%02dZ", i)
+		// the recorded facts describe the recorded plan: Go's facts of this one
+		facts, err := json.Marshal(controller.SubmissionFactsOf(sub))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var factsDoc any
+		if err := json.Unmarshal(facts, &factsDoc); err != nil {
+			b.Fatal(err)
+		}
+		doc["submissionFacts"] = factsDoc
+		if dump := os.Getenv("MCPC_BENCH_DUMP"); dump != "" && i == 0 {
+			raw, _ := json.Marshal(doc)
+			_ = os.WriteFile(fmt.Sprintf("%s.%d", dump, n), raw, 0o644) // for `opa eval --profile`
+		}
+		parsed, err := engine.ParseInput(doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, parsed)
 	}
-	in["submissionFacts"] = factsDoc
-	if dump := os.Getenv("MCPC_BENCH_DUMP"); dump != "" {
-		raw, _ := json.Marshal(in)
-		_ = os.WriteFile(fmt.Sprintf("%s.%d", dump, n), raw, 0o644) // for `opa eval --profile`
-	}
-	parsed, err := engine.ParseInput(in)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return a.Engine.Current(), parsed
+	return out
 }
 
 // processCPU is the process's user+system CPU time (GC workers included).
@@ -156,21 +182,25 @@ func clone(v any) map[string]any {
 func BenchmarkFamiliesDecision(b *testing.B) {
 	for _, n := range []int{10, 200, 2000} {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			eng, in := familiesInput(b, n)
+			eng, ins := familiesInput(b, n)
 			var out struct {
 				Allow   bool              `json:"allow"`
 				Denials []protocol.Denial `json:"denials"`
 			}
-			if _, err := eng.Eval(context.Background(), in, &out); err != nil || !out.Allow {
-				b.Fatal(err, out.Denials)
+			for _, in := range ins {
+				if _, err := eng.Eval(context.Background(), in, &out); err != nil || !out.Allow {
+					b.Fatal(err, out.Denials)
+				}
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			start := processCPU()
+			i := 0
 			for b.Loop() {
-				if _, err := eng.Eval(context.Background(), in, &out); err != nil {
+				if _, err := eng.Eval(context.Background(), ins[i%len(ins)], &out); err != nil {
 					b.Fatal(err)
 				}
+				i++
 			}
 			// On a machine shared with other builds wall time says more
 			// about the neighbours than about the decision: CPU time too.
