@@ -121,6 +121,14 @@ func initializeWorkInit(root *rootParams) (eval.InitFunc, func()) {
 			apps[workspace] = a
 			mu.Unlock()
 		}
+		// Bring the index up to the row's tree before the turn, as serve's
+		// background refresh does for a live workspace. Inside the turn the
+		// refresh runs under the lock's deadline; on a loaded machine it
+		// ran out, and the pack was ranked from the previous row's index:
+		// that measured the machine's load, not retrieval.
+		if _, err := a.Index.Refresh(ctx, nil); err != nil {
+			return nil, err
+		}
 		turn := map[string]any{"verb": "initialize_work", "originalPrompt": prompt}
 		if len(lexemes) > 0 {
 			turn["args"] = map[string]any{"lexemes": lexemes}
