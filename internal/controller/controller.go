@@ -93,7 +93,9 @@ type Controller struct {
 	now      func() time.Time
 	requests *schemas.RequestChecker
 	views    workViews
-	records  *recorder
+	// envelopes keeps the last envelope made (envelope.go).
+	envelopes envelopeMemo
+	records   *recorder
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
 	configFacts configFacts
 	// codemods are the built-in codemods and those cfg declares.

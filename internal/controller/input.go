@@ -28,7 +28,7 @@ type input struct {
 	Pack             packFacts            `json:"pack"`
 	PackInsufficient bool                 `json:"packInsufficient"`
 	Candidates       []Candidate          `json:"candidates"`
-	Envelope         map[string]any       `json:"envelope"`
+	Envelope         envelopeFacts        `json:"envelope"`
 	Plan             planFacts            `json:"plan"`
 	Submission       map[string]any       `json:"submission"`
 	SubmissionFacts  submissionFacts      `json:"submissionFacts"`

@@ -57,7 +57,7 @@ func (c *Controller) noteFriction(t *turn) {
 	}
 	if t.dec.allowed() {
 		if t.req.Verb == "submit_execution_plan" && t.work != nil {
-			strategy, _ := t.in.Envelope["knowledgeStrategyId"].(string)
+			strategy := t.in.Envelope.strategyID()
 			c.learn.NoteAccepted(memory.AcceptedPlan{At: c.now(), Strategy: strategy, Work: t.work.ID, Nodes: learnedNodes(t.in.Submission)})
 		}
 		return
@@ -74,7 +74,7 @@ func (c *Controller) noteFriction(t *turn) {
 	}
 	if t.work != nil {
 		d.Work, d.Session = t.work.ID, t.work.RunSessionID
-		d.Strategy, _ = t.in.Envelope["knowledgeStrategyId"].(string)
+		d.Strategy = t.in.Envelope.strategyID()
 	}
 	if t.agent != nil {
 		d.Agent = t.agent.ID

@@ -52,13 +52,14 @@ func (c *Controller) observe(t *turn, start time.Time) {
 		At: start, Duration: time.Since(start), EvalTime: t.evalTime, Verb: t.req.Verb, Seq: t.seq, Allowed: t.dec.allowed(),
 		Denials: t.dec.Denials, StateBefore: t.in.State, StateAfter: t.in.State, Tokens: t.charge(),
 		PolicyVersion: c.engine.Version(), Input: t.inputRaw, Result: t.decRaw,
-		Stages: []string{"decode"},
+		// Room for every step a turn may have, so appending never grows it.
+		Stages: append(make([]string, 0, 6+len(t.stages)), "decode"),
 	}
 	if t.prefetched {
 		o.Stages = append(o.Stages, "gather outside the lock")
 	}
 	for _, st := range t.stages {
-		o.Stages = append(o.Stages, "decide "+st.Name)
+		o.Stages = append(o.Stages, decideStep(st.Name))
 	}
 	if t.requirements != nil {
 		o.Connectors = t.requirements.Facts.Trace
@@ -91,4 +92,18 @@ func (c *Controller) observe(t *turn, start time.Time) {
 		o.Added, _ = added["files"].([]string)
 	}
 	c.observer.ObserveTurn(o)
+}
+
+// decideStep names a stage's evaluation among a turn's steps; the stages
+// every turn has are named without building the string each time.
+func decideStep(stage string) string {
+	switch stage {
+	case stageRequest:
+		return "decide " + stageRequest
+	case stageVerb:
+		return "decide " + stageVerb
+	case stageExecution:
+		return "decide " + stageExecution
+	}
+	return "decide " + stage
 }

@@ -81,7 +81,7 @@ func (c *Controller) packResponse(r *protocol.TurnResponse, t *turn, strategy ma
 	if p.Outcome == "pack_insufficient" {
 		r.PackInsufficiency = t.dec.PackInsufficiency
 	}
-	env := c.envelope(t.work, t.agent.ID, p.Ref, p.Hash)
+	env := c.envelopeValues(t.work, t.agent.ID, p.Ref, p.Hash).asMap()
 	if t.req.Verb != "initialize_work" {
 		// escalate: the grown file list, the active memories of its
 		// domains (the new files' included) and the new envelope; what it

@@ -142,7 +142,7 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 // policy; it never rejects by itself.
 func (c *Controller) decode(t *turn, raw json.RawMessage) {
 	t.in = input{
-		Args: map[string]any{}, Paths: map[string]pathFacts{}, Envelope: map[string]any{},
+		Args: map[string]any{}, Paths: map[string]pathFacts{},
 		Plan: planFacts{Nodes: map[string]nodeFact{}}, Submission: map[string]any{}, Reads: map[string]string{},
 		Lexemes: []string{}, Candidates: []Candidate{}, Pack: packFacts{Files: []string{}},
 		Patch: patchFacts{Problems: []schemas.Problem{}, Elements: []elementFact{}, Contracts: map[string]contractFacts{}}, Gates: gateFacts{Approved: []string{}},
@@ -267,7 +267,9 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	p := c.viewOf(t.work).pack
 	t.in.Pack = packFacts{Ref: p.Ref, Hash: p.Hash, Files: orEmpty(p.Files)}
 	t.in.PackInsufficient = p.Outcome == "pack_insufficient"
-	t.in.Envelope = c.envelope(t.work, a.ID, p.Ref, p.Hash)
+	if t.in.Envelope, err = c.envelope(t.work, a.ID, p.Ref, p.Hash); err != nil {
+		return err
+	}
 	t.in.Plan = planFactsOf(t.nodes, t.req.Verb)
 	t.in.NodeStates, _ = nodeStatesOf(t.nodes)
 	return nil

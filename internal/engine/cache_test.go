@@ -267,3 +267,34 @@ func TestMemoFailsClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddedRequestRulesKept: the embedded request rules that read only a
+// few input members are kept between evaluations by those members (a rule
+// that reads the whole input, object.get(input, ...) among them, is
+// evaluated on every turn).
+func TestEmbeddedRequestRulesKept(t *testing.T) {
+	e, err := New(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		note, rule, kept string
+	}{
+		{note: "codemod-args", rule: `data.mcpc.rules.request["codemod-args"].report`, kept: "args,config,verb"},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			ref := ast.MustParseRef(tc.rule)
+			r := e.static.find(ref, ref.Hash())
+			if r == nil {
+				t.Fatalf("%s is evaluated on every turn, want it kept by %s", tc.rule, tc.kept)
+			}
+			var names []string
+			for _, m := range r.members {
+				names = append(names, string(m.Value.(ast.String)))
+			}
+			if got := strings.Join(names, ","); got != tc.kept {
+				t.Errorf("kept by %q, want %q", got, tc.kept)
+			}
+		})
+	}
+}

@@ -30,7 +30,13 @@ _edits[i] := edit if {
 	is_string(edit.codemod)
 }
 
-_custom := object.get(input, ["config", "codemods"], {})
+# _custom are the configured codemods. Read as input.config rather than with
+# object.get(input, ...), so that the engine sees the rule reads only the
+# config, verb and args members and keeps its value between turns that
+# share them (internal/engine/cache.go).
+default _custom := {}
+
+_custom := input.config.codemods
 
 _spec(name) := tables.codemods[name]
 
