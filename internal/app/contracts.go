@@ -37,7 +37,7 @@ func (g graphContracts) Contracts(ctx context.Context, tags []string) (map[strin
 		if err != nil {
 			return nil, err
 		}
-		cc := controller.ComponentContract{Props: []controller.ContractProp{}, Events: graph.ComponentEvents(n)}
+		cc := controller.ComponentContract{Props: []graph.ContractProp{}, Events: graph.ComponentEvents(n)}
 		for _, e := range edges {
 			p, ok, err := g.store.Node(ctx, e.To)
 			if err != nil {
@@ -49,7 +49,7 @@ func (g graphContracts) Contracts(ctx context.Context, tags []string) (map[strin
 			name, _ := p.Props["name"].(string)
 			typ, _ := p.Props["type"].(string)
 			req, _ := p.Props["required"].(bool)
-			cc.Props = append(cc.Props, controller.ContractProp{Name: name, Type: typ, Required: req})
+			cc.Props = append(cc.Props, graph.ContractProp{Name: name, Type: typ, Required: req})
 		}
 		out[tag] = cc
 	}

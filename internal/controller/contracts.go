@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/graph"
 	"github.com/mcpc/mcpc/internal/lexeme"
 	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/schemas"
@@ -29,17 +30,10 @@ type ComponentContracts interface {
 
 // ComponentContract is a component's contract as policy sees it.
 type ComponentContract struct {
-	Props []ContractProp `json:"props"`
+	Props []graph.ContractProp `json:"props"`
 	// Events are the custom events the component emits: an event binding
 	// (name) listens to one.
 	Events []string `json:"events"`
-}
-
-// ContractProp is one prop a contract declares.
-type ContractProp struct {
-	Name     string `json:"name"`
-	Type     string `json:"type"`
-	Required bool   `json:"required"`
 }
 
 // contractFacts and elementFact are input.patch.contracts' and

@@ -26,12 +26,7 @@ func updateImportSpecifier(ctx context.Context, in Input) ([]splice, error) {
 	if (from == to || from == "") && (!hasModule || toModule == module) {
 		return nil, errorf(KindNoChange, "the params change nothing (from equals to, toModule equals module)")
 	}
-	lang, err := requireLang("update_import_specifier", in.File, isScript)
-	if err != nil {
-		return nil, err
-	}
-	src := []byte(in.Content)
-	tree, err := parse(ctx, lang, src)
+	tree, src, err := parseScript(ctx, "update_import_specifier", in)
 	if err != nil {
 		return nil, err
 	}

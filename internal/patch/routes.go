@@ -27,12 +27,7 @@ func updateRoutePathLiteral(ctx context.Context, in Input) ([]splice, error) {
 	if from == to {
 		return nil, errorf(KindNoChange, "from and to are both %q; nothing changes", from)
 	}
-	lang, err := requireLang("update_route_path_literal", in.File, isScript)
-	if err != nil {
-		return nil, err
-	}
-	src := []byte(in.Content)
-	tree, err := parse(ctx, lang, src)
+	tree, src, err := parseScript(ctx, "update_route_path_literal", in)
 	if err != nil {
 		return nil, err
 	}

@@ -119,6 +119,18 @@ func applySplices(src string, sp []splice) (string, error) {
 	return b.String(), nil
 }
 
+// parseScript parses a script file for a codemod that works on scripts
+// only; the caller closes the tree.
+func parseScript(ctx context.Context, codemod string, in Input) (*sitter.Tree, []byte, error) {
+	lang, err := requireLang(codemod, in.File, isScript)
+	if err != nil {
+		return nil, nil, err
+	}
+	src := []byte(in.Content)
+	tree, err := parse(ctx, lang, src)
+	return tree, src, err
+}
+
 // requireLang returns the file's grammar when it is one of want.
 func requireLang(codemod, file string, want func(string) bool) (string, error) {
 	lang := grammar.Of(file)
