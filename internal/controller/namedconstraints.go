@@ -27,7 +27,8 @@ type namedConstraints struct {
 }
 
 // tagPattern is mcpc.lib.enforcement's _tag_pattern: what policy reads as a
-// custom element tag in a change node's text.
+// custom element tag in a change node's text (TestTagPatternIsPolicys holds
+// the two together).
 var tagPattern = regexp.MustCompile(`[a-z][a-z0-9]*(?:-[a-z0-9]+)+`)
 
 // maxNamedTags bounds the tags whose constraints one plan looks up.

@@ -2,7 +2,10 @@ package controller
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/mcpc/mcpc/policies"
 )
 
 func TestChangeNodeTags(t *testing.T) {
@@ -30,5 +33,19 @@ func TestChangeNodeTags(t *testing.T) {
 				t.Fatalf("got %#v %#v, want %#v %#v", perNode, named, tc.perNode, tc.named)
 			}
 		})
+	}
+}
+
+// TestTagPatternIsPolicys: Go reports the tags policy would find, so its
+// pattern must be the one mcpc.lib.enforcement matches with; a policy author
+// who changes one without the other fails here.
+func TestTagPatternIsPolicys(t *testing.T) {
+	src, err := policies.FS.ReadFile("rego/mcpc/lib/enforcement/enforcement.rego")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "_tag_pattern := `" + tagPattern.String() + "`"
+	if !strings.Contains(string(src), want) {
+		t.Fatalf("mcpc.lib.enforcement does not declare %s: change internal/controller's tagPattern with it", want)
 	}
 }
