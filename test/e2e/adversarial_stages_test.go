@@ -428,6 +428,29 @@ func TestStagesSideEffectGoDeclines(t *testing.T) {
 	ws := newWorkspace(t)
 	gitRepo(t, ws)
 	a := startServer(t, ws)
+	a.readyToCommit(ws)
+	must(t, os.WriteFile(filepath.Join(ws, ".git", "hooks", "pre-commit"), []byte("#!/bin/sh\necho refused by policy hook >&2\nexit 1\n"), 0o755))
+	r := a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"})
+	mustDeny(t, r, "EXEC_FAILED")
+	if _, ok := r.Result["error"]; ok {
+		t.Errorf("a free-text error beside the denial: %v", r.Result)
+	}
+	if !strings.Contains(r.Denials[0].Message, "refused by policy hook") {
+		t.Errorf("the denial does not say why: %v", r.DenyReasons)
+	}
+	rec := checkRecorded(t, ws, a.work, "EXEC_FAILED", "execution")
+	if len(rec.Stages) == 0 || !rec.Stages[len(rec.Stages)-1].Result.Allow {
+		t.Errorf("the record does not keep the stage that allowed the commit: %+v", rec.Stages)
+	}
+}
+
+// readyToCommit takes a fresh agent on a git workspace to the point where
+// the demo work's gated commit (node "commit", gate release-gate, approved)
+// is the next turn: plan accepted, alert patched and validated, commit
+// message in scratch.
+func (a *agent) readyToCommit(ws string) {
+	t := a.t
+	t.Helper()
 	init := a.initialize(demo.Prompt, "adp-alert")
 	plan := demo.Plan(envelopeOf(init), true)
 	plan["nodes"] = append(plan["nodes"].([]any), map[string]any{
@@ -444,17 +467,4 @@ func TestStagesSideEffectGoDeclines(t *testing.T) {
 	mustAllow(t, a.turn("run_automation_recipe", map[string]any{"recipeId": "run_targeted_validation", "planNodeId": "validate-alert",
 		"params": map[string]any{"commandId": "no-adp-alert"}}))
 	mustAllow(t, a.turn("write_scratch_file", map[string]any{"relativePath": "commit-message", "content": "Use sdf-alert\n"}))
-	must(t, os.WriteFile(filepath.Join(ws, ".git", "hooks", "pre-commit"), []byte("#!/bin/sh\necho refused by policy hook >&2\nexit 1\n"), 0o755))
-	r := a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"})
-	mustDeny(t, r, "EXEC_FAILED")
-	if _, ok := r.Result["error"]; ok {
-		t.Errorf("a free-text error beside the denial: %v", r.Result)
-	}
-	if !strings.Contains(r.Denials[0].Message, "refused by policy hook") {
-		t.Errorf("the denial does not say why: %v", r.DenyReasons)
-	}
-	rec := checkRecorded(t, ws, a.work, "EXEC_FAILED", "execution")
-	if len(rec.Stages) == 0 || !rec.Stages[len(rec.Stages)-1].Result.Allow {
-		t.Errorf("the record does not keep the stage that allowed the commit: %+v", rec.Stages)
-	}
 }

@@ -222,22 +222,7 @@ func TestLockBoundCommitNotRecorded(t *testing.T) {
 	ws := newWorkspace(t)
 	git := gitRepo(t, ws)
 	a, _, _ := startBinaryWithLockLog(t, failpointBinary(t), ws, "MCPC_FAILPOINT=side-effect-record")
-	init := a.initialize(demo.Prompt, "adp-alert")
-	plan := demo.Plan(envelopeOf(init), true)
-	plan["nodes"] = append(plan["nodes"].([]any), map[string]any{
-		"nodeId": "commit", "kind": "side_effect", "dependsOn": []string{"validate-alert"},
-		"atomicityBoundary": "repository", "expectedFailureSignatures": []string{}, "correctionCandidateOnFail": "git revert",
-		"sideEffectType": "git_commit", "sideEffectPayloadRef": "scratch:commit-message", "commitGateId": "release-gate",
-	})
-	mustAllow(t, a.turn("submit_execution_plan", map[string]any{"planGraph": plan}))
-	if out, err := runCLI(ws, "gate", "approve", "--work", a.work, "--gate", "release-gate", "--by", "reviewer"); err != nil {
-		t.Fatalf("gate approve: %v\n%s", err, out)
-	}
-	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
-	mustAllow(t, a.turn("apply_code_patch", map[string]any{"planNodeId": "change-alert", "targetFile": demo.Target, "edits": []any{alertCodemod}}))
-	mustAllow(t, a.turn("run_automation_recipe", map[string]any{"recipeId": "run_targeted_validation", "planNodeId": "validate-alert",
-		"params": map[string]any{"commandId": "no-adp-alert"}}))
-	mustAllow(t, a.turn("write_scratch_file", map[string]any{"relativePath": "commit-message", "content": "Use sdf-alert\n"}))
+	a.readyToCommit(ws)
 	r := a.turn("execute_gated_side_effect", map[string]any{"planNodeId": "commit", "sideEffectType": "git_commit"})
 	mustDeny(t, r, "SIDE_EFFECT_UNRECORDED")
 	head := strings.TrimSpace(git("rev-parse", "HEAD"))
