@@ -287,7 +287,7 @@ func (c *Controller) decide(ctx context.Context, t *turn, stage, query string) {
 		eval = c.engine.EvaluateStage1
 	}
 	began := time.Now()
-	in, res, err := eval(ctx, t.in, &t.dec)
+	in, res, err := eval(ctx, &t.in, &t.dec)
 	t.evalTime += time.Since(began) // every stage's evaluation
 	t.inputRaw, t.decRaw = in, res
 	if err == nil && t.dec.Allow == nil {
