@@ -119,6 +119,7 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 		}
 		return c.account(ctx, tx, t)
 	})
+	c.budget.settled(t.budget.session, err == nil)
 	if err := c.settleLockError(ctx, t, err); err != nil {
 		return nil, err
 	}
