@@ -22,7 +22,7 @@ type decodeTarget struct {
 	Nested   struct{ N int }   `json:"nested"`
 	Pointer  *struct{ S bool } `json:"pointer"`
 	Untagged string
-	Skipped  string `json:"-"`
+	Skipped  string          `json:"-"`
 	Raw      json.RawMessage `json:"raw"`
 }
 
