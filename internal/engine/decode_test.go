@@ -103,18 +103,7 @@ func TestDecodeResult(t *testing.T) {
 			checkDecode(t, tc.value)
 		})
 	}
-	for _, tc := range jsonCases {
-		if tc.invalid {
-			continue
-		}
-		t.Run("input "+tc.note, func(t *testing.T) {
-			v, err := valueFromJSON([]byte(tc.json))
-			if err != nil {
-				t.Skip(err) // out of range numbers
-			}
-			checkDecode(t, v)
-		})
-	}
+	forJSONCaseValues(t, checkDecode)
 }
 
 // TestDecodeResultNotZero: an out that already holds values is decoded by
