@@ -27,7 +27,9 @@ FUZZ_TARGETS := \
 	internal/exactjson:FuzzDecode \
 	internal/controller:FuzzDecodePlanNode \
 	internal/patch:FuzzApplyEdits \
-	internal/patch:FuzzCodemods
+	internal/patch:FuzzCodemods \
+	schemas:FuzzValidSchema \
+	internal/engine:FuzzDecodeResult
 FUZZTIME ?= 10s
 
 ## fuzz-short: each of FUZZ_TARGETS for FUZZTIME

@@ -15,9 +15,15 @@ import (
 // and each failing `if` builds an error tree; on a read turn that was most
 // of the cost. The verdict is the same: a branch whose `if` does not match
 // imposes nothing.
+//
+// A request validSchema proves valid is not given to the library at all
+// (fastcheck.go); the fast schemas are nil where they cannot decide.
 type RequestChecker struct {
 	envelope *jsonschema.Schema
 	verbs    map[string]*jsonschema.Schema
+	// validEnvelope and validVerbs are the same schemas as validSchema.
+	validEnvelope *validSchema
+	validVerbs    map[string]*validSchema
 }
 
 // NewRequestChecker compiles the envelope and the per-verb branches of the
@@ -29,6 +35,10 @@ func NewRequestChecker() (*RequestChecker, error) {
 	}
 	branches, _ := root["allOf"].([]any)
 	delete(root, "allOf")
+	rc := &RequestChecker{verbs: map[string]*jsonschema.Schema{}, validVerbs: map[string]*validSchema{}}
+	if v, ok := compileValid(root, root, 0); ok {
+		rc.validEnvelope = v
+	}
 	root["$id"] = base + "turn-request.envelope.json"
 	envelope, err := json.Marshal(root)
 	if err != nil {
@@ -38,7 +48,6 @@ func NewRequestChecker() (*RequestChecker, error) {
 	if err != nil {
 		return nil, err
 	}
-	rc := &RequestChecker{verbs: map[string]*jsonschema.Schema{}}
 	if rc.envelope, err = c.Compile(base + "turn-request.envelope.json"); err != nil {
 		return nil, err
 	}
@@ -49,6 +58,9 @@ func NewRequestChecker() (*RequestChecker, error) {
 		}
 		if rc.verbs[verb], err = c.Compile(base + "turn-request.schema.json#/allOf/" + strconv.Itoa(i) + "/then"); err != nil {
 			return nil, err
+		}
+		if v, ok := compileValid(root, b.(map[string]any)["then"], 0); ok {
+			rc.validVerbs[verb] = v
 		}
 	}
 	return rc, nil
@@ -70,11 +82,27 @@ func branchVerb(b any) string {
 
 // Check validates a decoded request; nil means valid.
 func (rc *RequestChecker) Check(doc any) []Problem {
-	probs := Check(rc.envelope, doc)
 	m, _ := doc.(map[string]any)
 	verb, _ := m["verb"].(string)
+	if rc.provenValid(doc, verb) {
+		return nil
+	}
+	probs := Check(rc.envelope, doc)
 	if s := rc.verbs[verb]; s != nil {
 		probs = append(probs, Check(s, doc)...)
 	}
 	return probs
+}
+
+// provenValid says whether validSchema proves doc valid against the
+// envelope and its verb's branch; false is "not proven", never a verdict.
+func (rc *RequestChecker) provenValid(doc any, verb string) bool {
+	if rc.validEnvelope == nil || !rc.validEnvelope.valid(doc) {
+		return false
+	}
+	if rc.verbs[verb] == nil {
+		return true // no branch for this verb: the envelope is all there is
+	}
+	v := rc.validVerbs[verb]
+	return v != nil && v.valid(doc)
 }

@@ -99,4 +99,12 @@ func BenchmarkRequestCheck(b *testing.B) {
 			split.Check(doc)
 		}
 	})
+	library := *split
+	library.validEnvelope = nil // every request to the library, as before validSchema
+	b.Run("split/library", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			library.Check(doc)
+		}
+	})
 }

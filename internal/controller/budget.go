@@ -83,6 +83,49 @@ type budgetBook struct {
 	mu       sync.Mutex
 	agents   map[agentKey]int
 	sessions map[string]int
+	// own is the process session's row as this process last wrote it: no
+	// other process writes it (its id is this process's), so a turn need
+	// not read it back. committed is false from the write until its
+	// transaction commits; a turn that begins in between, or after a
+	// transaction that failed, reads the row.
+	own struct {
+		row       *store.Session
+		committed bool
+	}
+}
+
+// ownRow is the process session's row when it is known committed.
+func (b *budgetBook) ownRow(id string) (store.Session, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.own.row == nil || !b.own.committed || b.own.row.ID != id || id != b.process {
+		return store.Session{}, false
+	}
+	return *b.own.row, true
+}
+
+// wrote notes the row a transaction wrote for the process session.
+func (b *budgetBook) wrote(s *store.Session) {
+	if s.ID != b.process {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.own.row, b.own.committed = s, false
+}
+
+// settled confirms or forgets what the turn's transaction wrote.
+func (b *budgetBook) settled(s *store.Session, committed bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if s == nil || b.own.row != s {
+		return // another turn's write since: that turn settles it
+	}
+	if committed {
+		b.own.committed = true
+	} else {
+		b.own.row = nil
+	}
 }
 
 type agentKey struct{ work, agent string }
@@ -148,7 +191,7 @@ func (c *Controller) loadSession(ctx context.Context, tx *store.Tx, t *turn) err
 		SessionMaxTokens: b.SessionMaxTokens, RequestMaxPermille: permille(b.RequestMaxPercent),
 	}
 	id := c.budget.session(ctx)
-	s, err := tx.Session(ctx, id)
+	s, err := c.sessionRow(ctx, tx, id)
 	if err != nil {
 		return err
 	}
@@ -156,6 +199,15 @@ func (c *Controller) loadSession(ctx context.Context, tx *store.Tx, t *turn) err
 	t.budget.session = s
 	t.in.Session = sessionFacts{UsedTokens: s.UsedTokens, Turns: s.Turns}
 	return nil
+}
+
+// sessionRow is the session's spending: the process session's as this
+// process last committed it, any other read from the store.
+func (c *Controller) sessionRow(ctx context.Context, tx *store.Tx, id string) (*store.Session, error) {
+	if row, ok := c.budget.ownRow(id); ok {
+		return &row, nil
+	}
+	return tx.Session(ctx, id)
 }
 
 // loadAgentBudget passes the agent's and the work's spending to policy,
@@ -190,7 +242,11 @@ func (c *Controller) chargeSession(ctx context.Context, tx *store.Tx, t *turn) e
 	}
 	s.UsedTokens += t.charge()
 	s.Turns++
-	return tx.PutSession(ctx, s)
+	if err := tx.PutSession(ctx, s); err != nil {
+		return err
+	}
+	c.budget.wrote(s)
+	return nil
 }
 
 // chargeAgent charges the request to the agent and, on its first allowed

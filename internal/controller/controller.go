@@ -97,13 +97,13 @@ type Controller struct {
 	envelopes envelopeMemo
 	records   *recorder
 	// configFacts is cfg as policy reads it (configFactsOf), built once.
-	configFacts configFacts
+	configFacts configMember
 	// codemods are the built-in codemods and those cfg declares.
 	codemods *patch.Registry
 	// sandbox runs validation commands and side effects; sandboxFacts is
 	// what policy knows of it.
 	sandbox      *sandbox.Sandbox
-	sandboxFacts sandboxFacts
+	sandboxFacts sandboxMember
 	redactor     outputRedactor
 	observer     Observer
 	// budget is the process's session and the answers not charged yet.
@@ -168,8 +168,11 @@ func New(opts Options) (*Controller, error) {
 	if c.codemods, err = patch.NewRegistry(cfg.Codemods.Custom); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	c.configFacts = configFactsOf(cfg)
-	c.configFacts.Codemods = c.codemods.Custom()
+	facts := configFactsOf(cfg)
+	facts.Codemods = c.codemods.Custom()
+	if c.configFacts, err = encodeOnce(facts); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
 	c.useContracts(opts.Contracts)
 	c.redactor = opts.Redactor
 	c.observer = opts.Observer
@@ -177,7 +180,9 @@ func New(opts Options) (*Controller, error) {
 		c.redactor = detectorRedaction{}
 	}
 	c.sandbox = c.newSandbox()
-	c.sandboxFacts = sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}
+	if c.sandboxFacts, err = encodeOnce(sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}); err != nil {
+		return nil, err
+	}
 	c.reqs = requirements.New(cfg.Connectors, c.paths, c.now, c.log)
 	c.records = newRecorder(c.log, c.writeState, c.checkpointInPause)
 	c.records.pause = opts.Pause

@@ -42,6 +42,9 @@ func (e envelopeFacts) MarshalJSON() ([]byte, error) {
 	return e.text, nil
 }
 
+// inputJSON is the same text, copied into the input as it is.
+func (e envelopeFacts) inputJSON() ([]byte, bool) { return e.text, e.text != nil }
+
 // asMap is the envelope as the response carries it.
 func (v envelopeValues) asMap() map[string]any {
 	return map[string]any{

@@ -36,8 +36,8 @@ type input struct {
 	Patch            patchFacts           `json:"patch"`
 	Gates            gateFacts            `json:"gates"`
 	NodeStates       []nodeState          `json:"nodeStates"`
-	Config           configFacts          `json:"config"`
-	Sandbox          sandboxFacts         `json:"sandbox"`
+	Config           configMember         `json:"config"`
+	Sandbox          sandboxMember        `json:"sandbox"`
 	StrategySignals  []map[string]any     `json:"strategySignals"`
 	Search           searchFacts          `json:"search"`
 	Execution        executionFacts       `json:"execution"`
@@ -176,6 +176,13 @@ type configFacts struct {
 	// policy decides which node may run (side-effect-executor).
 	SideEffectExecutors []string `json:"sideEffectExecutors"`
 }
+
+// configMember and sandboxMember are built once per Controller, with
+// their text (inputjson.go).
+type (
+	configMember  = encoded[configFacts]
+	sandboxMember = encoded[sandboxFacts]
+)
 
 type packLimits struct {
 	MaxFiles         int   `json:"maxFiles"`

@@ -84,7 +84,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 	}
 	var dec decision
 	pv.in.Stage = stageRequest
-	if _, _, err := c.engine.EvaluateStage1(ctx, pv.in, &dec); err != nil || !dec.allowed() || !dec.VerbStage {
+	if _, _, err := c.engine.EvaluateStage1(ctx, &pv.in, &dec); err != nil || !dec.allowed() || !dec.VerbStage {
 		return nil // the transaction evaluates again and records why
 	}
 	// Each step has its own deadline (store.lockTimeoutMs): a slow git must

@@ -119,6 +119,7 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 		}
 		return c.account(ctx, tx, t)
 	})
+	c.budget.settled(t.budget.session, err == nil)
 	if err := c.settleLockError(ctx, t, err); err != nil {
 		return nil, err
 	}
@@ -287,7 +288,7 @@ func (c *Controller) decide(ctx context.Context, t *turn, stage, query string) {
 		eval = c.engine.EvaluateStage1
 	}
 	began := time.Now()
-	in, res, err := eval(ctx, t.in, &t.dec)
+	in, res, err := eval(ctx, &t.in, &t.dec)
 	t.evalTime += time.Since(began) // every stage's evaluation
 	t.inputRaw, t.decRaw = in, res
 	if err == nil && t.dec.Allow == nil {

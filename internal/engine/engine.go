@@ -20,6 +20,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/bundle"
@@ -603,11 +604,33 @@ type Input struct {
 	value ast.Value
 }
 
+// JSONAppender is a document that writes its own JSON text, the text
+// json.Marshal would write, faster (the controller's input keeps the text
+// of what does not change between turns). ParseInput parses that text
+// whole before anything is judged, so it is checked as any input is.
+type JSONAppender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
+// lastInputSize is the length of the last input a JSONAppender wrote.
+var lastInputSize atomic.Int64
+
 // ParseInput marshals doc to JSON and to OPA's value form once. The value
 // is read from the JSON text in one pass (valueFromJSON), not decoded to Go
 // values and converted again.
 func ParseInput(doc any) (*Input, error) {
-	raw, err := json.Marshal(doc)
+	var (
+		raw []byte
+		err error
+	)
+	if a, ok := doc.(JSONAppender); ok {
+		// Sized like the last input, so that the text is not grown and
+		// copied on the way.
+		raw, err = a.AppendJSON(make([]byte, 0, lastInputSize.Load()+512))
+		lastInputSize.Store(int64(len(raw)))
+	} else {
+		raw, err = json.Marshal(doc)
+	}
 	if err != nil {
 		return nil, &Error{Code: "input", Message: err.Error()}
 	}
@@ -672,7 +695,7 @@ func (e *Engine) eval(ctx context.Context, query rego.PreparedEvalQuery, in *Inp
 		return nil, &Error{Code: "malformed", Message: err.Error()}
 	}
 	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
+		if err := decodeResult(val, raw, out); err != nil {
 			return raw, &Error{Code: "malformed", Message: err.Error()}
 		}
 	}

@@ -72,7 +72,8 @@ func BenchmarkParseInput(b *testing.B) {
 
 // BenchmarkResult turns an evaluated decision into its JSON record and the
 // decoded struct: the way it was done (rego's Go values, json.Marshal,
-// json.Unmarshal) and resultJSON then json.Unmarshal.
+// json.Unmarshal), resultJSON then json.Unmarshal, and resultJSON then
+// decodeResult (the decision read from its value).
 func BenchmarkResult(b *testing.B) {
 	ctx := context.Background()
 	e, err := New(ctx, Options{})
@@ -106,19 +107,27 @@ func BenchmarkResult(b *testing.B) {
 				}
 			}
 		})
-		b.Run(in.note+"/resultJSON+Unmarshal", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				raw, err := resultJSON(dec)
-				if err != nil {
-					b.Fatal(err)
+		for _, d := range []struct {
+			name   string
+			decode func(raw []byte, out *turnDecision) error
+		}{
+			{"resultJSON+Unmarshal", func(raw []byte, out *turnDecision) error { return json.Unmarshal(raw, out) }},
+			{"resultJSON+decodeResult", func(raw []byte, out *turnDecision) error { return decodeResult(dec, raw, out) }},
+		} {
+			b.Run(in.note+"/"+d.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					raw, err := resultJSON(dec)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var out turnDecision
+					if err := d.decode(raw, &out); err != nil {
+						b.Fatal(err)
+					}
 				}
-				var out turnDecision
-				if err := json.Unmarshal(raw, &out); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+			})
+		}
 	}
 }
 

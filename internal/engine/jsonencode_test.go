@@ -74,6 +74,12 @@ func TestResultJSON(t *testing.T) {
 			checkResultJSON(t, tc.value)
 		})
 	}
+	forJSONCaseValues(t, checkResultJSON)
+}
+
+// forJSONCaseValues runs check on the value of every valid jsonCases
+// document, each in its own subtest.
+func forJSONCaseValues(t *testing.T, check func(*testing.T, ast.Value)) {
 	for _, tc := range jsonCases {
 		if tc.invalid {
 			continue
@@ -83,7 +89,7 @@ func TestResultJSON(t *testing.T) {
 			if err != nil {
 				t.Skip(err) // out of range numbers
 			}
-			checkResultJSON(t, v)
+			check(t, v)
 		})
 	}
 }
