@@ -36,7 +36,7 @@ func (d *derived) qualifierLane(prompt string) map[int32]float64 {
 			continue
 		}
 		seen[q] = true
-		docs := d.byBaseStem()[q]
+		docs := d.filesBy(&d.baseStems, baseStemKey)[q]
 		for _, doc := range docs {
 			out[doc] = max(out[doc], 1/float64(len(docs)))
 		}
@@ -44,22 +44,12 @@ func (d *derived) qualifierLane(prompt string) map[int32]float64 {
 	return out
 }
 
-// byBaseStem maps a lower-cased file name up to its first dot to the
-// files of that name: "StopWatch.java" and "stopwatch.ts" under
-// "stopwatch".
-func (d *derived) byBaseStem() map[string][]int32 {
-	cacheMu.Lock()
-	defer cacheMu.Unlock()
-	if d.baseStems == nil {
-		d.baseStems = map[string][]int32{}
-		for i, f := range d.corpus.Files {
-			base := path.Base(f)
-			if j := strings.IndexByte(base, '.'); j > 0 {
-				base = base[:j]
-			}
-			k := strings.ToLower(base)
-			d.baseStems[k] = append(d.baseStems[k], int32(i))
-		}
+// baseStemKey is a file's lower-cased name up to its first dot:
+// "StopWatch.java" and "stopwatch.ts" are both "stopwatch".
+func baseStemKey(f string) string {
+	base := path.Base(f)
+	if j := strings.IndexByte(base, '.'); j > 0 {
+		base = base[:j]
 	}
-	return d.baseStems
+	return strings.ToLower(base)
 }
