@@ -27,6 +27,7 @@ type derived struct {
 	adj       map[int32][]int32   // built on first use by the graph lane
 	byStem    map[string][]int32  // built on first use by the companion lane
 	baseStems map[string][]int32  // built on first use by the qualifier lane
+	byExt     map[string][]int32  // built on first use by the qualifier lane
 	nameTerms map[string][]string // symbol name -> its unique terms (a memo)
 }
 
@@ -56,7 +57,7 @@ func derive(ix *indexer.Index) *derived {
 	// what derives from paths alone is the same: keep it, and the terms of
 	// symbol names met before.
 	if prev := cache; prev != nil && slices.Equal(prev.corpus.Files, c.Files) {
-		d.pathTerms, d.baseTerms, d.anchors, d.byStem, d.baseStems = prev.pathTerms, prev.baseTerms, prev.anchors, prev.byStem, prev.baseStems
+		d.pathTerms, d.baseTerms, d.anchors, d.byStem, d.baseStems, d.byExt = prev.pathTerms, prev.baseTerms, prev.anchors, prev.byStem, prev.baseStems, prev.byExt
 		d.nameTerms = prev.nameTerms
 	} else {
 		d.derivePaths()

@@ -31,6 +31,12 @@ func (d *derived) qualifierLane(prompt string) map[int32]float64 {
 		// parts before it are packages, and in a config key
 		// (dspace.iiif.enabled) the product name in front names nothing.
 		parts := strings.Split(name, ".")
+		// main.server.ts, selectize.less, Node.js end in an extension the
+		// tree's files have: a file or product name, which the artifact
+		// lane matches whole; its stem names no qualifier.
+		if last := parts[len(parts)-1]; last == strings.ToLower(last) && len(d.filesBy(&d.byExt, extKey)[last]) > 0 {
+			continue
+		}
 		q := strings.ToLower(parts[len(parts)-2])
 		if len(q) < 3 || seen[q] {
 			continue
@@ -43,6 +49,9 @@ func (d *derived) qualifierLane(prompt string) map[int32]float64 {
 	}
 	return out
 }
+
+// extKey is a file's lower-cased extension without its dot.
+func extKey(f string) string { return strings.ToLower(strings.TrimPrefix(path.Ext(f), ".")) }
 
 // baseStemKey is a file's lower-cased name up to its first dot:
 // "StopWatch.java" and "stopwatch.ts" are both "stopwatch".

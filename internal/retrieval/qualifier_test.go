@@ -66,6 +66,7 @@ func TestQualifierNamesTheDefiningFile(t *testing.T) {
 		{note: "a package path names no file", prompt: "Move email onboarding views to hc.integrations", want: ""},
 		{note: "the innermost qualifier names the module", prompt: "Read hc.settings.ADMINS once", want: "hc/settings.py", user: "hc/lib/emails.py"},
 		{note: "a config key's product name names nothing", prompt: "Evaluate lib.iiif.enabled correctly", want: ""},
+		{note: "a file name is no qualified name", prompt: "Load lib.settings.py first", want: ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.note, func(t *testing.T) {
