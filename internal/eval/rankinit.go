@@ -32,26 +32,24 @@ func RankInit(dbDir string, limit int) (InitFunc, func() error, error) {
 		defer mu.Unlock()
 		ix := indexes[workspace]
 		if ix == nil {
-			abs, err := filepath.Abs(workspace)
+			db, opened, err := openWorkspaceIndex(dbDir, workspace)
+			if db != nil {
+				dbs = append(dbs, db)
+			}
 			if err != nil {
 				return nil, err
 			}
-			sum := sha256.Sum256([]byte(abs))
-			db, err := OpenDB(filepath.Join(dbDir, hex.EncodeToString(sum[:8])+".db"))
-			if err != nil {
-				return nil, err
-			}
-			dbs = append(dbs, db)
-			if ix, err = indexer.Open(db, indexer.Options{Root: abs}); err != nil {
-				return nil, err
-			}
+			ix = opened
 			indexes[workspace] = ix
 		}
 		if _, err := ix.Refresh(ctx, nil); err != nil {
 			return nil, err
 		}
 		var files []string
-		for _, r := range retrieval.Rank(ix, retrieval.Query{Prompt: prompt, Lexemes: lexemes, Limit: limit}) {
+		// The side lanes too (files the prompt names, custom tags), as
+		// initialize_work ranks.
+		boost := retrieval.SideLanes(ix, retrieval.SideInputs{Prompt: prompt, Lexemes: lexemes})
+		for _, r := range retrieval.Rank(ix, retrieval.Query{Prompt: prompt, Lexemes: lexemes, Limit: limit, Boost: boost}) {
 			files = append(files, r.File)
 		}
 		return files, nil
@@ -68,6 +66,23 @@ func RankInit(dbDir string, limit int) (InitFunc, func() error, error) {
 		return first
 	}
 	return init, closeAll, nil
+}
+
+// openWorkspaceIndex opens the index of workspace kept under dbDir, in a
+// database named by the workspace's absolute path. The database is
+// returned for the caller to close, also when opening the index failed.
+func openWorkspaceIndex(dbDir, workspace string) (*sql.DB, *indexer.Index, error) {
+	abs, err := filepath.Abs(workspace)
+	if err != nil {
+		return nil, nil, err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	db, err := OpenDB(filepath.Join(dbDir, hex.EncodeToString(sum[:8])+".db"))
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := indexer.Open(db, indexer.Options{Root: abs})
+	return db, ix, err
 }
 
 // OpenDB opens a SQLite database the way mcpc's store does: WAL, a busy

@@ -26,6 +26,8 @@ type derived struct {
 	anchors   []string
 	adj       map[int32][]int32   // built on first use by the graph lane
 	byStem    map[string][]int32  // built on first use by the companion lane
+	baseStems map[string][]int32  // built on first use by the qualifier lane
+	byExt     map[string][]int32  // built on first use by the qualifier lane
 	nameTerms map[string][]string // symbol name -> its unique terms (a memo)
 }
 
@@ -55,7 +57,7 @@ func derive(ix *indexer.Index) *derived {
 	// what derives from paths alone is the same: keep it, and the terms of
 	// symbol names met before.
 	if prev := cache; prev != nil && slices.Equal(prev.corpus.Files, c.Files) {
-		d.pathTerms, d.baseTerms, d.anchors, d.byStem = prev.pathTerms, prev.baseTerms, prev.anchors, prev.byStem
+		d.pathTerms, d.baseTerms, d.anchors, d.byStem, d.baseStems, d.byExt = prev.pathTerms, prev.baseTerms, prev.anchors, prev.byStem, prev.baseStems, prev.byExt
 		d.nameTerms = prev.nameTerms
 	} else {
 		d.derivePaths()
@@ -122,7 +124,21 @@ func idf(n, df int) float64 {
 	return math.Max(v, 0.01)
 }
 
-// lexical scores documents by BM25 over their content terms.
+// lexical scores documents by BM25 over their content terms, with the
+// terms of their path counted as content too.
+//
+// A file's path is the shortest description of it anyone wrote: in
+// hc/integrations/email/views.py the views never say "email", the folder
+// does; in a Django, Angular or Java tree the words a task uses for an
+// area are folder and file names more often than text. The path lane
+// scores the path on its own; counting it here lets a file that holds the
+// task's other words *and* sits in the folder it names beat one that only
+// repeats the words (plain BM25 over content plus path parts, the eval's
+// reference, beat this lane on three of seven sets without it). The term's
+// rarity is still measured over contents: every file under a folder
+// carries its name, and counting those paths as documents made a folder's
+// own name look common exactly where it is the word that matters
+// (measured: outline R@10 0.702 -> 0.685 that way, 0.710 this way).
 func (d *derived) lexical(terms []queryTerm) map[int32]float64 {
 	c := d.corpus
 	n := len(c.Files)
@@ -131,10 +147,15 @@ func (d *derived) lexical(terms []queryTerm) map[int32]float64 {
 	var mass float64
 	for _, qt := range terms {
 		ps := c.Postings(qt.term)
+		df := len(ps)
+		ps = d.withPathPostings(qt.term, ps)
 		if len(ps) == 0 {
 			continue
 		}
-		w := idf(n, len(ps)) * qt.weight
+		if df == 0 {
+			df = len(ps) // a word only paths hold: rare as they make it
+		}
+		w := idf(n, df) * qt.weight
 		mass += w
 		for _, p := range ps {
 			tf := float64(p.TF)
@@ -149,6 +170,27 @@ func (d *derived) lexical(terms []queryTerm) map[int32]float64 {
 		scores[doc] = s * math.Pow(matched[doc]/mass, coverageExponent)
 	}
 	return scores
+}
+
+// withPathPostings returns term's content postings with one more
+// occurrence for each file whose path holds the term.
+func (d *derived) withPathPostings(term string, ps []indexer.Posting) []indexer.Posting {
+	docs := d.pathTerms[term]
+	if len(docs) == 0 {
+		return ps
+	}
+	tf := make(map[int32]int32, len(ps)+len(docs))
+	for _, p := range ps {
+		tf[p.Doc] = p.TF
+	}
+	for _, doc := range docs {
+		tf[doc]++
+	}
+	out := make([]indexer.Posting, 0, len(tf))
+	for doc, n := range tf {
+		out = append(out, indexer.Posting{Doc: doc, TF: n})
+	}
+	return out
 }
 
 // coverageExponent sets how strongly lexical scores favour files that hold

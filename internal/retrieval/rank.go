@@ -20,6 +20,10 @@ var laneWeights = map[string]float64{
 	"scope": 0.3,
 	// companion: template or stylesheet of a best-ranked component.
 	"companion": 0.4,
+	// qualifier: the file a qualified name's qualifier names
+	// (StopWatch.getStopTime -> StopWatch.java), as strong as a file the
+	// prompt names (the artifact side lane).
+	"qualifier": 0.5,
 }
 
 // seedCount is how many of the best first-stage files seed the graph walk.
@@ -89,6 +93,8 @@ func score(ix *indexer.Index, q Query) []docScore {
 		"path":    normalise(d.path(terms)),
 		"symbol":  normalise(d.symbol(terms)),
 		"phrase":  d.phraseLane(ix, q),
+		// qualifier: normalised by construction (1 for the file a qualifier names).
+		"qualifier": d.qualifierLane(q.Prompt),
 	}
 	for lane, files := range q.Boost {
 		m := map[int32]float64{}

@@ -318,15 +318,19 @@ func stemKey(f string) string {
 	return dir + base
 }
 
-func (d *derived) stems() map[string][]int32 {
+func (d *derived) stems() map[string][]int32 { return d.filesBy(&d.byStem, stemKey) }
+
+// filesBy groups the corpus's files by key(file), built on first use into
+// *m and kept with the derived lookups.
+func (d *derived) filesBy(m *map[string][]int32, key func(string) string) map[string][]int32 {
 	cacheMu.Lock()
 	defer cacheMu.Unlock()
-	if d.byStem == nil {
-		d.byStem = map[string][]int32{}
+	if *m == nil {
+		*m = map[string][]int32{}
 		for i, f := range d.corpus.Files {
-			k := stemKey(f)
-			d.byStem[k] = append(d.byStem[k], int32(i))
+			k := key(f)
+			(*m)[k] = append((*m)[k], int32(i))
 		}
 	}
-	return d.byStem
+	return *m
 }

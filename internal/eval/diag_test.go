@@ -1,0 +1,109 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpc/mcpc/internal/retrieval"
+)
+
+// TestDiagnoseSet ranks each row of a set the way initialize_work does
+// (retrieval.Rank with the side lanes, the default 40 files and 2 MiB) and
+// prints where each gold file ranks, deep in the ranking too, with the top
+// of the ranking and its lanes for the rows that missed; then the set's
+// recall and the BM25 reference. Each row's parent is kept in its own tree
+// and index under MCPC_DIAG_CACHE, so a second run only ranks: a ranking
+// change is measured on the same trees in a minute, and the figures do not
+// depend on the machine's load (initialize_work's in-turn deadlines cut
+// packs short on a loaded machine). MCPC_DIAG_ROWS=3,15 prints those rows
+// in full. A tuning aid: CI sets none of the variables and skips it.
+func TestDiagnoseSet(t *testing.T) {
+	set, repo, cache := os.Getenv("MCPC_DIAG_SET"), os.Getenv("MCPC_DIAG_REPO"), os.Getenv("MCPC_DIAG_CACHE")
+	if set == "" || repo == "" || cache == "" {
+		t.Skip("MCPC_DIAG_SET, MCPC_DIAG_REPO, MCPC_DIAG_CACHE not set")
+	}
+	rows, err := ReadSet(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	show := strings.Split(os.Getenv("MCPC_DIAG_ROWS"), ",")
+	var results []RowResult
+	bm := NewBM25()
+	for i, row := range rows {
+		res, detail, err := diagnoseRow(context.Background(), cache, repo, i+1, row, bm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Gold) == 0 {
+			continue
+		}
+		results = append(results, res)
+		if res.Recall20 < 1 || slices.Contains(show, strconv.Itoa(i+1)) {
+			fmt.Printf("\n=== [%d] %s  r@10=%.2f r@20=%.2f pack=%d\n%s", i+1, row.Prompt, res.Recall10, res.Recall20, res.PackSize, detail)
+		}
+	}
+	s := summariseRows(results)
+	fmt.Printf("\nSUMMARY %s rows=%d r@5=%.3f r@10=%.3f r@20=%.3f all=%.3f bm25@10=%.3f bm25@20=%.3f pack=%.1f\n",
+		filepath.Base(set), s.Scored, s.Recall5, s.Recall10, s.Recall20, s.RecallAll, s.BM25Recall10, s.BM25Recall20, s.MeanPackSize)
+}
+
+// diagnoseRow scores one row and describes its ranking: a ROW line (printed
+// for every row, so two runs can be diffed) and the detail of a miss.
+func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM25) (RowResult, string, error) {
+	res := RowResult{Commit: row.Commit, Prompt: row.Prompt, Gold: row.ChangedFiles}
+	tree := filepath.Join(cache, "ws", row.Parent)
+	materialised, err := MaterialiseTree(ctx, repo, row.Parent, tree)
+	if err != nil {
+		return res, "", err
+	}
+	if err := os.MkdirAll(filepath.Join(cache, "db"), 0o755); err != nil {
+		return res, "", err
+	}
+	db, ix, err := openWorkspaceIndex(filepath.Join(cache, "db"), tree)
+	if db != nil {
+		defer db.Close()
+	}
+	if err != nil {
+		return res, "", err
+	}
+	if _, err := ix.Refresh(ctx, nil); err != nil {
+		return res, "", err
+	}
+	boost := retrieval.SideLanes(ix, retrieval.SideInputs{Prompt: row.Prompt})
+	ranked := retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Limit: retrieval.DefaultLimit, Boost: boost})
+	var pack []string
+	for _, r := range ranked {
+		pack = append(pack, r.File)
+	}
+	score(&res, pack)
+	var ref RowResult
+	ref.Gold = res.Gold
+	score(&ref, bm.Rank(tree, materialised, row.Prompt, 20))
+	res.BM25Recall5, res.BM25Recall10, res.BM25Recall20 = ref.Recall5, ref.Recall10, ref.Recall20
+
+	// Where each gold file ranks in the pack, and with no budget at all.
+	deep := map[string]int{}
+	for j, r := range retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Limit: 2000, MaxBytes: 1 << 40, Boost: boost}) {
+		deep[r.File] = j + 1
+	}
+	var at []string
+	var b strings.Builder
+	for _, g := range res.Gold {
+		k := slices.Index(pack, g) + 1
+		at = append(at, strconv.Itoa(k))
+		fmt.Fprintf(&b, "  gold %3d (deep %d) %s\n", k, deep[g], g)
+	}
+	for j, r := range ranked[:min(14, len(ranked))] {
+		fmt.Fprintf(&b, "   %2d %.3f %v %s\n", j+1, r.Score, r.Lanes, r.File)
+	}
+	if len(res.Gold) > 0 {
+		fmt.Printf("ROW %2d r5=%.2f r10=%.2f r20=%.2f all=%.2f at=%s\n", n, res.Recall5, res.Recall10, res.Recall20, res.RecallAll, strings.Join(at, ","))
+	}
+	return res, b.String(), nil
+}
