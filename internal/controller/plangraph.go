@@ -20,6 +20,10 @@ type submissionFacts struct {
 	NodeTags [][]string `json:"nodeTags,omitempty"`
 	// NamedTags are the tags all change nodes name, sorted.
 	NamedTags []string `json:"namedTags,omitempty"`
+	// Aggregates are the distinct values lib/plan's views collect, nil
+	// (absent) outside a submission whose nodes is an array; policy then
+	// walks the nodes itself.
+	Aggregates *planAggregates `json:"aggregates,omitempty"`
 }
 
 // SubmissionFactsOf is the facts Go reports about a submitted planGraph
@@ -32,6 +36,7 @@ func gatherSubmissionFacts(planGraph map[string]any) submissionFacts {
 	f := submissionFacts{CycleNodes: cycleNodes(planGraph)}
 	f.NodeShapes, f.AllKinded = nodeShapes(planGraph)
 	f.NodeTags, f.NamedTags = changeNodeTags(planGraph)
+	f.Aggregates = gatherPlanAggregates(planGraph)
 	return f
 }
 

@@ -239,11 +239,10 @@ migrations_of(indexes) := [migration |
 ]
 
 # the tags whose MigrationRule has each status
-_status_tags := {rule.status: _tags_with_status(rule.status) | # regal ignore:prefer-set-or-object-rule
-	some rule in migration_rules
+_status_tags := {status: tags | # regal ignore:prefer-set-or-object-rule
+	some status in {rule.status | some rule in migration_rules}
+	tags := {tag | some tag, rule in rules_by_tag; rule.status == status}
 }
-
-_tags_with_status(status) := {tag | some tag, rule in rules_by_tag; rule.status == status}
 
 # METADATA
 # description: |
@@ -306,9 +305,8 @@ guarded_indexes := {i | # regal ignore:prefer-set-or-object-rule
 escalated(rule_id) if rule_id in _escalated
 
 _escalated := {ref | # regal ignore:prefer-set-or-object-rule
-	some node in plan.nodes
-	node.kind == "escalate"
-	some ref in refs(node)
+	some i in plan.kind_indexes("escalate")
+	some ref in refs(plan.nodes[i])
 }
 
 # METADATA

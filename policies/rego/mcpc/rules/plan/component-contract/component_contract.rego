@@ -27,7 +27,10 @@ _mapped := [[i, mapping] | # regal ignore:prefer-set-or-object-rule
 
 # the distinct mappings, and the guards over them that say whether a rule
 # below has anything to find before it walks every change node
-_mappings := {mapping | some [_, mapping] in _mapped} # regal ignore:prefer-set-or-object-rule
+_mappings := {mapping | # regal ignore:prefer-set-or-object-rule
+	some mapping in plan.component_mappings
+	startswith(mapping.toTag, "sdf-")
+}
 
 _undeclared := {mapping.toTag | some mapping in _mappings} - object.keys(enforcement.contracts)
 
