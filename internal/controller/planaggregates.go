@@ -29,6 +29,17 @@ type planAggregates struct {
 	ChangeEvidence []any `json:"changeEvidence"`
 	// ComponentMappings are the change nodes' componentMapping values.
 	ComponentMappings []any `json:"componentMappings"`
+	// TagNodes are, per tag a change node names (nodeTags), the indexes
+	// of the change nodes that name it.
+	TagNodes map[string][]int `json:"tagNodes"`
+	// TargetNodes are, per string targetFile, the indexes of the change
+	// nodes that change it.
+	TargetNodes map[string][]int `json:"targetNodes"`
+	// RefNodes are, per string policyRefs entry, the indexes of the change
+	// nodes that cite it.
+	RefNodes map[string][]int `json:"refNodes"`
+	// Untargeted are the indexes of the change nodes without a targetFile.
+	Untargeted []int `json:"untargeted"`
 	// EvidenceCounts are the distinct [len(citations), len(codeEvidence)]
 	// of the change nodes, set only when every change node has both as
 	// arrays (policy counts any other shape itself).
@@ -74,8 +85,9 @@ func (d distinctValues) list() []any {
 }
 
 // gatherPlanAggregates walks the submitted nodes once; nil when nodes is
-// not an array (policy then has no nodes to walk).
-func gatherPlanAggregates(submission map[string]any) *planAggregates {
+// not an array (policy then has no nodes to walk). nodeTags are
+// changeNodeTags' per node.
+func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planAggregates {
 	nodes, ok := submission["nodes"].([]any)
 	if !ok {
 		return nil
@@ -84,15 +96,16 @@ func gatherPlanAggregates(submission map[string]any) *planAggregates {
 	targets, evidence, mappings := distinctValues{}, distinctValues{}, distinctValues{}
 	counts := map[[2]int]bool{}
 	counted := true
-	kinds := map[string][]int{}
+	a := &planAggregates{KindIndexes: map[string][]int{}, TagNodes: map[string][]int{},
+		TargetNodes: map[string][]int{}, RefNodes: map[string][]int{}, Untargeted: []int{}}
 	for i, n := range nodes {
 		m, ok := n.(map[string]any)
 		if !ok {
 			continue
 		}
-		kind, _ := m["kind"].(string)
-		if _, ok := m["kind"].(string); ok {
-			kinds[kind] = append(kinds[kind], i)
+		kind, isString := m["kind"].(string)
+		if isString {
+			a.KindIndexes[kind] = append(a.KindIndexes[kind], i)
 		}
 		deps.addEach(m["dependsOn"])
 		citations.addEach(m["citations"])
@@ -102,6 +115,17 @@ func gatherPlanAggregates(submission map[string]any) *planAggregates {
 		}
 		if v, ok := m["targetFile"]; ok {
 			targets.add(v)
+			if file, ok := v.(string); ok {
+				a.TargetNodes[file] = append(a.TargetNodes[file], i)
+			}
+		} else {
+			a.Untargeted = append(a.Untargeted, i)
+		}
+		for _, tag := range nodeTags[i] {
+			a.TagNodes[tag] = append(a.TagNodes[tag], i)
+		}
+		for _, ref := range stringRefs(m["policyRefs"]) {
+			a.RefNodes[ref] = append(a.RefNodes[ref], i)
 		}
 		if v, ok := m["componentMapping"]; ok {
 			mappings.add(v)
@@ -114,10 +138,8 @@ func gatherPlanAggregates(submission map[string]any) *planAggregates {
 			counts[[2]int{len(c), len(e)}] = true
 		}
 	}
-	a := &planAggregates{
-		KindIndexes: kinds, Dependencies: deps.list(), Citations: citations.list(), Hooks: hooks.list(),
-		ChangeTargets: targets.list(), ChangeEvidence: evidence.list(), ComponentMappings: mappings.list(),
-	}
+	a.Dependencies, a.Citations, a.Hooks = deps.list(), citations.list(), hooks.list()
+	a.ChangeTargets, a.ChangeEvidence, a.ComponentMappings = targets.list(), evidence.list(), mappings.list()
 	if counted {
 		a.EvidenceCounts = make([][2]int, 0, len(counts))
 		for row := range counts {
@@ -131,4 +153,27 @@ func gatherPlanAggregates(submission map[string]any) *planAggregates {
 		})
 	}
 	return a
+}
+
+// stringRefs are the distinct strings among a policyRefs value's entries
+// (an array's elements, an object's values), as policy reads them.
+func stringRefs(v any) []string {
+	var all []any
+	switch v := v.(type) {
+	case []any:
+		all = v
+	case map[string]any:
+		for _, x := range v {
+			all = append(all, x)
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range all {
+		if s, ok := x.(string); ok && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -36,7 +36,7 @@ func gatherSubmissionFacts(planGraph map[string]any) submissionFacts {
 	f := submissionFacts{CycleNodes: cycleNodes(planGraph)}
 	f.NodeShapes, f.AllKinded = nodeShapes(planGraph)
 	f.NodeTags, f.NamedTags = changeNodeTags(planGraph)
-	f.Aggregates = gatherPlanAggregates(planGraph)
+	f.Aggregates = gatherPlanAggregates(planGraph, f.NodeTags)
 	return f
 }
 

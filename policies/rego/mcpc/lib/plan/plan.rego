@@ -71,26 +71,30 @@ shapes := {shape | some shape in _shape_list} if not _shape_facts
 # (one recorded before Go reported them) has them collected here.
 _agg_facts if is_object(input.submissionFacts.aggregates)
 
-_agg := input.submissionFacts.aggregates
+# METADATA
+# description: Go's aggregates of the submitted nodes (undefined for an input without them)
+aggregates := input.submissionFacts.aggregates
 
 # METADATA
 # scope: document
 # description: index to node for the change nodes
-change_nodes := {i: nodes[i] | some i in _agg.kindIndexes.change} if _agg_facts
+change_nodes := {i: nodes[i] | some i in aggregates.kindIndexes.change} if _agg_facts
 
-change_nodes := {i: node | some i, node in nodes; node.kind == "change"} if not _agg_facts # regal ignore:prefer-set-or-object-rule
+# regal ignore:prefer-set-or-object-rule
+change_nodes := {i: node | some i, node in nodes; node.kind == "change"} if not _agg_facts
 
 # METADATA
 # scope: document
 # description: index to node for the validate nodes
-validate_nodes := {i: nodes[i] | some i in _agg.kindIndexes.validate} if _agg_facts
+validate_nodes := {i: nodes[i] | some i in aggregates.kindIndexes.validate} if _agg_facts
 
-validate_nodes := {i: node | some i, node in nodes; node.kind == "validate"} if not _agg_facts # regal ignore:prefer-set-or-object-rule
+# regal ignore:prefer-set-or-object-rule
+validate_nodes := {i: node | some i, node in nodes; node.kind == "validate"} if not _agg_facts
 
 # METADATA
 # scope: document
 # description: the indexes of the nodes of a kind
-kind_indexes(kind) := {i | some i in _agg.kindIndexes[kind]} if _agg_facts
+kind_indexes(kind) := {i | some i in aggregates.kindIndexes[kind]} if _agg_facts
 
 kind_indexes(kind) := {i | some i, node in nodes; node.kind == kind} if not _agg_facts
 
@@ -104,44 +108,50 @@ change_ids := {node.nodeId | some node in change_nodes; is_string(node.nodeId)} 
 # METADATA
 # scope: document
 # description: every distinct dependsOn entry of the plan
-dependencies := {dep | some dep in _agg.dependencies} if _agg_facts
+dependencies := {dep | some dep in aggregates.dependencies} if _agg_facts
 
-dependencies := {dep | some node in nodes; some dep in node.dependsOn} if not _agg_facts # regal ignore:prefer-set-or-object-rule
+# regal ignore:prefer-set-or-object-rule
+dependencies := {dep | some node in nodes; some dep in node.dependsOn} if not _agg_facts
 
 # METADATA
 # scope: document
 # description: every distinct citation of the plan
-citations := {citation | some citation in _agg.citations} if _agg_facts
+citations := {citation | some citation in aggregates.citations} if _agg_facts
 
-citations := {citation | some node in nodes; some citation in node.citations} if not _agg_facts # regal ignore:prefer-set-or-object-rule
+# regal ignore:prefer-set-or-object-rule
+citations := {citation | some node in nodes; some citation in node.citations} if not _agg_facts
 
 # METADATA
 # scope: document
 # description: every distinct targetFile of the change nodes (non-strings included)
-change_targets := {file | some file in _agg.changeTargets} if _agg_facts
+change_targets := {file | some file in aggregates.changeTargets} if _agg_facts
 
-change_targets := {node.targetFile | some node in change_nodes} if not _agg_facts # regal ignore:prefer-set-or-object-rule
+# regal ignore:prefer-set-or-object-rule
+change_targets := {node.targetFile | some node in change_nodes} if not _agg_facts
 
 # METADATA
 # scope: document
 # description: every distinct code evidence entry of the change nodes
-change_evidence := {e | some e in _agg.changeEvidence} if _agg_facts
+change_evidence := {e | some e in aggregates.changeEvidence} if _agg_facts
 
-change_evidence := {e | some node in change_nodes; some e in node.codeEvidence} if not _agg_facts # regal ignore:prefer-set-or-object-rule
+# regal ignore:prefer-set-or-object-rule
+change_evidence := {e | some node in change_nodes; some e in node.codeEvidence} if not _agg_facts
 
 # METADATA
 # scope: document
 # description: every distinct verification hook of the plan
-hooks := {hook | some hook in _agg.hooks} if _agg_facts
+hooks := {hook | some hook in aggregates.hooks} if _agg_facts
 
-hooks := {hook | some node in nodes; some hook in node.verificationHooks} if not _agg_facts # regal ignore:prefer-set-or-object-rule
+# regal ignore:prefer-set-or-object-rule
+hooks := {hook | some node in nodes; some hook in node.verificationHooks} if not _agg_facts
 
 # METADATA
 # scope: document
 # description: every distinct componentMapping of the change nodes
-component_mappings := {m | some m in _agg.componentMappings} if _agg_facts
+component_mappings := {m | some m in aggregates.componentMappings} if _agg_facts
 
-component_mappings := {node.componentMapping | some node in change_nodes} if not _agg_facts # regal ignore:prefer-set-or-object-rule
+# regal ignore:prefer-set-or-object-rule
+component_mappings := {node.componentMapping | some node in change_nodes} if not _agg_facts
 
 # METADATA
 # description: the path of a node in the request
