@@ -213,8 +213,8 @@ _index_facts if is_object(plan.aggregates.tagNodes)
 #   targetSymbols name the tag, and under the migration strategy those whose
 #   targetFile uses it (a node without a targetFile then migrates nothing)
 migrating_nodes := {tag: nodes | # regal ignore:prefer-set-or-object-rule
-	some tag in _rule_tags
-	nodes := _naming(tag) | _using(tag)
+	some tag in (object.keys(_naming) | object.keys(_using))
+	nodes := object.get(_naming, tag, set()) | object.get(_using, tag, set())
 	count(nodes) > 0
 } if {
 	_index_facts
@@ -222,17 +222,27 @@ migrating_nodes := {tag: nodes | # regal ignore:prefer-set-or-object-rule
 	some tag in {tag | some tags in _node_migrated; some tag in tags}
 }
 
-_naming(tag) := {i | some i in plan.aggregates.tagNodes[tag]} - _untargeted if _migration_strategy
-
-_naming(tag) := {i | some i in plan.aggregates.tagNodes[tag]} if not _migration_strategy
-
-_untargeted := {i | some i in plan.aggregates.untargeted}
-
-_using(tag) := union({{i | some i in plan.aggregates.targetNodes[file]} | some file in _files_using[tag]}) if {
-	_migration_strategy
+# tag with a MigrationRule to the change nodes that name it (under the
+# migration strategy those with a targetFile) and to those whose targetFile
+# uses it (under the migration strategy), walking only the plan's tags
+_naming := {tag: nodes | # regal ignore:prefer-set-or-object-rule
+	some tag, list in plan.aggregates.tagNodes
+	rules_by_tag[tag]
+	nodes := {i | some i in list} - _untargeted
 }
 
-_using(_) := set() if not _migration_strategy
+_using := {tag: nodes | # regal ignore:prefer-set-or-object-rule
+	_migration_strategy
+	some tag, files in _files_using
+	rules_by_tag[tag]
+	nodes := union({_targeting(file) | some file in files})
+}
+
+_targeting(file) := {i | some i in plan.aggregates.targetNodes[file]}
+
+default _untargeted := set()
+
+_untargeted := {i | some i in plan.aggregates.untargeted} if _migration_strategy
 
 # tag to the distinct target files that use it
 _files_using := {tag: files | # regal ignore:prefer-set-or-object-rule

@@ -145,9 +145,13 @@ test_success_indexed_migrations_match_the_node_by_node_ones if {
 	enforcement.uncited_nodes == {"adp-button": {1}, "adp-card": {0, 1}} with input as without
 	enforcement.citing("mig-adp-card") == set() with input as doc
 	enforcement.citing("mig-adp-page-header") == {3} with input as without
-	every rule in ["migration-rule-citation", "migration-rule-status", "migration-no-analog", "prose-policy-citation"] {
-		indexed := data.mcpc.rules.plan[rule].report with input as doc
-		indexed == data.mcpc.rules.plan[rule].report with input as without
-	}
+	indexed_0 := data.mcpc.rules.plan["migration-rule-citation"].report with input as doc
+	indexed_0 == data.mcpc.rules.plan["migration-rule-citation"].report with input as without
+	indexed_1 := data.mcpc.rules.plan["migration-rule-status"].report with input as doc
+	indexed_1 == data.mcpc.rules.plan["migration-rule-status"].report with input as without
+	indexed_2 := data.mcpc.rules.plan["migration-no-analog"].report with input as doc
+	indexed_2 == data.mcpc.rules.plan["migration-no-analog"].report with input as without
+	indexed_3 := data.mcpc.rules.plan["prose-policy-citation"].report with input as doc
+	indexed_3 == data.mcpc.rules.plan["prose-policy-citation"].report with input as without
 	count(data.mcpc.rules.plan["migration-rule-citation"].report) == 3 with input as doc
 }

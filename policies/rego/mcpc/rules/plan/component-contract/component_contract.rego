@@ -32,11 +32,17 @@ _mappings := {mapping | # regal ignore:prefer-set-or-object-rule
 	startswith(mapping.toTag, "sdf-")
 }
 
+# the props each mapped contract declares, for the plan's tags only
+_declared := {mapping.toTag: {prop.name | some prop in contract.props} | # regal ignore:prefer-set-or-object-rule
+	some mapping in _mappings
+	contract := enforcement.contracts[mapping.toTag]
+}
+
 _undeclared := {mapping.toTag | some mapping in _mappings} - object.keys(enforcement.contracts)
 
 _overreaching if {
 	some mapping in _mappings
-	declared := enforcement.contract_props[mapping.toTag]
+	declared := _declared[mapping.toTag]
 	some prop in mapping.props
 	not prop in declared
 }
@@ -57,7 +63,7 @@ report contains violation if {
 report contains violation if {
 	_overreaching
 	some [i, mapping] in _mapped
-	declared := enforcement.contract_props[mapping.toTag]
+	declared := _declared[mapping.toTag]
 	some k, prop in mapping.props
 	not prop in declared
 	not prop in object.get(enforcement.contracts[mapping.toTag], "events", [])
