@@ -30,7 +30,8 @@ type planAggregates struct {
 	// ComponentMappings are the change nodes' componentMapping values.
 	ComponentMappings []any `json:"componentMappings"`
 	// TagNodes are, per tag a change node names (nodeTags), the indexes
-	// of the change nodes that name it.
+	// of the change nodes that name it; null without a tag pattern (policy
+	// then finds the tags and migrations node by node).
 	TagNodes map[string][]int `json:"tagNodes"`
 	// TargetNodes are, per string targetFile, the indexes of the change
 	// nodes that change it.
@@ -96,8 +97,11 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 	targets, evidence, mappings := distinctValues{}, distinctValues{}, distinctValues{}
 	counts := map[[2]int]bool{}
 	counted := true
-	a := &planAggregates{KindIndexes: map[string][]int{}, TagNodes: map[string][]int{},
+	a := &planAggregates{KindIndexes: map[string][]int{},
 		TargetNodes: map[string][]int{}, RefNodes: map[string][]int{}, Untargeted: []int{}}
+	if nodeTags != nil {
+		a.TagNodes = map[string][]int{}
+	}
 	for i, n := range nodes {
 		m, ok := n.(map[string]any)
 		if !ok {
@@ -121,8 +125,10 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 		} else {
 			a.Untargeted = append(a.Untargeted, i)
 		}
-		for _, tag := range nodeTags[i] {
-			a.TagNodes[tag] = append(a.TagNodes[tag], i)
+		if nodeTags != nil {
+			for _, tag := range nodeTags[i] {
+				a.TagNodes[tag] = append(a.TagNodes[tag], i)
+			}
 		}
 		for _, ref := range stringRefs(m["policyRefs"]) {
 			a.RefNodes[ref] = append(a.RefNodes[ref], i)

@@ -1,6 +1,9 @@
 package controller
 
-import "sort"
+import (
+	"regexp"
+	"sort"
+)
 
 // submissionFacts are what Go counts and walks in a submitted plan so the
 // plan rules need not: graph walks are linear here and quadratic in Rego.
@@ -28,14 +31,17 @@ type submissionFacts struct {
 
 // SubmissionFactsOf is the facts Go reports about a submitted planGraph
 // (input.submissionFacts), for benchmarks that build their own plans.
+// (with the embedded policy's tag pattern).
 func SubmissionFactsOf(planGraph map[string]any) any {
-	return gatherSubmissionFacts(planGraph)
+	return gatherSubmissionFacts(planGraph, embeddedTagPattern())
 }
 
-func gatherSubmissionFacts(planGraph map[string]any) submissionFacts {
+// gatherSubmissionFacts walks the plan; pattern is the loaded policy's tag
+// pattern (nil: no tag facts, policy finds the tags).
+func gatherSubmissionFacts(planGraph map[string]any, pattern *regexp.Regexp) submissionFacts {
 	f := submissionFacts{CycleNodes: cycleNodes(planGraph)}
 	f.NodeShapes, f.AllKinded = nodeShapes(planGraph)
-	f.NodeTags, f.NamedTags = changeNodeTags(planGraph)
+	f.NodeTags, f.NamedTags = changeNodeTags(planGraph, pattern)
 	f.Aggregates = gatherPlanAggregates(planGraph, f.NodeTags)
 	return f
 }

@@ -13,6 +13,7 @@ package mcpc.lib.enforcement
 
 import data.mcpc.lib.memory
 import data.mcpc.lib.plan
+import data.mcpc.lib.tables
 
 # the strategy a plan follows: its envelope's, as the server expects it
 _strategy := object.get(input.envelope, "knowledgeStrategyId", "")
@@ -122,7 +123,9 @@ rules_by_tag := {rule.fromTag: rule | # regal ignore:prefer-set-or-object-rule
 	some rule in migration_rules
 }
 
-_tag_pattern := `[a-z][a-z0-9]*(?:-[a-z0-9]+)+`
+# what reads as a custom element tag (policies/data/tags.json); Go finds the
+# tags it reports as facts with the same pattern, read from this policy's data
+_tag_pattern := tables.custom_element_tag.pattern
 
 # The views below run once per change node on every plan decision, so they
 # are comprehensions that call no function per node where they can (a call

@@ -155,3 +155,11 @@ test_success_indexed_migrations_match_the_node_by_node_ones if {
 	indexed_3 == data.mcpc.rules.plan["prose-policy-citation"].report with input as without
 	count(data.mcpc.rules.plan["migration-rule-citation"].report) == 3 with input as doc
 }
+
+# the tag pattern is policy data: a bundle that overrides it is matched with
+test_success_tag_pattern_is_policy_data if {
+	nodes := [{"kind": "change", "editIntent": "x-ab and adp-alert", "targetSymbols": []}]
+	doc := fixtures.with_input({"verb": "submit_execution_plan", "submission": {"nodes": nodes}})
+	enforcement.node_tags == {0: {"x-ab"}} with input as doc with data.data.mcpc.customElementTag as {"pattern": "x-[a-z]+"}
+	enforcement.node_tags == {0: {"x-ab", "adp-alert"}} with input as doc
+}
