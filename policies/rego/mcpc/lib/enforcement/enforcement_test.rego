@@ -160,6 +160,6 @@ test_success_indexed_migrations_match_the_node_by_node_ones if {
 test_success_tag_pattern_is_policy_data if {
 	nodes := [{"kind": "change", "editIntent": "x-ab and adp-alert", "targetSymbols": []}]
 	doc := fixtures.with_input({"verb": "submit_execution_plan", "submission": {"nodes": nodes}})
-	enforcement.node_tags == {0: {"x-ab"}} with input as doc with data.data.mcpc.customElementTag as {"pattern": "x-[a-z]+"}
+	enforcement.node_tags == {0: {"x-ab"}} with input as doc with data.data.mcpc.customElementTag as {"pattern": "x-[a-z]+"} # regal ignore:unresolved-reference
 	enforcement.node_tags == {0: {"x-ab", "adp-alert"}} with input as doc
 }
