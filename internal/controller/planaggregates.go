@@ -16,6 +16,15 @@ type planAggregates struct {
 	// KindIndexes are, per string kind, the indexes of the nodes of that
 	// kind in node order.
 	KindIndexes map[string][]int `json:"kindIndexes"`
+	// IDs are the nodes' nodeId values (any JSON value) in node order,
+	// duplicates kept, of the nodes that have one.
+	IDs []any `json:"ids"`
+	// ChangeIDs are the change nodes' string nodeIds.
+	ChangeIDs []any `json:"changeIds"`
+	// Mapped are the validate nodes' mapsToNodeIds entries.
+	Mapped []any `json:"mapped"`
+	// ChangeOperations are the change nodes' operation values.
+	ChangeOperations []any `json:"changeOperations"`
 	// Dependencies are every node's dependsOn entries.
 	Dependencies []any `json:"dependencies"`
 	// Citations are every node's citations.
@@ -95,9 +104,10 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 	}
 	deps, citations, hooks := distinctValues{}, distinctValues{}, distinctValues{}
 	targets, evidence, mappings := distinctValues{}, distinctValues{}, distinctValues{}
+	changeIDs, mapped, operations := distinctValues{}, distinctValues{}, distinctValues{}
 	counts := map[[2]int]bool{}
 	counted := true
-	a := &planAggregates{KindIndexes: map[string][]int{},
+	a := &planAggregates{KindIndexes: map[string][]int{}, IDs: []any{},
 		TargetNodes: map[string][]int{}, RefNodes: map[string][]int{}, Untargeted: []int{}}
 	if nodeTags != nil {
 		a.TagNodes = map[string][]int{}
@@ -110,6 +120,13 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 		kind, isString := m["kind"].(string)
 		if isString {
 			a.KindIndexes[kind] = append(a.KindIndexes[kind], i)
+		}
+		id, hasID := m["nodeId"]
+		if hasID {
+			a.IDs = append(a.IDs, id)
+		}
+		if kind == "validate" {
+			mapped.addEach(m["mapsToNodeIds"])
 		}
 		deps.addEach(m["dependsOn"])
 		citations.addEach(m["citations"])
@@ -133,6 +150,12 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 		for _, ref := range stringRefs(m["policyRefs"]) {
 			a.RefNodes[ref] = append(a.RefNodes[ref], i)
 		}
+		if s, ok := id.(string); ok {
+			changeIDs.add(s)
+		}
+		if v, ok := m["operation"]; ok {
+			operations.add(v)
+		}
 		if v, ok := m["componentMapping"]; ok {
 			mappings.add(v)
 		}
@@ -146,6 +169,7 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 	}
 	a.Dependencies, a.Citations, a.Hooks = deps.list(), citations.list(), hooks.list()
 	a.ChangeTargets, a.ChangeEvidence, a.ComponentMappings = targets.list(), evidence.list(), mappings.list()
+	a.ChangeIDs, a.Mapped, a.ChangeOperations = changeIDs.list(), mapped.list(), operations.list()
 	if counted {
 		a.EvidenceCounts = make([][2]int, 0, len(counts))
 		for row := range counts {

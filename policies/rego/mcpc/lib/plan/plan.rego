@@ -21,7 +21,9 @@ nodes := input.submission.nodes if is_array(input.submission.nodes)
 
 nodes := [] if not is_array(input.submission.nodes)
 
-_all_id_list := [node.nodeId | some node in nodes]
+_all_id_list := input.submissionFacts.aggregates.ids if {
+	is_array(input.submissionFacts.aggregates.ids)
+} else := [node.nodeId | some node in nodes]
 
 # concat checks that every element is a string in one builtin call
 _ids_are_strings if is_string(concat("", _all_id_list))
@@ -101,9 +103,33 @@ kind_indexes(kind) := {i | some i, node in nodes; node.kind == kind} if not _agg
 # METADATA
 # scope: document
 # description: the nodeIds of change nodes
-change_ids := {node.nodeId | some node in change_nodes} if _ids_are_strings
+change_ids := {id | some id in aggregates.changeIds} if _agg_facts
 
-change_ids := {node.nodeId | some node in change_nodes; is_string(node.nodeId)} if not _ids_are_strings
+change_ids := {node.nodeId | some node in change_nodes} if {
+	not _agg_facts
+	_ids_are_strings
+}
+
+change_ids := {node.nodeId | some node in change_nodes; is_string(node.nodeId)} if {
+	not _agg_facts
+	not _ids_are_strings
+}
+
+# METADATA
+# scope: document
+# description: every distinct mapsToNodeIds entry of the validate nodes
+mapped := {id | some id in aggregates.mapped} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+mapped := {id | some node in validate_nodes; some id in node.mapsToNodeIds} if not _agg_facts
+
+# METADATA
+# scope: document
+# description: every distinct operation of the change nodes
+change_operations := {op | some op in aggregates.changeOperations} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+change_operations := {node.operation | some node in change_nodes} if not _agg_facts
 
 # METADATA
 # scope: document

@@ -153,7 +153,7 @@ _target_files := {node.nodeId: node.targetFile | # regal ignore:prefer-set-or-ob
 }
 
 # every mapsToNodeIds entry of the validate nodes
-_mapped := {t | some node in plan.validate_nodes; some t in node.mapsToNodeIds} # regal ignore:prefer-set-or-object-rule
+_mapped := plan.mapped
 
 # guards over the plan's distinct hooks (usually a handful however many nodes)
 _unknown_recipe if {
