@@ -7,9 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mcpc/mcpc/internal/controller"
 	"github.com/mcpc/mcpc/internal/engine"
@@ -157,15 +155,6 @@ func familyVariants(b *testing.B, in map[string]any, n int) []*engine.Input {
 		out = append(out, parsed)
 	}
 	return out
-}
-
-// processCPU is the process's user+system CPU time (GC workers included).
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func clone(v any) map[string]any {

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sync"
 	"time"
 
@@ -127,6 +128,11 @@ type Controller struct {
 	verbsMu      sync.Mutex
 	verbsVersion string
 	verbs        map[string]protocol.VerbDescription
+	// the loaded policy's custom element tag pattern (tagpattern.go)
+	tagMu       sync.Mutex
+	tagVersion  string
+	tagRe       *regexp.Regexp
+	tagCompiled bool
 }
 
 // New builds a Controller.

@@ -199,7 +199,7 @@ func (c *Controller) gatherVerb(ctx context.Context, tx *store.Tx, t *turn) erro
 	case "submit_execution_plan":
 		if m, ok := t.args["planGraph"].(map[string]any); ok {
 			in.Submission = m
-			in.SubmissionFacts = gatherSubmissionFacts(m)
+			in.SubmissionFacts = gatherSubmissionFacts(m, c.tagPattern())
 		}
 	case "execute_gated_side_effect":
 		if t.work != nil {

@@ -26,19 +26,17 @@ type namedConstraints struct {
 	err  error
 }
 
-// tagPattern is mcpc.lib.enforcement's _tag_pattern: what policy reads as a
-// custom element tag in a change node's text (TestTagPatternIsPolicys holds
-// the two together).
-var tagPattern = regexp.MustCompile(`[a-z][a-z0-9]*(?:-[a-z0-9]+)+`)
-
 // maxNamedTags bounds the tags whose constraints one plan looks up.
 const maxNamedTags = 64
 
 // planNamedTags are the tags a plan's change nodes name, as policy reads
 // them (mcpc.lib.enforcement.node_tags: the lowered editIntent and
 // targetSymbols), plus their componentMapping's fromTag and toTag: sorted,
-// distinct, at most maxNamedTags.
-func planNamedTags(sub map[string]any) []string {
+// distinct, at most maxNamedTags; none without a pattern (nil).
+func planNamedTags(sub map[string]any, pattern *regexp.Regexp) []string {
+	if pattern == nil {
+		return []string{}
+	}
 	nodes, _ := sub["nodes"].([]any)
 	seen := map[string]bool{}
 	for _, n := range nodes {
@@ -56,12 +54,12 @@ func planNamedTags(sub map[string]any) []string {
 				texts = append(texts, s)
 			}
 		}
-		for _, tag := range tagPattern.FindAllString(strings.ToLower(strings.Join(texts, " ")), -1) {
+		for _, tag := range pattern.FindAllString(strings.ToLower(strings.Join(texts, " ")), -1) {
 			seen[tag] = true
 		}
 		mapping, _ := m["componentMapping"].(map[string]any)
 		for _, k := range []string{"fromTag", "toTag"} {
-			if s, ok := mapping[k].(string); ok && tagPattern.MatchString(s) {
+			if s, ok := mapping[k].(string); ok && pattern.MatchString(s) {
 				seen[strings.ToLower(s)] = true
 			}
 		}
@@ -90,7 +88,7 @@ func (c *Controller) readNamedConstraints(ctx context.Context, tags []string) *n
 // the tags a submitted plan names.
 func (c *Controller) prefetchNamedConstraints(ctx context.Context, t *turn) {
 	if m, ok := t.args["planGraph"].(map[string]any); ok {
-		t.named = c.readNamedConstraints(ctx, planNamedTags(m))
+		t.named = c.readNamedConstraints(ctx, planNamedTags(m, c.tagPattern()))
 	}
 }
 
@@ -102,7 +100,7 @@ func (c *Controller) addNamedConstraints(ctx context.Context, t *turn) {
 	if c.domain == nil {
 		return
 	}
-	tags := planNamedTags(t.in.Submission)
+	tags := planNamedTags(t.in.Submission, c.tagPattern())
 	n := t.named
 	if n == nil || !slices.Equal(n.tags, tags) {
 		n = c.readNamedConstraints(ctx, tags)

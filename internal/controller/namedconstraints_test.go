@@ -23,7 +23,7 @@ func TestPlanNamedTags(t *testing.T) {
 		{note: "no nodes", nodes: nil, want: []string{}},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
-			got := planNamedTags(map[string]any{"nodes": tc.nodes})
+			got := planNamedTags(map[string]any{"nodes": tc.nodes}, embeddedTagPattern())
 			if !slices.Equal(got, tc.want) {
 				t.Fatalf("got %v, want %v", got, tc.want)
 			}
@@ -33,7 +33,7 @@ func TestPlanNamedTags(t *testing.T) {
 	for i := range 100 {
 		many = append(many, map[string]any{"kind": "change", "editIntent": "x-" + string(rune('a'+i%26)) + string(rune('a'+i/26))})
 	}
-	if got := planNamedTags(map[string]any{"nodes": many}); len(got) != maxNamedTags {
+	if got := planNamedTags(map[string]any{"nodes": many}, embeddedTagPattern()); len(got) != maxNamedTags {
 		t.Fatalf("named tags are bounded: %d", len(got))
 	}
 }

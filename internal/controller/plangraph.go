@@ -1,6 +1,9 @@
 package controller
 
-import "sort"
+import (
+	"regexp"
+	"sort"
+)
 
 // submissionFacts are what Go counts and walks in a submitted plan so the
 // plan rules need not: graph walks are linear here and quadratic in Rego.
@@ -20,18 +23,26 @@ type submissionFacts struct {
 	NodeTags [][]string `json:"nodeTags,omitempty"`
 	// NamedTags are the tags all change nodes name, sorted.
 	NamedTags []string `json:"namedTags,omitempty"`
+	// Aggregates are the distinct values lib/plan's views collect, nil
+	// (absent) outside a submission whose nodes is an array; policy then
+	// walks the nodes itself.
+	Aggregates *planAggregates `json:"aggregates,omitempty"`
 }
 
 // SubmissionFactsOf is the facts Go reports about a submitted planGraph
 // (input.submissionFacts), for benchmarks that build their own plans.
+// (with the embedded policy's tag pattern).
 func SubmissionFactsOf(planGraph map[string]any) any {
-	return gatherSubmissionFacts(planGraph)
+	return gatherSubmissionFacts(planGraph, embeddedTagPattern())
 }
 
-func gatherSubmissionFacts(planGraph map[string]any) submissionFacts {
+// gatherSubmissionFacts walks the plan; pattern is the loaded policy's tag
+// pattern (nil: no tag facts, policy finds the tags).
+func gatherSubmissionFacts(planGraph map[string]any, pattern *regexp.Regexp) submissionFacts {
 	f := submissionFacts{CycleNodes: cycleNodes(planGraph)}
 	f.NodeShapes, f.AllKinded = nodeShapes(planGraph)
-	f.NodeTags, f.NamedTags = changeNodeTags(planGraph)
+	f.NodeTags, f.NamedTags = changeNodeTags(planGraph, pattern)
+	f.Aggregates = gatherPlanAggregates(planGraph, f.NodeTags)
 	return f
 }
 

@@ -1,16 +1,21 @@
 package controller
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 )
 
-// changeNodeTags reports (with tagPattern, policy's _tag_pattern), per node of the submission (in node order), the
+// changeNodeTags reports (with pattern, policy's _tag_pattern), per node of the submission (in node order), the
 // tags a change node names in its lowered editIntent and targetSymbols (the
 // strings among them), and all those tags together, sorted. A node that is
 // not a change node has null. A tag never holds a space, so the tags of
-// each string are the tags of the whole text Rego would match.
-func changeNodeTags(submission map[string]any) (perNode [][]string, named []string) {
+// each string are the tags of the whole text Rego would match. Without a
+// pattern (nil) it reports nothing: policy finds the tags itself.
+func changeNodeTags(submission map[string]any, pattern *regexp.Regexp) (perNode [][]string, named []string) {
+	if pattern == nil {
+		return nil, nil
+	}
 	nodes, _ := submission["nodes"].([]any)
 	perNode = make([][]string, len(nodes))
 	all := map[string]bool{}
@@ -22,7 +27,7 @@ func changeNodeTags(submission map[string]any) (perNode [][]string, named []stri
 		set := map[string]bool{}
 		add := func(v any) {
 			if s, ok := v.(string); ok {
-				for _, tag := range tagPattern.FindAllString(strings.ToLower(s), -1) {
+				for _, tag := range pattern.FindAllString(strings.ToLower(s), -1) {
 					set[tag] = true
 				}
 			}

@@ -1,8 +1,8 @@
 package controller
 
 import (
+	"encoding/json"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/mcpc/mcpc/policies"
@@ -28,7 +28,7 @@ func TestChangeNodeTags(t *testing.T) {
 			[][]string{nil, {}}, []string{}},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
-			perNode, named := changeNodeTags(map[string]any{"nodes": tc.nodes})
+			perNode, named := changeNodeTags(map[string]any{"nodes": tc.nodes}, embeddedTagPattern())
 			if !reflect.DeepEqual(perNode, tc.perNode) || !reflect.DeepEqual(named, tc.named) {
 				t.Fatalf("got %#v %#v, want %#v %#v", perNode, named, tc.perNode, tc.named)
 			}
@@ -36,16 +36,56 @@ func TestChangeNodeTags(t *testing.T) {
 	}
 }
 
-// TestTagPatternIsPolicys: Go reports the tags policy would find, so its
-// pattern must be the one mcpc.lib.enforcement matches with; a policy author
-// who changes one without the other fails here.
+// TestTagPatternIsPolicys: Go finds the tags it reports with the pattern
+// of the loaded policy's data (policies/data/tags.json, which
+// mcpc.lib.enforcement matches with), so a bundle that overrides it is
+// followed by Go too; a policy without one, or with one Go cannot compile,
+// gets no tag facts (policy then finds the tags itself).
 func TestTagPatternIsPolicys(t *testing.T) {
-	src, err := policies.FS.ReadFile("rego/mcpc/lib/enforcement/enforcement.rego")
+	dataOf := func(doc any) func(path ...string) any {
+		return func(path ...string) any {
+			cur := doc
+			for _, p := range path {
+				m, _ := cur.(map[string]any)
+				cur = m[p]
+			}
+			return cur
+		}
+	}
+	tagData := func(pattern any) func(path ...string) any {
+		return dataOf(map[string]any{"data": map[string]any{"mcpc": map[string]any{"customElementTag": map[string]any{"pattern": pattern}}}})
+	}
+	raw, err := policies.FS.ReadFile("data/tags.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "_tag_pattern := `" + tagPattern.String() + "`"
-	if !strings.Contains(string(src), want) {
-		t.Fatalf("mcpc.lib.enforcement does not declare %s: change internal/controller's tagPattern with it", want)
+	var embedded map[string]any
+	if err := json.Unmarshal(raw, &embedded); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		note string
+		data func(path ...string) any
+		want string // "" for no pattern
+	}{
+		{"the embedded policy's", dataOf(map[string]any{"data": embedded}), embeddedTagPattern().String()},
+		{"a bundle's own", tagData(`x-[a-z]+`), `x-[a-z]+`},
+		{"none", dataOf(map[string]any{}), ""},
+		{"not a pattern Go compiles", tagData(`(`), ""},
+		{"not a string", tagData(5), ""},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			got := tagPatternOf(tc.data)
+			if (got == nil) != (tc.want == "") || (got != nil && got.String() != tc.want) {
+				t.Fatalf("got %v, want %q", got, tc.want)
+			}
+		})
+	}
+	perNode, named := changeNodeTags(map[string]any{"nodes": []any{map[string]any{"kind": "change", "editIntent": "x-ab and adp-alert"}}}, tagPatternOf(tagData(`x-[a-z]+`)))
+	if !reflect.DeepEqual(perNode, [][]string{{"x-ab"}}) || !reflect.DeepEqual(named, []string{"x-ab"}) {
+		t.Fatalf("a bundle's pattern is not followed: %v %v", perNode, named)
+	}
+	if perNode, named := changeNodeTags(map[string]any{"nodes": []any{}}, nil); perNode != nil || named != nil {
+		t.Fatalf("no pattern, no facts: %v %v", perNode, named)
 	}
 }

@@ -13,6 +13,7 @@ package mcpc.lib.enforcement
 
 import data.mcpc.lib.memory
 import data.mcpc.lib.plan
+import data.mcpc.lib.tables
 
 # the strategy a plan follows: its envelope's, as the server expects it
 _strategy := object.get(input.envelope, "knowledgeStrategyId", "")
@@ -122,7 +123,9 @@ rules_by_tag := {rule.fromTag: rule | # regal ignore:prefer-set-or-object-rule
 	some rule in migration_rules
 }
 
-_tag_pattern := `[a-z][a-z0-9]*(?:-[a-z0-9]+)+`
+# what reads as a custom element tag (policies/data/tags.json); Go finds the
+# tags it reports as facts with the same pattern, read from this policy's data
+_tag_pattern := tables.custom_element_tag.pattern
 
 # The views below run once per change node on every plan decision, so they
 # are comprehensions that call no function per node where they can (a call
@@ -197,13 +200,62 @@ _target_file_tags := {file: tags | # regal ignore:prefer-set-or-object-rule
 # the tags that have a MigrationRule
 _rule_tags := object.keys(rules_by_tag)
 
+# Go reports the change nodes by the tags they name, by the string
+# targetFile they change and by the string policyRefs they cite
+# (input.submissionFacts.aggregates tagNodes, targetNodes, refNodes; and
+# untargeted, those without a targetFile), so the migration views below are
+# built per MigrationRule from those indexes instead of per node; an input
+# without them (one recorded before Go reported them) has them worked out
+# node by node (_node_migrated).
+_index_facts if is_object(plan.aggregates.tagNodes)
+
 # METADATA
 # description: |
-#   change node index to the tags with a MigrationRule it migrates (nodes that
-#   migrate none left out): those its editIntent or targetSymbols name, and
-#   under the migration strategy those its targetFile uses (a node without a
-#   targetFile then migrates nothing)
-migrated_tags := {i: tags | # regal ignore:prefer-set-or-object-rule
+#   tag with a MigrationRule to the indexes of the change nodes that migrate
+#   it (tags no node migrates left out): the nodes whose editIntent or
+#   targetSymbols name the tag, and under the migration strategy those whose
+#   targetFile uses it (a node without a targetFile then migrates nothing)
+migrating_nodes := {tag: nodes | # regal ignore:prefer-set-or-object-rule
+	some tag in (object.keys(_naming) | object.keys(_using))
+	nodes := object.get(_naming, tag, set()) | object.get(_using, tag, set())
+	count(nodes) > 0
+} if {
+	_index_facts
+} else := {tag: {i | some i, tags in _node_migrated; tag in tags} | # regal ignore:prefer-set-or-object-rule
+	some tag in {tag | some tags in _node_migrated; some tag in tags}
+}
+
+# tag with a MigrationRule to the change nodes that name it (under the
+# migration strategy those with a targetFile) and to those whose targetFile
+# uses it (under the migration strategy), walking only the plan's tags
+_naming := {tag: nodes | # regal ignore:prefer-set-or-object-rule
+	some tag, list in plan.aggregates.tagNodes
+	rules_by_tag[tag]
+	nodes := {i | some i in list} - _untargeted
+}
+
+_using := {tag: nodes | # regal ignore:prefer-set-or-object-rule
+	_migration_strategy
+	some tag, files in _files_using
+	rules_by_tag[tag]
+	nodes := union({_targeting(file) | some file in files})
+}
+
+_targeting(file) := {i | some i in plan.aggregates.targetNodes[file]}
+
+default _untargeted := set()
+
+_untargeted := {i | some i in plan.aggregates.untargeted} if _migration_strategy
+
+# tag to the distinct target files that use it
+_files_using := {tag: files | # regal ignore:prefer-set-or-object-rule
+	some tag in {tag | some tags in _target_file_tags; some tag in tags}
+	files := {file | some file, tags in _target_file_tags; tag in tags}
+}
+
+# change node index to the tags with a MigrationRule it migrates, node by
+# node, for an input without Go's indexes
+_node_migrated := {i: tags | # regal ignore:prefer-set-or-object-rule
 	count(migration_rules) > 0
 	some i, node in plan.change_nodes
 	tags := (node_tags[i] | _target_file_tags[node.targetFile]) & _rule_tags
@@ -218,46 +270,39 @@ migrated_tags := {i: tags | # regal ignore:prefer-set-or-object-rule
 }
 
 # METADATA
+# description: change node index to the tags with a MigrationRule it migrates (migrating_nodes by node)
+migrated_tags := {i: tags | # regal ignore:prefer-set-or-object-rule
+	some i in migrating
+	tags := {tag | some tag, nodes in migrating_nodes; i in nodes}
+}
+
+# METADATA
 # description: |
 #   the migrations of the plan: a change node migrates a tag with a
 #   MigrationRule when its editIntent or targetSymbols name the tag, or its
 #   targetFile uses the tag under the migration strategy
 migrations := [migration | # regal ignore:prefer-set-or-object-rule
-	some i, tags in migrated_tags
-	node := plan.change_nodes[i]
-	some tag in tags
-	migration := {"index": i, "nodeId": node.nodeId, "tag": tag, "rule": rules_by_tag[tag]}
+	some tag, nodes in migrating_nodes
+	some i in nodes
+	migration := _migration(i, tag)
 ]
 
 # METADATA
-# description: the migrations of the change nodes with these indexes
-migrations_of(indexes) := [migration |
-	some i in indexes
-	node := plan.change_nodes[i]
-	some tag in migrated_tags[i]
-	migration := {"index": i, "nodeId": node.nodeId, "tag": tag, "rule": rules_by_tag[tag]}
-]
+# description: the migration of a tag by a change node
+migration_of(i, tag) := _migration(i, tag)
 
-# the tags whose MigrationRule has each status
-_status_tags := {rule.status: _tags_with_status(rule.status) | # regal ignore:prefer-set-or-object-rule
-	some rule in migration_rules
-}
-
-_tags_with_status(status) := {tag | some tag, rule in rules_by_tag; rule.status == status}
+_migration(i, tag) := {"index": i, "nodeId": plan.change_nodes[i].nodeId, "tag": tag, "rule": rules_by_tag[tag]}
 
 # METADATA
-# description: |
-#   which of the change nodes with these indexes migrate a tag whose
-#   MigrationRule has the status
-migrating_under(indexes, status) := {i |
-	tags := _status_tags[status]
-	some i in indexes
-	count(migrated_tags[i] & tags) > 0
+# description: the tags whose MigrationRule has each status
+tags_with_status := {status: tags | # regal ignore:prefer-set-or-object-rule
+	some status in {rule.status | some rule in migration_rules}
+	tags := {tag | some tag, rule in rules_by_tag; rule.status == status}
 }
 
 # METADATA
-# description: the indexes of the change nodes that migrate a tag (migrated_tags' keys)
-migrating := object.keys(migrated_tags)
+# description: the indexes of the change nodes that migrate a tag
+migrating := union({nodes | some nodes in migrating_nodes})
 
 # METADATA
 # description: the indexes of the migrating change nodes off the low-evidence path
@@ -267,10 +312,7 @@ unguarded_migrating := migrating - guarded_indexes
 # description: |
 #   the indexes of the change nodes that migrate a tag whose MigrationRule is
 #   not approved, or that take the low-evidence path
-weak := guarded_indexes | {i |
-	some i in unguarded_migrating
-	count(migrated_tags[i] & _unapproved_tags) > 0
-}
+weak := guarded_indexes | union({nodes | some tag, nodes in migrating_nodes; tag in _unapproved_tags})
 
 _unapproved_tags := {tag | # regal ignore:prefer-set-or-object-rule
 	some tag, rule in rules_by_tag
@@ -279,13 +321,27 @@ _unapproved_tags := {tag | # regal ignore:prefer-set-or-object-rule
 
 # METADATA
 # description: |
-#   change node index to the MigrationRule ids it migrates under that its
-#   policyRefs do not cite (nodes that cite them all left out)
-uncited_rules := {i: ids | # regal ignore:prefer-set-or-object-rule
-	some i, tags in migrated_tags
-	ids := {rules_by_tag[tag].id | some tag in tags} - cited[i]
-	count(ids) > 0
+#   tag with a MigrationRule to the indexes of the change nodes that migrate
+#   it without citing the rule's id in policyRefs (tags all cite left out)
+uncited_nodes := {tag: uncited | # regal ignore:prefer-set-or-object-rule
+	some tag, nodes in migrating_nodes
+	uncited := nodes - citing(rules_by_tag[tag].id)
+	count(uncited) > 0
+} if {
+	_index_facts
+} else := {tag: uncited | # regal ignore:prefer-set-or-object-rule
+	some tag, nodes in migrating_nodes
+	id := rules_by_tag[tag].id
+	uncited := {i | some i in nodes; not id in cited[i]}
+	count(uncited) > 0
 }
+
+# METADATA
+# scope: document
+# description: the indexes of the change nodes whose policyRefs cite ref
+citing(ref) := {i | some i in plan.aggregates.refNodes[ref]} if _index_facts
+
+citing(ref) := {i | some i, refs in cited; ref in refs} if not _index_facts
 
 # METADATA
 # description: the node's policyRefs (strings only)
@@ -306,9 +362,8 @@ guarded_indexes := {i | # regal ignore:prefer-set-or-object-rule
 escalated(rule_id) if rule_id in _escalated
 
 _escalated := {ref | # regal ignore:prefer-set-or-object-rule
-	some node in plan.nodes
-	node.kind == "escalate"
-	some ref in refs(node)
+	some i in plan.kind_indexes("escalate")
+	some ref in refs(plan.nodes[i])
 }
 
 # METADATA

@@ -108,3 +108,58 @@ test_success_node_tags_from_go_facts_match_the_found_ones if {
 	enforcement.plan_named_tags == {"adp-alert", "sdf-alert"} with input as doc
 	enforcement.plan_named_tags == {"adp-alert", "sdf-alert"} with input as without
 }
+
+# Go's indexes of the change nodes (aggregates: by named tag, target file and
+# cited ref) and the node-by-node views of an input recorded before them
+# decide alike: the same migrations, and the same denials from every rule
+# that reads them
+test_success_indexed_migrations_match_the_node_by_node_ones if {
+	nodes := [
+		fixtures.change_node("c-1", {"editIntent": "swap adp-alert", "targetSymbols": ["adp-alert"], "policyRefs": ["mig-adp-alert"]}),
+		fixtures.change_node("c-2", {"editIntent": "swap adp-button", "targetFile": "src/b.html", "policyRefs": []}),
+		object.remove(fixtures.change_node("c-3", {"editIntent": "adp-card"}), ["targetFile"]),
+		fixtures.change_node("c-4", {"targetFile": "src/p.html", "policyRefs": ["mig-adp-page-header", 3]}),
+		{"kind": "escalate", "nodeId": "e-1", "dependsOn": [], "policyRefs": ["mig-adp-card"]},
+	]
+	without := fixtures.plan_input(nodes, {"fileTags": {"src/b.html": ["adp-card"], "src/p.html": ["adp-page-header"]}})
+	doc := object.union(without, {"submissionFacts": {
+		"cycleNodes": [],
+		"nodeTags": [["adp-alert"], ["adp-button"], ["adp-card"], [], null],
+		"namedTags": ["adp-alert", "adp-button", "adp-card"],
+		"aggregates": {
+			"kindIndexes": {"change": [0, 1, 2, 3], "escalate": [4]},
+			"changeTargets": ["src/a.html", "src/b.html", "src/p.html"],
+			"dependencies": [], "hooks": [{"recipeId": "run_targeted_validation", "params": {"commandId": "unit"}}],
+			"citations": [{"source": "prompt", "ref": "originalPrompt"}],
+			"changeEvidence": [{"file": "src/a.html", "startLine": 1}], "componentMappings": [],
+			"tagNodes": {"adp-alert": [0], "adp-button": [1], "adp-card": [2]},
+			"targetNodes": {"src/a.html": [0], "src/b.html": [1], "src/p.html": [3]},
+			"refNodes": {"mig-adp-alert": [0], "mig-adp-page-header": [3]},
+			"untargeted": [2],
+		},
+	}})
+	want := {"adp-alert": {0}, "adp-button": {1}, "adp-card": {0, 1}, "adp-page-header": {3}}
+	enforcement.migrating_nodes == want with input as doc
+	enforcement.migrating_nodes == want with input as without
+	enforcement.uncited_nodes == {"adp-button": {1}, "adp-card": {0, 1}} with input as doc
+	enforcement.uncited_nodes == {"adp-button": {1}, "adp-card": {0, 1}} with input as without
+	enforcement.citing("mig-adp-card") == set() with input as doc
+	enforcement.citing("mig-adp-page-header") == {3} with input as without
+	indexed_0 := data.mcpc.rules.plan["migration-rule-citation"].report with input as doc
+	indexed_0 == data.mcpc.rules.plan["migration-rule-citation"].report with input as without
+	indexed_1 := data.mcpc.rules.plan["migration-rule-status"].report with input as doc
+	indexed_1 == data.mcpc.rules.plan["migration-rule-status"].report with input as without
+	indexed_2 := data.mcpc.rules.plan["migration-no-analog"].report with input as doc
+	indexed_2 == data.mcpc.rules.plan["migration-no-analog"].report with input as without
+	indexed_3 := data.mcpc.rules.plan["prose-policy-citation"].report with input as doc
+	indexed_3 == data.mcpc.rules.plan["prose-policy-citation"].report with input as without
+	count(data.mcpc.rules.plan["migration-rule-citation"].report) == 3 with input as doc
+}
+
+# the tag pattern is policy data: a bundle that overrides it is matched with
+test_success_tag_pattern_is_policy_data if {
+	nodes := [{"kind": "change", "editIntent": "x-ab and adp-alert", "targetSymbols": []}]
+	doc := fixtures.with_input({"verb": "submit_execution_plan", "submission": {"nodes": nodes}})
+	enforcement.node_tags == {0: {"x-ab"}} with input as doc with data.data.mcpc.customElementTag as {"pattern": "x-[a-z]+"} # regal ignore:unresolved-reference
+	enforcement.node_tags == {0: {"x-ab", "adp-alert"}} with input as doc
+}

@@ -21,7 +21,9 @@ nodes := input.submission.nodes if is_array(input.submission.nodes)
 
 nodes := [] if not is_array(input.submission.nodes)
 
-_all_id_list := [node.nodeId | some node in nodes]
+_all_id_list := input.submissionFacts.aggregates.ids if {
+	is_array(input.submissionFacts.aggregates.ids)
+} else := [node.nodeId | some node in nodes]
 
 # concat checks that every element is a string in one builtin call
 _ids_are_strings if is_string(concat("", _all_id_list))
@@ -65,40 +67,117 @@ shapes := {[s.kind, {f | some f in s.fields}] | some s in input.submissionFacts.
 
 shapes := {shape | some shape in _shape_list} if not _shape_facts
 
-# METADATA
-# description: index to node for the change nodes
-change_nodes := {i: node | some i, node in nodes; node.kind == "change"} # regal ignore:prefer-set-or-object-rule
+# Go reports the distinct values the views below collect
+# (input.submissionFacts.aggregates) and the nodes of each kind, gathered in
+# one walk of the nodes, so no view walks them again; an input without them
+# (one recorded before Go reported them) has them collected here.
+_agg_facts if is_object(input.submissionFacts.aggregates)
 
 # METADATA
+# description: Go's aggregates of the submitted nodes (undefined for an input without them)
+aggregates := input.submissionFacts.aggregates
+
+# METADATA
+# scope: document
+# description: index to node for the change nodes
+change_nodes := {i: nodes[i] | some i in aggregates.kindIndexes.change} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+change_nodes := {i: node | some i, node in nodes; node.kind == "change"} if not _agg_facts
+
+# METADATA
+# scope: document
 # description: index to node for the validate nodes
-validate_nodes := {i: node | some i, node in nodes; node.kind == "validate"} # regal ignore:prefer-set-or-object-rule
+validate_nodes := {i: nodes[i] | some i in aggregates.kindIndexes.validate} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+validate_nodes := {i: node | some i, node in nodes; node.kind == "validate"} if not _agg_facts
+
+# METADATA
+# scope: document
+# description: the indexes of the nodes of a kind
+kind_indexes(kind) := {i | some i in aggregates.kindIndexes[kind]} if _agg_facts
+
+kind_indexes(kind) := {i | some i, node in nodes; node.kind == kind} if not _agg_facts
 
 # METADATA
 # scope: document
 # description: the nodeIds of change nodes
-change_ids := {node.nodeId | some node in change_nodes} if _ids_are_strings
+change_ids := {id | some id in aggregates.changeIds} if _agg_facts
 
-change_ids := {node.nodeId | some node in change_nodes; is_string(node.nodeId)} if not _ids_are_strings
+change_ids := {node.nodeId | some node in change_nodes} if {
+	not _agg_facts
+	_ids_are_strings
+}
+
+change_ids := {node.nodeId | some node in change_nodes; is_string(node.nodeId)} if {
+	not _agg_facts
+	not _ids_are_strings
+}
 
 # METADATA
+# scope: document
+# description: every distinct mapsToNodeIds entry of the validate nodes
+mapped := {id | some id in aggregates.mapped} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+mapped := {id | some node in validate_nodes; some id in node.mapsToNodeIds} if not _agg_facts
+
+# METADATA
+# scope: document
+# description: every distinct operation of the change nodes
+change_operations := {op | some op in aggregates.changeOperations} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+change_operations := {node.operation | some node in change_nodes} if not _agg_facts
+
+# METADATA
+# scope: document
 # description: every distinct dependsOn entry of the plan
-dependencies := {dep | some node in nodes; some dep in node.dependsOn} # regal ignore:prefer-set-or-object-rule
+dependencies := {dep | some dep in aggregates.dependencies} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+dependencies := {dep | some node in nodes; some dep in node.dependsOn} if not _agg_facts
 
 # METADATA
+# scope: document
 # description: every distinct citation of the plan
-citations := {citation | some node in nodes; some citation in node.citations} # regal ignore:prefer-set-or-object-rule
+citations := {citation | some citation in aggregates.citations} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+citations := {citation | some node in nodes; some citation in node.citations} if not _agg_facts
 
 # METADATA
+# scope: document
 # description: every distinct targetFile of the change nodes (non-strings included)
-change_targets := {node.targetFile | some node in change_nodes} # regal ignore:prefer-set-or-object-rule
+change_targets := {file | some file in aggregates.changeTargets} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+change_targets := {node.targetFile | some node in change_nodes} if not _agg_facts
 
 # METADATA
+# scope: document
 # description: every distinct code evidence entry of the change nodes
-change_evidence := {e | some node in change_nodes; some e in node.codeEvidence} # regal ignore:prefer-set-or-object-rule
+change_evidence := {e | some e in aggregates.changeEvidence} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+change_evidence := {e | some node in change_nodes; some e in node.codeEvidence} if not _agg_facts
 
 # METADATA
+# scope: document
 # description: every distinct verification hook of the plan
-hooks := {hook | some node in nodes; some hook in node.verificationHooks} # regal ignore:prefer-set-or-object-rule
+hooks := {hook | some hook in aggregates.hooks} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+hooks := {hook | some node in nodes; some hook in node.verificationHooks} if not _agg_facts
+
+# METADATA
+# scope: document
+# description: every distinct componentMapping of the change nodes
+component_mappings := {m | some m in aggregates.componentMappings} if _agg_facts
+
+# regal ignore:prefer-set-or-object-rule
+component_mappings := {node.componentMapping | some node in change_nodes} if not _agg_facts
 
 # METADATA
 # description: the path of a node in the request

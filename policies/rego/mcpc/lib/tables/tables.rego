@@ -132,6 +132,15 @@ hookpolicy := table if {
 
 # METADATA
 # scope: document
+# description: what reads as a custom element tag in a change node's text (policies/data/tags.json)
+custom_element_tag := table if {
+	table := data.data.mcpc.customElementTag # regal ignore:unresolved-reference
+} else := table if {
+	table := data.mcpc.customElementTag # regal ignore:unresolved-reference
+}
+
+# METADATA
+# scope: document
 # description: what a contracted custom element may carry besides its props (policies/data/contracts.json)
 component_contracts := table if {
 	table := data.data.mcpc.componentContracts # regal ignore:unresolved-reference

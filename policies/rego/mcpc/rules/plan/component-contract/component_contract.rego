@@ -27,13 +27,22 @@ _mapped := [[i, mapping] | # regal ignore:prefer-set-or-object-rule
 
 # the distinct mappings, and the guards over them that say whether a rule
 # below has anything to find before it walks every change node
-_mappings := {mapping | some [_, mapping] in _mapped} # regal ignore:prefer-set-or-object-rule
+_mappings := {mapping | # regal ignore:prefer-set-or-object-rule
+	some mapping in plan.component_mappings
+	startswith(mapping.toTag, "sdf-")
+}
+
+# the props each mapped contract declares, for the plan's tags only
+_declared := {mapping.toTag: {prop.name | some prop in contract.props} | # regal ignore:prefer-set-or-object-rule
+	some mapping in _mappings
+	contract := enforcement.contracts[mapping.toTag]
+}
 
 _undeclared := {mapping.toTag | some mapping in _mappings} - object.keys(enforcement.contracts)
 
 _overreaching if {
 	some mapping in _mappings
-	declared := enforcement.contract_props[mapping.toTag]
+	declared := _declared[mapping.toTag]
 	some prop in mapping.props
 	not prop in declared
 }
@@ -54,7 +63,7 @@ report contains violation if {
 report contains violation if {
 	_overreaching
 	some [i, mapping] in _mapped
-	declared := enforcement.contract_props[mapping.toTag]
+	declared := _declared[mapping.toTag]
 	some k, prop in mapping.props
 	not prop in declared
 	not prop in object.get(enforcement.contracts[mapping.toTag], "events", [])

@@ -19,7 +19,17 @@ import data.mcpc.lib.enforcement
 import data.mcpc.lib.plan
 import data.mcpc.result
 
+# a distinct mapping of the plan lacks a required prop: only then are the
+# change nodes walked for the ones that do
+_lacking if {
+	some mapping in plan.component_mappings
+	some prop in enforcement.contracts[mapping.toTag].props
+	prop.required == true
+	not prop.name in object.get(mapping, "props", [])
+}
+
 report contains violation if {
+	_lacking
 	some i, node in plan.change_nodes
 	mapping := node.componentMapping
 	some prop in enforcement.contracts[mapping.toTag].props

@@ -24,6 +24,7 @@ _segment := `[A-Za-z0-9_@-][A-Za-z0-9_@.-]*`
 _plain := sprintf("^%s(/%s)*$", [_segment, _segment])
 
 _creates[i] := node if {
+	"create" in plan.change_operations
 	some i, node in plan.change_nodes
 	node.operation == "create"
 }

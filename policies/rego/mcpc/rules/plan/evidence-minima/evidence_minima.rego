@@ -93,7 +93,6 @@ report contains violation if {
 # array. A node whose citations or codeEvidence cannot be counted leaves the
 # fast path (its row is missing).
 _fast if {
-	count(_count_rows) == count(plan.change_nodes)
 	policy := plan.evidence_policy
 	every citation in plan.citations {
 		_valid_citation(citation, _sources)
@@ -102,11 +101,20 @@ _fast if {
 		is_string(evidence.file)
 		evidence.file != ""
 	}
-	every row in {row | some row in _count_rows} {
+	every row in _rows {
 		row[0] >= policy.minRequirementSources
 		row[1] >= policy.minCodeEvidenceSources
 		min([row[0], 1]) + min([row[1], 1]) >= policy.minDistinctSources
 	}
+}
+
+# the distinct [citations, code evidence entries] of the change nodes,
+# undefined when a node's cannot be counted: Go's count when it had every
+# node's as arrays, else counted here
+_rows := {row | some row in input.submissionFacts.aggregates.evidenceCounts} if {
+	is_array(input.submissionFacts.aggregates.evidenceCounts)
+} else := {row | some row in _count_rows} if {
+	count(_count_rows) == count(plan.change_nodes)
 }
 
 # [citations, code evidence entries] of each change node

@@ -19,18 +19,12 @@ import data.mcpc.result
 
 _has_fallback(node) if trim_space(node.fallback) != ""
 
-# the change nodes migrating a no_analog tag that state no fallback: the
-# only ones the rule walks the migrations of
-_without_fallback contains i if {
-	some i in enforcement.migrating_under(enforcement.migrating, "no_analog")
-	not _has_fallback(plan.change_nodes[i])
-}
-
 report contains violation if {
-	some migration in enforcement.migrations_of(_without_fallback)
-	migration.rule.status == "no_analog"
-	node := plan.nodes[migration.index]
+	some tag in enforcement.tags_with_status.no_analog
+	some i in enforcement.migrating_nodes[tag]
+	node := plan.nodes[i]
 	not _has_fallback(node)
+	migration := enforcement.migration_of(i, tag)
 	not enforcement.escalated(migration.rule.id)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf(

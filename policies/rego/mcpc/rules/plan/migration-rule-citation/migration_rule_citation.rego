@@ -19,8 +19,9 @@ import data.mcpc.lib.plan
 import data.mcpc.result
 
 report contains violation if {
-	some migration in enforcement.migrations_of(object.keys(enforcement.uncited_rules))
-	migration.rule.id in enforcement.uncited_rules[migration.index]
+	some tag, uncited in enforcement.uncited_nodes
+	some i in uncited
+	migration := enforcement.migration_of(i, tag)
 	node := plan.nodes[migration.index]
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf(

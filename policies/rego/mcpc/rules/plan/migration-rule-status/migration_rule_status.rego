@@ -22,8 +22,7 @@ import data.mcpc.lib.plan
 import data.mcpc.result
 
 report contains violation if {
-	some migration in enforcement.migrations_of(enforcement.migrating_under(enforcement.unguarded_migrating, "candidate"))
-	migration.rule.status == "candidate"
+	some migration in _unguarded("candidate")
 	node := plan.nodes[migration.index]
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf(
@@ -35,8 +34,7 @@ report contains violation if {
 }
 
 report contains violation if {
-	some migration in enforcement.migrations_of(enforcement.migrating_under(enforcement.unguarded_migrating, "unknown"))
-	migration.rule.status == "unknown"
+	some migration in _unguarded("unknown")
 	not enforcement.escalated(migration.rule.id)
 	node := plan.nodes[migration.index]
 	violation := result.fail(rego.metadata.chain(), {
@@ -51,3 +49,10 @@ report contains violation if {
 		"suggestedVerb": "escalate",
 	})
 }
+
+# the migrations under a rule of the status by change nodes off the
+# low-evidence path, walked per tag of that status
+_unguarded(status) := [enforcement.migration_of(i, tag) |
+	some tag in enforcement.tags_with_status[status]
+	some i in (enforcement.migrating_nodes[tag] - enforcement.guarded_indexes)
+]

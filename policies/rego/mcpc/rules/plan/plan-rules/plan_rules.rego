@@ -130,7 +130,7 @@ _on_page(condition, i, node) if {
 
 # the node migrates the tag under a MigrationRule (a lookup, not a walk of
 # every migration per node and tag)
-_migrates_away(i, tag) if tag in enforcement.migrated_tags[i]
+_migrates_away(i, tag) if i in enforcement.migrating_nodes[tag]
 
 _detail(step, key) := sprintf(" with %s %v", [key, step[key]]) if step[key]
 

@@ -37,10 +37,10 @@ _enforceable_ids := {entry.id | some entry in _enforceable} # regal ignore:prefe
 
 # the change nodes that do not cite every enforceable policy: only they can
 # fail to cite one they touch, so only their tags are gathered
-_suspects contains i if {
-	count(_enforceable) > 0
-	some i, refs in enforcement.cited
-	count(_enforceable_ids - refs) > 0
+default _suspects := set()
+
+_suspects := object.keys(plan.change_nodes) - intersection({enforcement.citing(id) | some id in _enforceable_ids}) if {
+	count(_enforceable_ids) > 0
 }
 
 _tags := {i: tags | # regal ignore:prefer-set-or-object-rule
@@ -56,7 +56,7 @@ report contains violation if {
 	tag in tags
 	node := plan.nodes[i]
 	_in_scope(node.targetFile, entry.scopes)
-	not entry.id in enforcement.cited[i]
+	not i in enforcement.citing(entry.id)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%s%s", [
 			sprintf(

@@ -14,11 +14,13 @@ import data.mcpc.lib.plan
 import data.mcpc.result
 
 report contains violation if {
-	some i, node in plan.nodes
-	node.kind == "side_effect"
-	some j, earlier in plan.nodes
+	side_effects := plan.kind_indexes("side_effect")
+	count(side_effects) > 1
+	some i in side_effects
+	node := plan.nodes[i]
+	some j in side_effects
 	j < i
-	earlier.kind == "side_effect"
+	earlier := plan.nodes[j]
 	is_string(node.commitGateId)
 	node.commitGateId == earlier.commitGateId
 	violation := result.fail(rego.metadata.chain(), {

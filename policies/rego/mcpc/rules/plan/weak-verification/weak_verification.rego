@@ -105,23 +105,55 @@ _change_commands := [[target, command] | # regal ignore:prefer-set-or-object-rul
 	some target in node.mapsToNodeIds
 ]
 
+# the validation commands of the plan (from its distinct hooks, a handful)
+_commands := {object.get(hook, ["params", "commandId"], "") | # regal ignore:prefer-set-or-object-rule
+	some hook in plan.hooks
+	hook.recipeId == "run_targeted_validation"
+}
+
+_string_targets := {file | some file in plan.change_targets; is_string(file)} # regal ignore:prefer-set-or-object-rule
+
+# command to the distinct target files it covers: each glob runs once per
+# command and file, not once per node; a command without covers globs
+# covers every file
+_covers := {command: files | # regal ignore:prefer-set-or-object-rule
+	some command in _commands
+	files := {file |
+		some file in _string_targets
+		some pattern in object.get(input.config.validationCovers, command, ["**"])
+		glob.match(pattern, ["/"], file)
+	}
+}
+
+# every command covers every target file: a change node is then covered
+# when any validation command is mapped to it
+_all_cover if {
+	every command in _commands {
+		count(_covers[command]) == count(_string_targets)
+	}
+}
+
+# the change nodes a command of one of their validate nodes covers
+_covered_ids := {target | # regal ignore:prefer-set-or-object-rule
+	some node in plan.validate_nodes
+	some hook in node.verificationHooks
+	hook.recipeId == "run_targeted_validation"
+	some target in node.mapsToNodeIds
+} if {
+	_all_cover
+} else := {target | # regal ignore:prefer-set-or-object-rule
+	some [target, command] in _change_commands
+	_target_files[target] in _covers[command]
+}
+
 _target_files := {node.nodeId: node.targetFile | # regal ignore:prefer-set-or-object-rule
 	some node in plan.change_nodes
 	is_string(node.nodeId)
 	is_string(node.targetFile)
 }
 
-# the change nodes a command of one of their validate nodes covers; a command
-# without covers globs covers every file
-_covered_ids := {target | # regal ignore:prefer-set-or-object-rule
-	some [target, command] in _change_commands
-	file := _target_files[target]
-	some pattern in object.get(input.config.validationCovers, command, ["**"])
-	glob.match(pattern, ["/"], file)
-}
-
 # every mapsToNodeIds entry of the validate nodes
-_mapped := {t | some node in plan.validate_nodes; some t in node.mapsToNodeIds} # regal ignore:prefer-set-or-object-rule
+_mapped := plan.mapped
 
 # guards over the plan's distinct hooks (usually a handful however many nodes)
 _unknown_recipe if {
