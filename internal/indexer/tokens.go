@@ -1,6 +1,8 @@
 package indexer
 
 import (
+	"cmp"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -41,12 +43,15 @@ func PathTerms(path string) []string {
 // runs cost one lookup instead of a lower-casing, a split, stemming and a
 // lookup per term.
 type termCounter struct {
-	tk      tokenizer
-	ids     map[string]int32 // term -> number
-	terms   []string         // number -> term
-	counts  []int32          // number -> count in the current file
-	touched []int32          // numbers counted in the current file
-	runs    map[string]span  // run -> its term numbers in runTerms
+	tk    tokenizer
+	ids   map[string]int32 // term -> number
+	terms []string         // number -> term
+	// prefixes holds each term's first 8 bytes, big-endian, so that
+	// sorting a file's terms compares integers and only ties their strings.
+	prefixes []uint64
+	counts   []int32         // number -> count in the current file
+	touched  []int32         // numbers counted in the current file
+	runs     map[string]span // run -> its term numbers in runTerms
 	// runTerms holds the term numbers of the remembered runs, back to back.
 	runTerms []int32
 	maxRuns  int
@@ -81,7 +86,12 @@ func (tc *termCounter) count(src []byte) (termBlob, int32) {
 			tc.runTerms = tc.runTerms[:sp.off]
 		}
 	})
-	slices.SortFunc(tc.touched, func(a, b int32) int { return strings.Compare(tc.terms[a], tc.terms[b]) })
+	slices.SortFunc(tc.touched, func(a, b int32) int {
+		if pa, pb := tc.prefixes[a], tc.prefixes[b]; pa != pb {
+			return cmp.Compare(pa, pb)
+		}
+		return strings.Compare(tc.terms[a], tc.terms[b])
+	})
 	size := 0
 	for _, id := range tc.touched {
 		size += len(tc.terms[id]) + 4 // uvarint length and count
@@ -106,6 +116,7 @@ func (tc *termCounter) split(run []byte) (span, bool) {
 			term := string(t)
 			tc.ids[term] = id
 			tc.terms = append(tc.terms, term)
+			tc.prefixes = append(tc.prefixes, sortPrefix(term))
 			tc.counts = append(tc.counts, 0)
 		}
 		tc.runTerms = append(tc.runTerms, id)
@@ -116,6 +127,14 @@ func (tc *termCounter) split(run []byte) (span, bool) {
 	}
 	tc.runs[string(run)] = sp
 	return sp, true
+}
+
+// sortPrefix packs the first 8 bytes of s into an integer that orders as
+// they do (a shorter s pads with zeros, which sorts first as it should).
+func sortPrefix(s string) uint64 {
+	var b [8]byte
+	copy(b[:], s)
+	return binary.BigEndian.Uint64(b[:])
 }
 
 func isWordByte(c byte) bool { return wordBytes[c] }
