@@ -16,7 +16,7 @@ import (
 // workers do overtake each other.
 func TestParallelBuildEqualsSequential(t *testing.T) {
 	root := copyWorkspace(t)
-	for i := range 2*processWindow + 17 {
+	for i := range batchSize + processWindow + 17 {
 		var src strings.Builder
 		fmt.Fprintf(&src, "import { OrdersService } from '../../src/app/orders/orders.service';\n")
 		for j := range (i % 7) * (i % 5) * 6 { // from nothing to 144 lines
@@ -36,7 +36,7 @@ func TestParallelBuildEqualsSequential(t *testing.T) {
 		return dumpIndexTables(t, db)
 	}
 	want := dump(1)
-	if len(want) < 2*processWindow {
+	if len(want) < batchSize+processWindow {
 		t.Fatalf("only %d rows indexed", len(want))
 	}
 	for _, workers := range []int{2, 5} {

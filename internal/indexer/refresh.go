@@ -153,8 +153,9 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 
 // processWindow bounds how many files are read and parsed ahead of the
 // one the consumer waits for: enough to keep every worker busy while a
-// batch is written, few enough that the facts in flight stay small.
-const processWindow = 2 * batchSize
+// batch is written (a few tens of milliseconds, a few tens of files),
+// few enough that the facts in flight stay small.
+const processWindow = 64
 
 // process reads, hashes and parses jobs on a pool of workers, one parser
 // set each, and hands the results back in job order: the batches and so the
@@ -171,7 +172,7 @@ func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
 	}
 	in := make(chan slot)
 	// ordered holds the slots in job order; its capacity is the window.
-	ordered := make(chan chan result, processWindow)
+	ordered := make(chan chan result, max(processWindow, 8*workers))
 	out := make(chan result)
 	for range workers {
 		go func() {

@@ -58,8 +58,10 @@ type termCounter struct {
 }
 
 // maxRuns bounds the remembered runs of one counter (about 100 bytes
-// each): a tree with more distinct identifiers splits the rest each time.
-const maxRuns = 1 << 20
+// each, so at most about 25 MiB per worker; a 4,800-file application has
+// about 90,000): a tree with more distinct identifiers splits the rest each
+// time.
+const maxRuns = 1 << 18
 
 func newTermCounter() *termCounter {
 	return &termCounter{ids: make(map[string]int32, 1<<14), runs: make(map[string]span, 1<<15), maxRuns: maxRuns}
