@@ -129,17 +129,6 @@ func (s syntax) addRef(kind, by, target, symbol string) {
 	s.file.Refs = append(s.file.Refs, rawRef{Kind: kind, By: by, Target: target, Symbol: symbol})
 }
 
-// namedChildren returns n's named children. Walking with a cursor keeps the
-// number of cgo calls per child low.
-func namedChildren(n *sitter.Node) []sitter.Node {
-	if n == nil {
-		return nil
-	}
-	c := n.Walk()
-	defer c.Close()
-	return n.NamedChildren(c)
-}
-
 // unquote strips the quotes of a string or template-string literal.
 func unquote(s string) string {
 	if len(s) >= 2 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"syscall"
 )
 
@@ -24,7 +25,24 @@ func readRegular(abs string, maxBytes int64) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is no longer a regular file", abs)
 	}
-	return io.ReadAll(io.LimitReader(f, maxBytes+1))
+	// Sized from fstat, one read takes the file and a second sees its end;
+	// io.ReadAll's buffer starts at 512 bytes and doubles, a read and a
+	// copy each time. One byte spare shows a file that grew past maxBytes.
+	buf := make([]byte, 0, min(fi.Size(), maxBytes)+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			return nil, err
+		case int64(len(buf)) > maxBytes:
+			return buf, nil
+		case len(buf) == cap(buf):
+			buf = slices.Grow(buf, min(cap(buf), int(maxBytes)+1-len(buf))) // it grew since fstat
+		}
+	}
 }
 
 // maxSmallFile bounds the repository's own settings files the indexer reads

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"runtime"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/grammar"
@@ -152,39 +151,56 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 	return sum, nil
 }
 
-// process reads, hashes and parses jobs on a pool of workers.
+// processWindow bounds how many files are read and parsed ahead of the
+// one the consumer waits for: enough to keep every worker busy while a
+// batch is written (a few tens of milliseconds, a few tens of files),
+// few enough that the facts in flight stay small.
+const processWindow = 64
+
+// process reads, hashes and parses jobs on a pool of workers, one parser
+// set each, and hands the results back in job order: the batches and so the
+// database come out the same whatever the number of workers or how the
+// scheduler interleaved them.
 func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
 	workers := ix.opts.Workers
 	if workers <= 0 {
-		workers = runtime.NumCPU()
+		workers = runtime.GOMAXPROCS(0)
 	}
-	in := make(chan job)
-	out := make(chan result, workers*4)
-	var wg sync.WaitGroup
+	type slot struct {
+		j   job
+		out chan result // buffered: a worker never waits on the consumer
+	}
+	in := make(chan slot)
+	// ordered holds the slots in job order; its capacity is the window.
+	ordered := make(chan chan result, max(processWindow, 8*workers))
+	out := make(chan result)
 	for range workers {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
 			ps, tc := newParserSet(), newTermCounter()
 			defer ps.close()
-			for j := range in {
-				out <- processFile(ps, tc, j)
+			for s := range in {
+				s.out <- processFile(ps, tc, s.j)
 			}
 		}()
 	}
 	go func() {
 		defer close(in)
+		defer close(ordered)
 		for _, j := range jobs {
+			s := slot{j: j, out: make(chan result, 1)}
 			select {
-			case in <- j:
+			case ordered <- s.out:
 			case <-ctx.Done():
 				return
 			}
+			in <- s
 		}
 	}()
 	go func() {
-		wg.Wait()
-		close(out)
+		defer close(out)
+		for c := range ordered {
+			out <- <-c
+		}
 	}()
 	return out
 }

@@ -9,7 +9,7 @@ type Options struct {
 	// Exclude holds extra gitignore-style patterns, applied after the
 	// defaults and the workspace's .gitignore files.
 	Exclude []string
-	// Workers bounds parallel parsing. Default: number of CPUs.
+	// Workers bounds parallel parsing. Default: GOMAXPROCS.
 	Workers int
 }
 

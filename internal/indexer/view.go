@@ -116,6 +116,10 @@ func buildView(files map[string]*fileFacts, cfg projectConfig) (*view, *resolver
 		v.files = append(v.files, p)
 	}
 	sort.Strings(v.files)
+	// The corpus needs only the files' terms: it is built beside the
+	// resolution, on another core, and both only read the facts.
+	corpus := make(chan *Corpus, 1)
+	go func() { corpus <- buildCorpus(files, v.files) }()
 	v.collect(files)
 	v.byName, v.byLowerName = map[string][]Symbol{}, map[string][]Symbol{}
 	for _, s := range v.symbols {
@@ -132,7 +136,7 @@ func buildView(files map[string]*fileFacts, cfg projectConfig) (*view, *resolver
 		}
 	}
 	v.joinEdges()
-	v.corpus = buildCorpus(files, v.files)
+	v.corpus = <-corpus
 	return v, r
 }
 
