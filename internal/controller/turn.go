@@ -63,6 +63,7 @@ type turn struct {
 	lockStage string
 	aborts    []func()
 	packRead  *packRead // escalate: the pack document, read outside the lock
+	readAhead *fileRead // read_file_lines: the pack file, read outside the lock
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
@@ -72,6 +73,11 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 	start := time.Now()
 	t := &turn{result: map[string]any{}}
 	c.decode(t, raw)
+	if t.req.Verb == "read_file_lines" {
+		if err := c.readAhead(ctx, t); err != nil {
+			return nil, err
+		}
+	}
 	if err := c.gatherOutsideLock(ctx, t); err != nil {
 		return nil, err
 	}
@@ -119,6 +125,7 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 		}
 		return c.account(ctx, tx, t)
 	})
+	t.dry.discard() // a staged patch the turn did not publish
 	if err := c.settleLockError(ctx, t, err); err != nil {
 		return nil, err
 	}
