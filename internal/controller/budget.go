@@ -69,8 +69,9 @@ type decidedBudget struct {
 // turnBudget is what a turn carries for its budget.
 type turnBudget struct {
 	session *store.Session
-	// answerTokens are the answers to earlier turns charged by this one.
-	answerTokens int
+	// answerTokens are the answers to earlier turns charged by this one, to
+	// its agent; sessionAnswerTokens to its session.
+	answerTokens, sessionAnswerTokens int
 	// granted is the slice this turn granted (0 when the agent had one).
 	granted int
 }
@@ -118,6 +119,22 @@ func (b *budgetBook) takeSession(session string) int {
 	return n
 }
 
+// giveBack returns the answer tokens a turn took and will not charge (a
+// preview on a snapshot, a turn that never got the lock): its session's
+// and its agent's next turn charges them.
+func (b *budgetBook) giveBack(session string, t *turn) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sessions == nil {
+		b.sessions, b.agents = map[string]int{}, map[agentKey]int{}
+	}
+	b.sessions[session] += t.budget.sessionAnswerTokens
+	if t.work != nil && t.agent != nil {
+		b.agents[agentKey{t.work.ID, t.agent.ID}] += t.budget.answerTokens
+	}
+	t.budget.sessionAnswerTokens, t.budget.answerTokens = 0, 0
+}
+
 func (b *budgetBook) takeAgent(work, agent string) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -152,7 +169,8 @@ func (c *Controller) loadSession(ctx context.Context, tx *store.Tx, t *turn) err
 	if err != nil {
 		return err
 	}
-	s.UsedTokens += c.budget.takeSession(id)
+	t.budget.sessionAnswerTokens = c.budget.takeSession(id)
+	s.UsedTokens += t.budget.sessionAnswerTokens
 	t.budget.session = s
 	t.in.Session = sessionFacts{UsedTokens: s.UsedTokens, Turns: s.Turns}
 	return nil

@@ -67,6 +67,8 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		}
 		return c.gatherFirst(ctx, tx, pv)
 	})
+	// The preview charges nothing: the answers it took are the turn's.
+	c.budget.giveBack(c.budget.session(ctx), pv)
 	if err != nil {
 		return err
 	}

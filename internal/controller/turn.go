@@ -64,6 +64,9 @@ type turn struct {
 	aborts    []func()
 	packRead  *packRead // escalate: the pack document, read outside the lock
 	readAhead *fileRead // read_file_lines: the pack file, read outside the lock
+	// pendingRef is the file of the turn's decision when it waits to be
+	// recorded (pending.go); the answer's traceRef names it.
+	pendingRef string
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
