@@ -77,10 +77,12 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 	if _, _, err := c.engine.EvaluateStage1(ctx, pv.in, &dec); err != nil || !dec.allowed() || !dec.VerbStage {
 		return nil // the transaction evaluates again and records why
 	}
-	// Each step has its own deadline (store.lockTimeoutMs): a slow git must
-	// not leave ranking no time at all.
+	// Each step has its own deadline: a slow git must not leave ranking no
+	// time at all. It is not the lock's bound, which this work does not
+	// hold (a store.lockTimeoutMs set low to keep holds short must not make
+	// a large file's dry run impossible), only at least as long.
 	step := func() (context.Context, context.CancelFunc) {
-		return context.WithTimeout(context.WithoutCancel(ctx), c.cfg.LockTimeout())
+		return context.WithTimeout(context.WithoutCancel(ctx), max(c.cfg.LockTimeout(), outsideLockStep))
 	}
 	switch t.req.Verb {
 	case "run_sandboxed_code":
@@ -133,6 +135,9 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 	t.prefetched = true
 	return nil
 }
+
+// outsideLockStep is the least time a step gathered outside the lock has.
+const outsideLockStep = 2 * time.Second
 
 // rank orders the index for initialize_work's prompt.
 func (c *Controller) rank(ctx context.Context, t *turn) {
