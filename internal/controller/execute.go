@@ -55,7 +55,8 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 		return c.runRecipe(ctx, tx, t)
 	case "signal_task_complete":
 		c.complete(t)
-		c.retrospective(ctx, tx, t)
+		// After the commit, which records this turn too: not under the lock.
+		t.afterTx = func(ctx context.Context) { c.retrospective(ctx, t) }
 		return tx.ReleaseWork(ctx, t.work.ID)
 	case "execute_gated_side_effect":
 		return c.runSideEffect(ctx, tx, t)
