@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,6 +142,28 @@ func TestLockBoundReleasesAtTheBound(t *testing.T) {
 	}
 }
 
+// busyStore starts a process whose turn on work holds the store's lock for
+// holdMs (the failpoint build), and a waiter process (agent "waiter") that
+// waits at most waitMs for it; it returns the waiter, its process and
+// where the holder's answer arrives, once the holder holds the lock.
+func busyStore(t *testing.T, ws, work, holdMs, waitMs string) (*agent, *exec.Cmd, <-chan *protocol.TurnResponse) {
+	t.Helper()
+	holder, logs, _ := startBinaryWithLockLog(t, failpointBinary(t), ws, "MCPC_FAILPOINT=lock:execute",
+		"MCPC_FAILPOINT_SLEEP_MS="+holdMs, "MCPC_STORE_LOCK_TIMEOUT_MS=60000")
+	waiter, _, cmd := startWithLockLog(t, ws, "MCPC_STORE_BUSY_TIMEOUT_MS="+waitMs) // started first: starting takes the lock
+	waiter.work, waiter.id = work, "waiter"
+	held := asyncTurn(t, holder, map[string]any{"verb": "lookup_symbol_definition", "workId": work, "agentId": "holder",
+		"args": map[string]any{"symbol": "DashboardComponent"}})
+	logs.waitLogged(t, "failpoint lock:execute: sleeping")
+	return waiter, cmd, held
+}
+
+// pendingFiles are the work's decisions waiting to be recorded.
+func pendingFiles(ws, work string) []string {
+	left, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", work, "pending-decisions", "*.json"))
+	return left
+}
+
 // TestLockBoundBusyWaiter: a process whose turn cannot get the lock within
 // store.busyTimeoutMs (another process's turn holds it, with a raised
 // bound) is answered STORE_BUSY, structured and at once after its wait,
@@ -148,13 +171,7 @@ func TestLockBoundReleasesAtTheBound(t *testing.T) {
 func TestLockBoundBusyWaiter(t *testing.T) {
 	ws := stagesWorkspace(t)
 	a := acceptedWork(t, ws)
-	holder, logs, _ := startBinaryWithLockLog(t, failpointBinary(t), ws, "MCPC_FAILPOINT=lock:execute",
-		"MCPC_FAILPOINT_SLEEP_MS=5000", "MCPC_STORE_LOCK_TIMEOUT_MS=60000")
-	waiter, _, _ := startWithLockLog(t, ws, "MCPC_STORE_BUSY_TIMEOUT_MS=500")
-	waiter.work, waiter.id = a.work, "waiter"
-	held := asyncTurn(t, holder, map[string]any{"verb": "lookup_symbol_definition", "workId": a.work, "agentId": "holder",
-		"args": map[string]any{"symbol": "DashboardComponent"}})
-	logs.waitLogged(t, "failpoint lock:execute: sleeping")
+	waiter, _, held := busyStore(t, ws, a.work, "5000", "500")
 
 	r := waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
 	mustDeny(t, r, "STORE_BUSY")
@@ -180,12 +197,10 @@ func TestLockBoundBusyWaiter(t *testing.T) {
 	// Once the lock is free the waiter's process records it, with its
 	// charge, as the work's next decision.
 	checkRecorded(t, ws, a.work, "STORE_BUSY", "execution")
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if left, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", a.work, "pending-decisions", "*.json")); len(left) == 0 {
-			break
-		}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && len(pendingFiles(ws, a.work)) > 0; {
+		time.Sleep(50 * time.Millisecond)
 	}
-	if left, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", a.work, "pending-decisions", "*.json")); len(left) > 0 {
+	if left := pendingFiles(ws, a.work); len(left) > 0 {
 		t.Errorf("recorded pending denials are still pending: %v", left)
 	}
 	again := waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
@@ -204,18 +219,12 @@ func TestLockBoundBusyWaiter(t *testing.T) {
 func TestLockBoundPendingRecordedByNextProcess(t *testing.T) {
 	ws := stagesWorkspace(t)
 	a := acceptedWork(t, ws)
-	holder, logs, _ := startBinaryWithLockLog(t, failpointBinary(t), ws, "MCPC_FAILPOINT=lock:execute",
-		"MCPC_FAILPOINT_SLEEP_MS=4000", "MCPC_STORE_LOCK_TIMEOUT_MS=60000")
-	waiter, _, cmd := startWithLockLog(t, ws, "MCPC_STORE_BUSY_TIMEOUT_MS=300")
-	waiter.work, waiter.id = a.work, "waiter"
-	held := asyncTurn(t, holder, map[string]any{"verb": "lookup_symbol_definition", "workId": a.work, "agentId": "holder",
-		"args": map[string]any{"symbol": "DashboardComponent"}})
-	logs.waitLogged(t, "failpoint lock:execute: sleeping")
+	waiter, cmd, held := busyStore(t, ws, a.work, "4000", "300")
 	mustDeny(t, waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target}), "STORE_BUSY")
 	must(t, cmd.Process.Kill()) // gone before its background retry could record it
 	_ = cmd.Wait()
 	mustAllow(t, <-held)
-	if left, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", a.work, "pending-decisions", "*.json")); len(left) != 1 {
+	if left := pendingFiles(ws, a.work); len(left) != 1 {
 		t.Fatalf("want the one pending denial the killed process left, have %v", left)
 	}
 	startServer(t, ws).turn("lookup_symbol_definition", map[string]any{"symbol": "DashboardComponent"})
