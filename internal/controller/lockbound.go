@@ -259,11 +259,3 @@ func (c *Controller) packOf(t *turn, sum packSummary) (*packDoc, error) {
 	})
 	return r.doc, nil
 }
-
-// dropPack removes the pack document of a work that initialize_work minted
-// in a transaction then rolled back: the store has no such work.
-func (c *Controller) dropPack(ref string) {
-	if err := c.paths.Remove(ref); err != nil {
-		c.log.Warn().Err(err).Str("pack", ref).Msg("the pack of a rolled-back initialize_work was not removed")
-	}
-}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -135,6 +136,8 @@ func (l *lockLog) holdsSince(offset int) []float64 {
 	return out
 }
 
+var lockHeldVerb = regexp.MustCompile(`lockHeld=([0-9.]+) verb=(\S+)`)
+
 // logHoldQuantiles logs the distribution of the holds logged after offset
 // (a measurement for the report, never an assertion).
 func logHoldQuantiles(t *testing.T, l *lockLog, offset int, what string) {
@@ -145,4 +148,9 @@ func logHoldQuantiles(t *testing.T, l *lockLog, offset int, what string) {
 	}
 	q := func(p float64) float64 { return h[min(len(h)-1, int(p*float64(len(h))))] }
 	t.Logf("store-lock holds of %s: n=%d p50=%.1f ms p90=%.1f ms p99=%.1f ms worst=%.1f ms", what, len(h), q(0.5), q(0.9), q(0.99), h[len(h)-1])
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, m := range lockHeldVerb.FindAllStringSubmatch(l.buf.String()[offset:], -1) {
+		t.Logf("  %s ms %s", m[1], m[2])
+	}
 }
