@@ -244,8 +244,8 @@ func (c *Controller) RecordPending(ctx context.Context, workID string) (int, err
 func (c *Controller) RecordAllPending(ctx context.Context) (int, error) {
 	n := 0
 	err := c.eachWorkFolder(ctx, "pending-decisions", func(w string, names []string) error {
-		if len(names) == 0 {
-			return nil
+		if !slices.ContainsFunc(names, func(n string) bool { return strings.HasSuffix(n, ".json") }) {
+			return nil // only the folder's lock file: nothing to record, no transaction
 		}
 		k, err := c.RecordPending(ctx, w)
 		n += k
