@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -51,6 +53,7 @@ decision is replayed offline and compared with what was recorded.`,
 // record is a decision record as the controller writes it.
 type record struct {
 	Seq     int             `json:"seq"`
+	At      time.Time       `json:"at"`
 	Verb    string          `json:"verb"`
 	AgentID string          `json:"agentId"`
 	Stage   string          `json:"stage"` // the stage input and result belong to
@@ -254,19 +257,55 @@ func (p *explainParams) load() (*record, error) {
 		raw, err = tx.Decision(context.Background(), p.work, p.decision)
 		return err
 	})
+	var rec *record
 	switch {
 	case errors.Is(err, store.ErrNotFound) && p.decision != 0:
 		return nil, fmt.Errorf("work %s has no decision %d", p.work, p.decision)
 	case errors.Is(err, store.ErrNotFound):
-		return nil, fmt.Errorf("work %s has no denied decision", p.work)
 	case err != nil:
 		return nil, err
+	default:
+		rec = &record{}
+		if err := json.Unmarshal(raw, rec); err != nil {
+			return nil, err
+		}
 	}
-	rec := &record{}
-	if err := json.Unmarshal(raw, rec); err != nil {
-		return nil, err
+	if p.decision == 0 {
+		// A denial made while the store's lock was not free waits in the
+		// work's pending-decisions folder until a later transaction
+		// records it: the latest denial may be one of those.
+		if pending := p.latestPending(); pending != nil && (rec == nil || pending.At.After(rec.At)) {
+			rec = pending
+		}
+	}
+	if rec == nil {
+		return nil, fmt.Errorf("work %s has no denied decision", p.work)
 	}
 	return rec, nil
+}
+
+// latestPending is the newest of the work's decisions not recorded yet
+// (.ai/tmp/work/ID/pending-decisions/), nil when there is none.
+func (p *explainParams) latestPending() *record {
+	dir := filepath.Join(p.workspace, ".ai", "tmp", "work", p.work, "pending-decisions")
+	names, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	slices.Sort(names) // named by time
+	for i := len(names) - 1; i >= 0; i-- {
+		raw, err := os.ReadFile(names[i])
+		if err != nil {
+			continue
+		}
+		var pending struct {
+			Denied bool            `json:"denied"`
+			Record json.RawMessage `json:"record"`
+		}
+		rec := &record{}
+		if json.Unmarshal(raw, &pending) != nil || !pending.Denied || json.Unmarshal(pending.Record, rec) != nil {
+			continue
+		}
+		return rec
+	}
+	return nil
 }
 
 // lookupPath follows a denial path like args.planGraph.nodes[3].codeEvidence

@@ -118,6 +118,13 @@ func (p *serveParams) run(ctx context.Context) error {
 		log.Info().Int("patches", n).Msg("recorded the patches a previous process applied but did not commit")
 	}
 	go func() {
+		// Decisions a process could not record (the store's lock was not
+		// free) and ended before a later transaction did.
+		if n, err := a.Controller.RecordAllPending(ctx); err != nil && ctx.Err() == nil {
+			log.Warn().Err(err).Msg("pending decisions not recorded")
+		} else if n > 0 {
+			log.Info().Int("decisions", n).Msg("recorded the decisions a previous process left pending")
+		}
 		// Files of decisions a process recorded but died before writing.
 		if n, err := a.Controller.BackfillRecords(ctx); err != nil && ctx.Err() == nil {
 			log.Warn().Err(err).Msg("decision record backfill stopped")

@@ -69,8 +69,9 @@ type decidedBudget struct {
 // turnBudget is what a turn carries for its budget.
 type turnBudget struct {
 	session *store.Session
-	// answerTokens are the answers to earlier turns charged by this one.
-	answerTokens int
+	// answerTokens are the answers to earlier turns charged by this one, to
+	// its agent; sessionAnswerTokens to its session.
+	answerTokens, sessionAnswerTokens int
 	// granted is the slice this turn granted (0 when the agent had one).
 	granted int
 }
@@ -128,6 +129,17 @@ func (b *budgetBook) settled(s *store.Session, committed bool) {
 	}
 }
 
+// forget drops the kept row of session id: a write outside a turn's own
+// flow (a pending decision's charge, pending.go) changed it, so the next
+// turn reads it back from the store.
+func (b *budgetBook) forget(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.own.row != nil && b.own.row.ID == id {
+		b.own.row = nil
+	}
+}
+
 type agentKey struct{ work, agent string }
 
 // session is the turn's MCP session: the transport's, or this process's.
@@ -159,6 +171,22 @@ func (b *budgetBook) takeSession(session string) int {
 	n := b.sessions[session]
 	delete(b.sessions, session)
 	return n
+}
+
+// giveBack returns the answer tokens a turn took and will not charge (a
+// preview on a snapshot, a turn that never got the lock): its session's
+// and its agent's next turn charges them.
+func (b *budgetBook) giveBack(session string, t *turn) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sessions == nil {
+		b.sessions, b.agents = map[string]int{}, map[agentKey]int{}
+	}
+	b.sessions[session] += t.budget.sessionAnswerTokens
+	if t.work != nil && t.agent != nil {
+		b.agents[agentKey{t.work.ID, t.agent.ID}] += t.budget.answerTokens
+	}
+	t.budget.sessionAnswerTokens, t.budget.answerTokens = 0, 0
 }
 
 func (b *budgetBook) takeAgent(work, agent string) int {
@@ -195,7 +223,8 @@ func (c *Controller) loadSession(ctx context.Context, tx *store.Tx, t *turn) err
 	if err != nil {
 		return err
 	}
-	s.UsedTokens += c.budget.takeSession(id)
+	t.budget.sessionAnswerTokens = c.budget.takeSession(id)
+	s.UsedTokens += t.budget.sessionAnswerTokens
 	t.budget.session = s
 	t.in.Session = sessionFacts{UsedTokens: s.UsedTokens, Turns: s.Turns}
 	return nil

@@ -55,7 +55,8 @@ func (c *Controller) executeVerb(ctx context.Context, tx *store.Tx, t *turn) err
 		return c.runRecipe(ctx, tx, t)
 	case "signal_task_complete":
 		c.complete(t)
-		c.retrospective(ctx, tx, t)
+		// After the commit, which records this turn too: not under the lock.
+		t.afterTx = func(ctx context.Context) { c.retrospective(ctx, t) }
 		return tx.ReleaseWork(ctx, t.work.ID)
 	case "execute_gated_side_effect":
 		return c.runSideEffect(ctx, tx, t)
@@ -99,7 +100,6 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 		return err
 	}
 	atts, copyInbox := c.inboxAttachments(w.ID, atts)
-	t.afterTx = func(context.Context) { copyInbox() }
 	p := &packDoc{
 		WorkID: w.ID, Ref: workDir(w.ID) + "/context-pack.json", Prompt: w.Prompt, Lexemes: w.Lexemes,
 		Files: []string{}, Ranking: []rankEntry{}, Policies: orEmpty(t.dec.Policies), Memories: orEmpty(t.dec.Memories),
@@ -112,10 +112,23 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 	p.ActiveMemories = orEmpty(t.dec.ActiveMemories)
 	p.Symbols, p.Usages = c.symbolsFor(p.Files)
 	p.ProofChains = chainsWithin(t.proofChains, p.Files)
-	if err := c.writePack(p); err != nil {
+	// The document is encoded and hashed here, for the store to name it,
+	// and written (temporary file, fsync, rename) once the work is
+	// committed: the new work's folder is no other turn's to read before
+	// this one answers, and a turn rolled back at the lock's bound leaves
+	// no document behind.
+	raw, err := encodePack(p)
+	if err != nil {
 		return err
 	}
-	t.onAbort(func() { c.dropPack(p.Ref) }) // rolled back at the lock bound: no work names it (lockbound.go)
+	t.afterTx = func(ctx context.Context) {
+		if err := c.paths.WriteFileAtomic(p.Ref, raw, true); err != nil {
+			c.log.Warn().Err(err).Str("pack", p.Ref).Msg("context pack not written")
+			c.failAfterTx(ctx, t, "io_error", "", "the work's context pack could not be written")
+			return
+		}
+		copyInbox()
+	}
 	w.Pack = p.MarshalStored()
 	if err := tx.PutWork(ctx, w); err != nil {
 		return err

@@ -136,7 +136,7 @@ func (c *Controller) gatherFirst(ctx context.Context, tx *store.Tx, t *turn) err
 			// The plan's create node may patch its file again once this work
 			// wrote it (scope rules compare the hash with the reads).
 			if pf.Regular {
-				if h, err := c.paths.HashFile(pf.Canonical); err == nil {
+				if h, err := c.targetHash(t, pf.Canonical); err == nil {
 					pf.Hash = h
 					in.Paths["targetFile"] = pf
 				}

@@ -97,8 +97,9 @@ func (c *Controller) lockOverran(ctx context.Context, t *turn, held time.Duratio
 
 // storeBusy answers a turn that never took the lock: another process held
 // it for all of store.busyTimeoutMs. The work is read from a snapshot (WAL
-// readers do not wait for the writer); the denial cannot be recorded, as
-// recording needs the lock that was not free.
+// readers do not wait for the writer), and the denial, which cannot be
+// recorded without the lock, is kept pending (pending.go) and recorded,
+// with the turn's charge, by a short later transaction.
 func (c *Controller) storeBusy(ctx context.Context, t *turn) error {
 	c.log.Warn().Dur("waited", c.cfg.BusyTimeout()).Str("verb", t.req.Verb).Msg("the store's write lock was not free within store.busyTimeoutMs")
 	err := c.store.View(ctx, func(tx *store.Tx) error {
@@ -113,6 +114,20 @@ func (c *Controller) storeBusy(ctx context.Context, t *turn) error {
 	t.failWith(executionFailure{Reason: "store_busy", LimitMs: c.cfg.Store.BusyTimeoutMs,
 		Message: "another turn held the store's write lock for the whole wait"})
 	c.decideExecution(ctx, t)
+	ref, err := c.keepPending(ctx, c.pendingOf(ctx, t, true))
+	if err != nil {
+		c.log.Error().Err(err).Str("verb", t.req.Verb).Msg("the STORE_BUSY denial could not be kept to record")
+		c.budget.giveBack(c.budget.session(ctx), t) // charged by the next turn instead
+		return nil
+	}
+	// The answer says what the turn owes, as recording it will charge it.
+	t.pendingRef = ref
+	if t.work != nil {
+		t.agent.UsedTokens += t.charge()
+	}
+	if s := t.budget.session; s != nil {
+		s.UsedTokens += t.charge()
+	}
 	return nil
 }
 
@@ -130,20 +145,23 @@ func (c *Controller) decideExecution(ctx context.Context, t *turn) {
 }
 
 // recordDenial records the turn's decision as a decision of its own, in a
-// bounded transaction of its own. With reload, the work and its plan are
-// read again first: the turn's transaction was rolled back, and what it
-// held in memory (a work initialize_work minted, node statuses) is not the
-// store's.
+// bounded transaction of its own. With reload the turn's own transaction
+// was rolled back: the work and its plan are read again first (what the
+// turn held in memory, a work initialize_work minted, node statuses, is
+// not the store's), and the turn is charged to its agent and its MCP
+// session here, as its own transaction would have. A lock not free for
+// this transaction either leaves the decision pending (pending.go).
 func (c *Controller) recordDenial(ctx context.Context, t *turn, reload bool) {
 	if reload && t.req.WorkID == "" {
 		t.work, t.nodes = nil, nil // initialize_work's work was never stored
 	}
-	if t.work == nil {
+	if !reload && t.work == nil {
 		return // turns without a work are not recorded
 	}
-	var record []byte
+	p := c.pendingOf(ctx, t, reload)
+	var r recorded
 	err := c.store.UpdateWithin(ctx, c.lockBounds(), func(tx *store.Tx) error {
-		if reload {
+		if reload && t.work != nil {
 			w, err := tx.Work(ctx, t.req.WorkID)
 			if err != nil {
 				return err
@@ -152,39 +170,30 @@ func (c *Controller) recordDenial(ctx context.Context, t *turn, reload bool) {
 				return err
 			}
 			t.work = w
-			// The rolled-back turn still cost the server its bound under the
-			// lock: it is charged to its agent like any denial, so turns that
-			// overrun are not free.
-			a, err := tx.Agent(ctx, w.ID, t.agent.ID)
-			if errors.Is(err, store.ErrNotFound) {
-				a = &store.Agent{WorkID: w.ID, ID: t.agent.ID}
-			} else if err != nil {
-				return err
-			}
-			a.UsedTokens += t.charge()
-			a.Turns++
-			a.Denials++
-			if err := tx.PutAgent(ctx, a); err != nil {
-				return err
-			}
-			t.agent = a
 		}
-		seq, err := tx.NextDecision(ctx, t.work.ID)
-		if err != nil {
-			return err
-		}
-		record = decisionRecord(seq, t.req.Verb, t.agent.ID, c.now(), t.inputRaw, t.decRaw, t.stages)
-		if err := tx.PutDecision(ctx, t.work.ID, seq, !t.dec.allowed(), record); err != nil {
-			return err
-		}
-		t.seq = seq
-		return nil
+		var err error
+		r, err = c.recordPending(ctx, tx, p)
+		return err
 	})
+	if lockUnavailable(err) {
+		if t.pendingRef, err = c.keepPending(ctx, p); err == nil {
+			return
+		}
+	}
 	if err != nil {
 		c.log.Error().Err(err).Str("verb", t.req.Verb).Msg("the denial could not be recorded")
 		return
 	}
-	c.records.write(c.recordPath(t.work.ID, t.seq), record)
+	if r.agent != nil {
+		t.agent = r.agent
+	}
+	if r.session != nil {
+		t.budget.session = r.session
+	}
+	if r.record != nil {
+		t.seq = r.seq
+		c.records.write(c.recordPath(t.work.ID, t.seq), r.record)
+	}
 }
 
 // undoPatch puts a patched file back as it was, when it still holds what
@@ -249,12 +258,4 @@ func (c *Controller) packOf(t *turn, sum packSummary) (*packDoc, error) {
 		}
 	})
 	return r.doc, nil
-}
-
-// dropPack removes the pack document of a work that initialize_work minted
-// in a transaction then rolled back: the store has no such work.
-func (c *Controller) dropPack(ref string) {
-	if err := c.paths.Remove(ref); err != nil {
-		c.log.Warn().Err(err).Str("pack", ref).Msg("the pack of a rolled-back initialize_work was not removed")
-	}
 }

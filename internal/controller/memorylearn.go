@@ -230,12 +230,16 @@ func coveredBy(file string, folders []string) bool {
 }
 
 // maxRetroDecisions bounds the decisions a retrospective reads (the most
-// recent ones): it runs under the store's write lock.
+// recent ones).
 const maxRetroDecisions = 500
 
 // retrospective adds seed 002's session retrospective to a completed
-// work's result, once the learner has written every denial so far.
-func (c *Controller) retrospective(ctx context.Context, tx *store.Tx, t *turn) {
+// work's result, once the learner has written every denial so far. It
+// runs once the turn's transaction committed, never under the store's
+// lock: the work's decisions (this turn's among them) are read from a
+// snapshot, and decoding up to maxRetroDecisions records, the friction
+// ledger and the memory file holds nothing another turn waits for.
+func (c *Controller) retrospective(ctx context.Context, t *turn) {
 	if t.in.State == "COMPLETED" {
 		return // once, on completion: a completed work's repeated signal costs nothing
 	}
@@ -243,44 +247,23 @@ func (c *Controller) retrospective(ctx context.Context, tx *store.Tx, t *turn) {
 		c.learn.Sync()
 	}
 	stats := memory.SessionStats{Verbs: map[string]int{}, Reads: map[string]int{}}
-	seqs, err := tx.DecisionSeqs(ctx, t.work.ID)
+	err := c.store.View(ctx, func(tx *store.Tx) error {
+		seqs, err := tx.DecisionSeqs(ctx, t.work.ID)
+		if err != nil {
+			return err
+		}
+		for _, seq := range seqs[max(0, len(seqs)-maxRetroDecisions):] {
+			raw, err := tx.Decision(ctx, t.work.ID, seq)
+			if err != nil {
+				continue
+			}
+			countDecision(&stats, raw)
+		}
+		return nil
+	})
 	if err != nil {
 		c.log.Warn().Err(err).Msg("retrospective: decisions unreadable")
 	}
-	for _, seq := range seqs[max(0, len(seqs)-maxRetroDecisions):] {
-		raw, err := tx.Decision(ctx, t.work.ID, seq)
-		if err != nil {
-			continue
-		}
-		var rec struct {
-			Verb  string `json:"verb"`
-			Input struct {
-				Paths map[string]pathFacts `json:"paths"`
-			} `json:"input"`
-			Result struct {
-				Allow bool `json:"allow"`
-			} `json:"result"`
-		}
-		if json.Unmarshal(raw, &rec) != nil {
-			continue
-		}
-		stats.Turns++
-		stats.Verbs[rec.Verb]++
-		if !rec.Result.Allow {
-			stats.Rejections++
-			continue
-		}
-		if rec.Verb == "read_file_lines" || rec.Verb == "trace_symbol_graph" || rec.Verb == "lookup_symbol_definition" {
-			for _, pf := range rec.Input.Paths {
-				if pf.Canonical != "" {
-					stats.Reads[pf.Canonical]++
-				}
-			}
-		}
-	}
-	// This turn is not recorded yet.
-	stats.Turns++
-	stats.Verbs[t.req.Verb]++
 	in := memory.RetroInput{Work: t.work.ID, Stats: stats, Anchors: memory.AnchorRules(c.cfg), Threshold: c.cfg.Memory.RejectionThreshold, Now: c.now()}
 	if c.learn != nil {
 		in.Unrecorded = c.learn.Unrecorded()
@@ -290,4 +273,33 @@ func (c *Controller) retrospective(ctx context.Context, tx *store.Tx, t *turn) {
 		c.log.Warn().Err(err).Msg("retrospective incomplete")
 	}
 	t.result["retrospective"] = r
+}
+
+// countDecision adds one decision record to a retrospective's statistics.
+func countDecision(stats *memory.SessionStats, raw []byte) {
+	var rec struct {
+		Verb  string `json:"verb"`
+		Input struct {
+			Paths map[string]pathFacts `json:"paths"`
+		} `json:"input"`
+		Result struct {
+			Allow bool `json:"allow"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(raw, &rec) != nil {
+		return
+	}
+	stats.Turns++
+	stats.Verbs[rec.Verb]++
+	if !rec.Result.Allow {
+		stats.Rejections++
+		return
+	}
+	if rec.Verb == "read_file_lines" || rec.Verb == "trace_symbol_graph" || rec.Verb == "lookup_symbol_definition" {
+		for _, pf := range rec.Input.Paths {
+			if pf.Canonical != "" {
+				stats.Reads[pf.Canonical]++
+			}
+		}
+	}
 }

@@ -127,14 +127,23 @@ const maxPackDocBytes = 64 << 20
 
 // writePack writes context-pack.json atomically and sets its hash.
 func (c *Controller) writePack(p *packDoc) error {
-	raw, err := json.MarshalIndent(p, "", "  ")
+	raw, err := encodePack(p)
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(raw)
-	p.Hash = "sha256:" + hex.EncodeToString(sum[:])
 	// Replaced atomically: escalate rewrites it, and the store holds its hash.
 	return c.paths.WriteFileAtomic(p.Ref, raw, true)
+}
+
+// encodePack is context-pack.json's content; it sets the pack's hash.
+func encodePack(p *packDoc) ([]byte, error) {
+	raw, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(raw)
+	p.Hash = "sha256:" + hex.EncodeToString(sum[:])
+	return raw, nil
 }
 
 // writeState writes a file of mcpc's own that is written once (a decision

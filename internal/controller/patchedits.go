@@ -3,6 +3,7 @@ package controller
 import (
 	"bytes"
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -33,24 +34,25 @@ func (c *Controller) applyEdits(ctx context.Context, file, content string, edits
 // nothing for a file that does not exist yet and is the targetFile of the
 // change node the patch names (a node with operation "create"; policy
 // decides whether this node may create it). try is false when there is
-// nothing to apply the edits to; the scope rules say why.
-func (c *Controller) patchSource(t *turn, pf pathFacts) (content []byte, try bool, err error) {
+// nothing to apply the edits to; the scope rules say why. stamp is the
+// content's (pathscope.Stamp), when it was read from a file.
+func (c *Controller) patchSource(t *turn, pf pathFacts) (content []byte, stamp pathscope.Stamp, try bool, err error) {
 	if pf.Valid && pf.Regular {
 		if !slices.Contains(t.in.Pack.Files, pf.Canonical) && (pf.Hash == "" || t.in.Reads[pf.Canonical] != pf.Hash) {
-			return nil, false, nil // whether edits apply would tell what a file outside the pack holds
+			return nil, stamp, false, nil // whether edits apply would tell what a file outside the pack holds
 		}
-		content, err = c.paths.ReadFile(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
-		return content, true, err
+		content, stamp, err = c.paths.ReadFileStamped(pf.Canonical, c.cfg.Index.MaxFileBytes*8)
+		return content, stamp, true, err
 	}
 	if pf.Exists || pf.Canonical == "" || !slices.Equal(pf.Problems, []string{pathscope.ProblemNotFound}) {
-		return nil, false, nil
+		return nil, stamp, false, nil
 	}
 	nodeID, _ := t.args["planNodeId"].(string)
 	node, ok := findNode(t.nodes, nodeID)
 	if !ok || decodeNode(node).TargetFile != pf.Canonical {
-		return nil, false, nil // a missing file no node of the plan names is never tried
+		return nil, stamp, false, nil // a missing file no node of the plan names is never tried
 	}
-	return []byte{}, true, nil
+	return []byte{}, stamp, true, nil
 }
 
 // writePatched writes a patch's result: in place of the file the decision
@@ -75,7 +77,7 @@ type dryRun struct {
 // written, and a codemod's parse is not paid twice), else the edits run
 // again on the current content, whose problems then say it changed.
 func (c *Controller) editsToWrite(ctx context.Context, t *turn, pf pathFacts, edits []patch.Edit) (before []byte, after string, probs []schemas.Problem, err error) {
-	before, _, err = c.patchSource(t, pf)
+	before, _, _, err = c.patchSource(t, pf)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -122,21 +124,42 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 	// under a deadline): what is written is its result, when the file still
 	// holds the content it was tried on.
 	edits, _ := patch.ParseEdits(t.args["edits"])
-	before, after, probs, err := c.editsToWrite(ctx, t, pf, edits)
-	if err != nil {
-		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("patch target not readable")
-		t.fail("io_error", "args.targetFile", "the file could not be read")
-		return nil
+	var (
+		before []byte
+		in     patchIntent
+		write  func() error
+	)
+	if d := t.dry; d != nil && d.staged != nil && t.dryRun == d.run {
+		st := d.staged
+		// The dry run's result is written beside the file already
+		// (patchtrial.go): the lock is held for the intent and a rename,
+		// which checks the file's stamp once more.
+		before, in = t.dryRun.before, c.patchIntentOf(t, pf, nodeID, t.dry.afterHash, t.dry.summary, edits)
+		write = func() error {
+			if pf.Exists {
+				return st.Replace(t.dry.stamp)
+			}
+			return st.Create()
+		}
+	} else {
+		var (
+			after string
+			probs []schemas.Problem
+			err   error
+		)
+		before, after, probs, err = c.editsToWrite(ctx, t, pf, edits)
+		if err != nil {
+			c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("patch target not readable")
+			t.fail("io_error", "args.targetFile", "the file could not be read")
+			return nil
+		}
+		if len(probs) > 0 || pf.Exists && sha256Hex(before) != pf.Hash {
+			t.fail("file_changed", "args.targetFile", "the file changed between the decision and the write")
+			return nil
+		}
+		in = c.patchIntentOf(t, pf, nodeID, sha256Hex([]byte(after)), diffSummary(pf.Canonical, string(before), after, len(edits)), edits)
+		write = func() error { return c.writePatched(pf, []byte(after)) }
 	}
-	if len(probs) > 0 || pf.Exists && sha256Hex(before) != pf.Hash {
-		t.fail("file_changed", "args.targetFile", "the file changed between the decision and the write")
-		return nil
-	}
-	node, _ := findNode(t.nodes, nodeID)
-	in := patchIntent{Token: newID("patch"), WorkID: t.work.ID, NodeID: nodeID, File: pf.Canonical,
-		Before: pf.Hash, After: sha256Hex([]byte(after)), Node: sha256Hex(node.Body), AgentID: t.agent.ID, GitRev: t.gitRev,
-		Summary:  diffSummary(pf.Canonical, string(before), after, len(edits)),
-		IntentID: t.intent.ID, MutationClass: mutationClass(edits)}
 	if tx.Expired() {
 		return store.ErrLockTimeout // the lock may be another's now: write nothing (lockbound.go)
 	}
@@ -145,7 +168,28 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 		t.fail("io_error", "args.targetFile", "the patch could not be prepared")
 		return nil
 	}
-	if err := c.writePatched(pf, []byte(after)); err != nil {
+	return c.patchWritten(ctx, tx, t, pf, nodeID, before, in, write())
+}
+
+// patchIntentOf is the intent of the patch t writes to pf.
+func (c *Controller) patchIntentOf(t *turn, pf pathFacts, nodeID, after string, summary map[string]any, edits []patch.Edit) patchIntent {
+	node, _ := findNode(t.nodes, nodeID)
+	return patchIntent{Token: newID("patch"), WorkID: t.work.ID, NodeID: nodeID, File: pf.Canonical,
+		Before: pf.Hash, After: after, Node: sha256Hex(node.Body), AgentID: t.agent.ID, GitRev: t.gitRev,
+		Summary: summary, IntentID: t.intent.ID, MutationClass: mutationClass(edits)}
+}
+
+// patchWritten records a patch whose write ended with err: a file that
+// changed since its stamp was checked is file_changed, another failure an
+// I/O error; a written patch lands (its artifacts, ledger entry, node
+// status and reservation).
+func (c *Controller) patchWritten(ctx context.Context, tx *store.Tx, t *turn, pf pathFacts, nodeID string, before []byte, in patchIntent, err error) error {
+	switch {
+	case errors.Is(err, pathscope.ErrStale):
+		c.dropIntent(in)
+		t.fail("file_changed", "args.targetFile", "the file changed between the decision and the write")
+		return nil
+	case err != nil:
 		c.dropIntent(in)
 		c.log.Warn().Err(err).Str("file", pf.Canonical).Msg("patch not written")
 		t.fail("io_error", "args.targetFile", "the file could not be written")

@@ -56,6 +56,9 @@ func (c *Controller) respond(ctx context.Context, t *turn) (*protocol.TurnRespon
 	r.WorkID, r.RunSessionID = t.work.ID, t.work.RunSessionID
 	r.Scope.ScratchRoot = workDir(t.work.ID) + "/scratch"
 	r.TraceRef = fmt.Sprintf("%s/decisions/%06d.json", workDir(t.work.ID), t.seq)
+	if t.pendingRef != "" {
+		r.TraceRef = t.pendingRef // recorded by a later transaction (pending.go)
+	}
 	view := c.viewOf(t.work)
 	r.KnowledgeStrategy = view.knowledge
 	if len(view.splits) > 0 {

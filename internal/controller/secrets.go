@@ -78,12 +78,14 @@ func (c *Controller) scanFile(ctx context.Context, det *secrets.Detector, file s
 	return ids
 }
 
-// Time budgets of the secret scan. A pack's scan runs before the turn's
-// transaction; a read's runs inside it, holding the store's write lock, so
-// it is short, and what it could not scan is withheld.
+// Time budgets of the secret scan. A pack's scan, and a read's made ahead
+// of the turn's transaction (readAhead), run outside the store's write
+// lock; a read made under the lock (its file changed since it was read
+// ahead) is short. What a scan could not reach is withheld.
 const (
-	packScanBudget = 2 * time.Second
-	readScanBudget = 250 * time.Millisecond
+	packScanBudget      = 2 * time.Second
+	readAheadScanBudget = 2 * time.Second
+	readScanBudget      = 250 * time.Millisecond
 )
 
 // redaction is a read's redacted content, kept for the content hash it was

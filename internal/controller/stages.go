@@ -6,9 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcpc/mcpc/internal/patch"
 	"github.com/mcpc/mcpc/internal/store"
-	"github.com/mcpc/mcpc/schemas"
 )
 
 // A turn is decided in stages (docs/policy-input.md, "Stages"):
@@ -53,16 +51,6 @@ type stageRecord struct {
 var prefetchedVerbs = map[string]bool{"initialize_work": true, "escalate": true, "apply_code_patch": true,
 	"run_automation_recipe": true, "run_sandboxed_code": true, "submit_execution_plan": true}
 
-// patchTrial is a patch tried on a file's content outside the write lock;
-// the transaction uses it only if the file still has the content it was
-// tried on.
-type patchTrial struct {
-	file     string
-	baseHash string
-	run      *dryRun // the content and its result, when the edits apply
-	facts    patchFacts
-}
-
 // gatherOutsideLock previews the first stage on a read snapshot and, when it
 // allows the turn, gathers the verb's expensive facts with a deadline. A
 // turn the first stage refuses costs no ranking, no search and no dry run.
@@ -79,6 +67,8 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		}
 		return c.gatherFirst(ctx, tx, pv)
 	})
+	// The preview charges nothing: the answers it took are the turn's.
+	c.budget.giveBack(c.budget.session(ctx), pv)
 	if err != nil {
 		return err
 	}
@@ -87,10 +77,12 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 	if _, _, err := c.engine.EvaluateStage1(ctx, &pv.in, &dec); err != nil || !dec.allowed() || !dec.VerbStage {
 		return nil // the transaction evaluates again and records why
 	}
-	// Each step has its own deadline (store.lockTimeoutMs): a slow git must
-	// not leave ranking no time at all.
+	// Each step has its own deadline: a slow git must not leave ranking no
+	// time at all. It is not the lock's bound, which this work does not
+	// hold (a store.lockTimeoutMs set low to keep holds short must not make
+	// a large file's dry run impossible), only at least as long.
 	step := func() (context.Context, context.CancelFunc) {
-		return context.WithTimeout(context.WithoutCancel(ctx), c.cfg.LockTimeout())
+		return context.WithTimeout(context.WithoutCancel(ctx), max(c.cfg.LockTimeout(), outsideLockStep))
 	}
 	switch t.req.Verb {
 	case "run_sandboxed_code":
@@ -104,6 +96,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 			gctx, cancel := step()
 			t.dry = c.tryPatch(gctx, pv, pf)
 			cancel()
+			c.stagePatch(t.dry, pf)
 		}
 	case "initialize_work":
 		// Tickets and API operations are fetched (under the connectors' own
@@ -143,6 +136,9 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 	return nil
 }
 
+// outsideLockStep is the least time a step gathered outside the lock has.
+const outsideLockStep = 2 * time.Second
+
 // rank orders the index for initialize_work's prompt.
 func (c *Controller) rank(ctx context.Context, t *turn) {
 	c.ingestOverrides(t) // before memories are queried (seed 000 §15, gotcha 3)
@@ -173,64 +169,10 @@ func (c *Controller) searchEscalation(ctx context.Context, t *turn, packFiles []
 	t.in.Candidates = orEmpty(cands)
 }
 
-// tryPatch applies edits to the file's current content (patchSource: or to
-// nothing, for a file the plan creates), bounded by ctx and by the patch
-// package's own deadline (a patch out of time is a problem policy denies).
-func (c *Controller) tryPatch(ctx context.Context, t *turn, pf pathFacts) *patchTrial {
-	d := &patchTrial{file: pf.Canonical, facts: patchFacts{Problems: []schemas.Problem{}, Elements: []elementFact{}, Contracts: map[string]contractFacts{}}}
-	edits, err := patch.ParseEdits(t.args["edits"])
-	d.facts.Edits = len(edits)
-	if err != nil {
-		d.facts.Problems = append(d.facts.Problems, schemas.Problem{Path: "args.edits", Message: err.Error()})
-		return d
-	}
-	content, try, err := c.patchSource(t, pf)
-	if !try {
-		return d // the scope rules explain why; there is nothing to try
-	}
-	if err != nil {
-		d.facts.Problems = append(d.facts.Problems, schemas.Problem{Path: "args.targetFile", Message: "the file could not be read"})
-		return d
-	}
-	d.baseHash = sha256Hex(content)
-	after, probs := c.applyEdits(ctx, pf.Canonical, string(content), edits)
-	if len(probs) > 0 {
-		d.facts.Problems = append(d.facts.Problems, probs...)
-		return d
-	}
-	d.facts.Applicable = true
-	d.run = &dryRun{before: content, after: after}
-	c.gatherContractFacts(ctx, &d.facts, pf.Canonical, string(content), after)
-	return d
-}
-
 // lockDeadline is the context in-transaction gathering runs under: what is
 // left of store.lockTimeoutMs since the transaction began.
 func (c *Controller) lockDeadline(ctx context.Context, began time.Time) (context.Context, context.CancelFunc) {
 	return context.WithDeadline(context.WithoutCancel(ctx), began.Add(c.cfg.LockTimeout()))
-}
-
-// gatherPatch fills apply_code_patch's verb facts inside the transaction:
-// the target's hash now, and the dry run, reused when the file still has the
-// content it was tried on, tried again (within the lock's deadline) if not.
-func (c *Controller) gatherPatch(ctx context.Context, t *turn) {
-	pf, ok := t.in.Paths["targetFile"]
-	if !ok {
-		t.dry = c.tryPatch(ctx, t, pathFacts{})
-		t.in.Patch = t.dry.facts
-		return
-	}
-	if pf.Valid && pf.Regular {
-		if h, err := c.paths.HashFile(pf.Canonical); err == nil {
-			pf.Hash = h
-			t.in.Paths["targetFile"] = pf
-		}
-	}
-	if t.dry == nil || t.dry.file != pf.Canonical || (pf.Hash != "" && t.dry.baseHash != pf.Hash) {
-		t.dry = c.tryPatch(ctx, t, pf)
-	}
-	t.in.Patch = t.dry.facts
-	t.dryRun = t.dry.run // what applyPatch writes (editsToWrite)
 }
 
 // fail records an execution failure: nothing was written, and the decision

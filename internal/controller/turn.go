@@ -63,6 +63,10 @@ type turn struct {
 	lockStage string
 	aborts    []func()
 	packRead  *packRead // escalate: the pack document, read outside the lock
+	readAhead *fileRead // read_file_lines: the pack file, read outside the lock
+	// pendingRef is the file of the turn's decision when it waits to be
+	// recorded (pending.go); the answer's traceRef names it.
+	pendingRef string
 }
 
 // Turn runs one controller_turn. raw is the tool call's arguments object as
@@ -72,6 +76,11 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 	start := time.Now()
 	t := &turn{result: map[string]any{}}
 	c.decode(t, raw)
+	if t.req.Verb == "read_file_lines" {
+		if err := c.readAhead(ctx, t); err != nil {
+			return nil, err
+		}
+	}
 	if err := c.gatherOutsideLock(ctx, t); err != nil {
 		return nil, err
 	}
@@ -120,6 +129,7 @@ func (c *Controller) Turn(ctx context.Context, raw json.RawMessage) (*protocol.T
 		return c.account(ctx, tx, t)
 	})
 	c.budget.settled(t.budget.session, err == nil)
+	t.dry.discard() // a staged patch the turn did not publish
 	if err := c.settleLockError(ctx, t, err); err != nil {
 		return nil, err
 	}

@@ -274,6 +274,7 @@ func TestStagesNothingStalls(t *testing.T) {
 	}
 	// A measurement for the report, not an assertion (timings vary).
 	t.Logf("the longest store-lock hold of the hostile requests: %.1f ms", logs.worstSince(since))
+	logHoldQuantiles(t, logs, 0, "the hostile process's turns")
 }
 
 // TestStagesSIGTERMMidTurn: a process whose turn would run for a minute

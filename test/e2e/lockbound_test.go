@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,6 +120,15 @@ func TestLockBoundReleasesAtTheBound(t *testing.T) {
 			if want := lookup.BudgetStatus.UsedTokens + r.BudgetStatus.Charged.RequestTokens; r.BudgetStatus.UsedTokens < want || r.BudgetStatus.Charged.RequestTokens == 0 {
 				t.Errorf("the rolled-back turn was not charged to its agent: used %d, want at least %d", r.BudgetStatus.UsedTokens, want)
 			}
+			// ... and to its MCP session (the stalled process's own), which
+			// had spent nothing before it.
+			if r.BudgetStatus.SessionUsedTokens < r.BudgetStatus.Charged.RequestTokens {
+				t.Errorf("the rolled-back turn was not charged to its session: %d, want at least %d", r.BudgetStatus.SessionUsedTokens, r.BudgetStatus.Charged.RequestTokens)
+			}
+			next := slow.turn("lookup_symbol_definition", map[string]any{"symbol": "DashboardComponent"}) // the same session, after
+			if next.BudgetStatus.SessionUsedTokens < r.BudgetStatus.SessionUsedTokens+next.BudgetStatus.Charged.RequestTokens {
+				t.Errorf("the session's next turn does not count the rolled-back one: %d after %d", next.BudgetStatus.SessionUsedTokens, r.BudgetStatus.SessionUsedTokens)
+			}
 			checkRecorded(t, ws, a.work, "LOCK_TIMEOUT", "execution")
 			out, err := runCLI(ws, "explain-deny", "--work", a.work)
 			if err != nil || !strings.Contains(out, "LOCK_TIMEOUT") {
@@ -132,6 +142,28 @@ func TestLockBoundReleasesAtTheBound(t *testing.T) {
 	}
 }
 
+// busyStore starts a process whose turn on work holds the store's lock for
+// holdMs (the failpoint build), and a waiter process (agent "waiter") that
+// waits at most waitMs for it; it returns the waiter, its process and
+// where the holder's answer arrives, once the holder holds the lock.
+func busyStore(t *testing.T, ws, work, holdMs, waitMs string) (*agent, *exec.Cmd, <-chan *protocol.TurnResponse) {
+	t.Helper()
+	holder, logs, _ := startBinaryWithLockLog(t, failpointBinary(t), ws, "MCPC_FAILPOINT=lock:execute",
+		"MCPC_FAILPOINT_SLEEP_MS="+holdMs, "MCPC_STORE_LOCK_TIMEOUT_MS=60000")
+	waiter, _, cmd := startWithLockLog(t, ws, "MCPC_STORE_BUSY_TIMEOUT_MS="+waitMs) // started first: starting takes the lock
+	waiter.work, waiter.id = work, "waiter"
+	held := asyncTurn(t, holder, map[string]any{"verb": "lookup_symbol_definition", "workId": work, "agentId": "holder",
+		"args": map[string]any{"symbol": "DashboardComponent"}})
+	logs.waitLogged(t, "failpoint lock:execute: sleeping")
+	return waiter, cmd, held
+}
+
+// pendingFiles are the work's decisions waiting to be recorded.
+func pendingFiles(ws, work string) []string {
+	left, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", work, "pending-decisions", "*.json"))
+	return left
+}
+
 // TestLockBoundBusyWaiter: a process whose turn cannot get the lock within
 // store.busyTimeoutMs (another process's turn holds it, with a raised
 // bound) is answered STORE_BUSY, structured and at once after its wait,
@@ -139,13 +171,7 @@ func TestLockBoundReleasesAtTheBound(t *testing.T) {
 func TestLockBoundBusyWaiter(t *testing.T) {
 	ws := stagesWorkspace(t)
 	a := acceptedWork(t, ws)
-	holder, logs, _ := startBinaryWithLockLog(t, failpointBinary(t), ws, "MCPC_FAILPOINT=lock:execute",
-		"MCPC_FAILPOINT_SLEEP_MS=5000", "MCPC_STORE_LOCK_TIMEOUT_MS=60000")
-	waiter, _, _ := startWithLockLog(t, ws, "MCPC_STORE_BUSY_TIMEOUT_MS=500")
-	waiter.work, waiter.id = a.work, "waiter"
-	held := asyncTurn(t, holder, map[string]any{"verb": "lookup_symbol_definition", "workId": a.work, "agentId": "holder",
-		"args": map[string]any{"symbol": "DashboardComponent"}})
-	logs.waitLogged(t, "failpoint lock:execute: sleeping")
+	waiter, _, held := busyStore(t, ws, a.work, "5000", "500")
 
 	r := waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
 	mustDeny(t, r, "STORE_BUSY")
@@ -157,8 +183,52 @@ func TestLockBoundBusyWaiter(t *testing.T) {
 		t.Fatal("the holder finished before the waiter was answered: the waiter waited for it")
 	default:
 	}
+	// Not silent while the lock is still taken: the denial waits, durably,
+	// in the file the answer names, and explain-deny explains it.
+	if !strings.Contains(r.TraceRef, "/pending-decisions/") {
+		t.Errorf("the answer does not name where the STORE_BUSY denial waits: %q", r.TraceRef)
+	} else if _, err := os.Stat(filepath.Join(ws, r.TraceRef)); err != nil {
+		t.Errorf("the pending denial %s is not on disk: %v", r.TraceRef, err)
+	}
+	if out, err := runCLI(ws, "explain-deny", "--work", a.work); err != nil || !strings.Contains(out, "STORE_BUSY") {
+		t.Errorf("explain-deny does not explain the pending STORE_BUSY denial: %v\n%s", err, out)
+	}
 	mustAllow(t, <-held)
-	mustAllow(t, waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
+	// Once the lock is free the waiter's process records it, with its
+	// charge, as the work's next decision.
+	checkRecorded(t, ws, a.work, "STORE_BUSY", "execution")
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && len(pendingFiles(ws, a.work)) > 0; {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if left := pendingFiles(ws, a.work); len(left) > 0 {
+		t.Errorf("recorded pending denials are still pending: %v", left)
+	}
+	again := waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target})
+	mustAllow(t, again)
+	if want := r.BudgetStatus.Charged.RequestTokens + again.BudgetStatus.Charged.RequestTokens; again.BudgetStatus.UsedTokens < want {
+		t.Errorf("the STORE_BUSY turn was not charged to the waiter: used %d, want at least %d", again.BudgetStatus.UsedTokens, want)
+	}
+	if out, err := runCLI(ws, "explain-deny", "--work", a.work); err != nil || !strings.Contains(out, "STORE_BUSY") {
+		t.Errorf("explain-deny does not explain the recorded STORE_BUSY denial: %v\n%s", err, out)
+	}
+}
+
+// TestLockBoundPendingRecordedByNextProcess: a STORE_BUSY denial whose
+// process ended before the lock was free is recorded by the next process
+// that starts on the workspace.
+func TestLockBoundPendingRecordedByNextProcess(t *testing.T) {
+	ws := stagesWorkspace(t)
+	a := acceptedWork(t, ws)
+	waiter, cmd, held := busyStore(t, ws, a.work, "4000", "300")
+	mustDeny(t, waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target}), "STORE_BUSY")
+	must(t, cmd.Process.Kill()) // gone before its background retry could record it
+	_ = cmd.Wait()
+	mustAllow(t, <-held)
+	if left := pendingFiles(ws, a.work); len(left) != 1 {
+		t.Fatalf("want the one pending denial the killed process left, have %v", left)
+	}
+	startServer(t, ws).turn("lookup_symbol_definition", map[string]any{"symbol": "DashboardComponent"})
+	checkRecorded(t, ws, a.work, "STORE_BUSY", "execution")
 }
 
 // TestLockBoundValidationNotStarted: a validation command whose program is
