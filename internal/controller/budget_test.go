@@ -26,6 +26,16 @@ func TestOwnSessionRow(t *testing.T) {
 			b.wrote(&later)
 			b.settled(own, true)
 		}},
+		{note: "a pending decision charged it", steps: func(b *budgetBook, own, _ *store.Session) {
+			b.wrote(own)
+			b.settled(own, true)
+			b.forget(own.ID)
+		}},
+		{note: "a pending decision charged another", steps: func(b *budgetBook, own, other *store.Session) {
+			b.wrote(own)
+			b.settled(own, true)
+			b.forget(other.ID)
+		}, want: ptr(7)},
 		{note: "another session", steps: func(b *budgetBook, _, other *store.Session) { b.wrote(other); b.settled(other, true) }},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
