@@ -12,7 +12,7 @@ demo:
 test: test-go test-policy policy-coverage lint-policy fuzz-short
 
 test-go: clients-installed
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 
 # The TypeScript SDK and Inspector clients test/clients drives mcpc with:
 # installed from the lock file when npm is present (the test says it skipped

@@ -52,6 +52,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e: no sandbox on this machine, other tests run commands unsandboxed:", err)
 		os.Setenv("MCPC_SANDBOX_ALLOW_UNSANDBOXED", "true")
 	}
+	// The gathering steps (ranking, search, dry runs) end at the store's
+	// lock bound, 2 s by default. A test machine loaded by the rest of
+	// `go test ./...` can take longer than that to rank the example, and
+	// a pack cut short then lacks the file a test reads next; the tests of
+	// the bound itself set their own (startWithLockLog, failpoint servers),
+	// which come later in the environment and win.
+	if os.Getenv("MCPC_STORE_LOCK_TIMEOUT_MS") == "" {
+		os.Setenv("MCPC_STORE_LOCK_TIMEOUT_MS", "6000")
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
