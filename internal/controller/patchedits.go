@@ -81,8 +81,8 @@ func (c *Controller) editsToWrite(ctx context.Context, t *turn, pf pathFacts, ed
 	if err != nil {
 		return nil, "", nil, err
 	}
-	if t.dryRun != nil && bytes.Equal(before, t.dryRun.before) {
-		return before, t.dryRun.after, nil, nil
+	if run := t.dry.result(); run != nil && bytes.Equal(before, run.before) {
+		return before, run.after, nil, nil
 	}
 	after, probs = c.applyEdits(ctx, pf.Canonical, string(before), edits)
 	return before, after, probs, nil
@@ -129,15 +129,15 @@ func (c *Controller) applyPatch(ctx context.Context, tx *store.Tx, t *turn) erro
 		in     patchIntent
 		write  func() error
 	)
-	if d := t.dry; d != nil && d.staged != nil && t.dryRun == d.run {
+	if d := t.dry; d != nil && d.staged != nil && d.run != nil {
 		st := d.staged
 		// The dry run's result is written beside the file already
 		// (patchtrial.go): the lock is held for the intent and a rename,
 		// which checks the file's stamp once more.
-		before, in = t.dryRun.before, c.patchIntentOf(t, pf, nodeID, t.dry.afterHash, t.dry.summary, edits)
+		before, in = d.run.before, c.patchIntentOf(t, pf, nodeID, d.afterHash, d.summary, edits)
 		write = func() error {
 			if pf.Exists {
-				return st.Replace(t.dry.stamp)
+				return st.Replace(d.stamp)
 			}
 			return st.Create()
 		}

@@ -125,5 +125,13 @@ func (c *Controller) gatherPatch(ctx context.Context, t *turn) {
 		t.dry = c.tryPatch(ctx, t, pf)
 	}
 	t.in.Patch = t.dry.facts
-	t.dryRun = t.dry.run // what applyPatch writes (editsToWrite)
+}
+
+// result is the content the trial read and what the edits made of it (nil
+// for no trial, or edits that do not apply): what applyPatch writes.
+func (d *patchTrial) result() *dryRun {
+	if d == nil {
+		return nil
+	}
+	return d.run
 }

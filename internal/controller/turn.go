@@ -35,7 +35,6 @@ type turn struct {
 	// prefetched: the verb's expensive facts were gathered outside the lock.
 	prefetched bool
 	dry        *patchTrial         // apply_code_patch's dry run, as gathered (stages.go)
-	dryRun     *dryRun             // apply_code_patch: what the decision's dry run produced
 	search     *regexp.Regexp      // search_codebase_text's compiled pattern
 	searchCost int                 // its instructions per byte (1 for a substring)
 	lockHeld   time.Duration       // how long the write transaction ran
