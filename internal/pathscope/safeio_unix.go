@@ -31,28 +31,11 @@ const (
 )
 
 // ReadFile returns the contents of the regular, singly-linked file at the
-// canonical path, refusing anything larger than maxBytes.
+// canonical path, refusing anything larger than maxBytes (ReadFileStamped
+// without the stamp).
 func (r *Resolver) ReadFile(canonical string, maxBytes int64) ([]byte, error) {
-	if maxBytes < 0 {
-		return nil, fmt.Errorf("pathscope: negative read limit %d", maxBytes)
-	}
-	fd, size, err := r.openRegular(canonical)
-	if err != nil {
-		return nil, err
-	}
-	defer unix.Close(fd)
-	if size > maxBytes {
-		return nil, r.pathError("read", canonical, ErrTooLarge)
-	}
-	// Read one byte past the limit: the file may have grown since fstat.
-	data, err := io.ReadAll(io.LimitReader(fdReader(fd), maxBytes+1))
-	if err != nil {
-		return nil, r.pathError("read", canonical, err)
-	}
-	if int64(len(data)) > maxBytes {
-		return nil, r.pathError("read", canonical, ErrTooLarge)
-	}
-	return data, nil
+	data, _, err := r.ReadFileStamped(canonical, maxBytes)
+	return data, err
 }
 
 // HashFile returns "sha256:<hex>" of the regular, singly-linked file at the

@@ -4,6 +4,7 @@ package pathscope
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 
@@ -34,6 +35,9 @@ func stampOf(st *unix.Stat_t) Stamp {
 // file's stamp before and after the read, when they agree (zero when the
 // file changed while it was read, so no later check can match it).
 func (r *Resolver) ReadFileStamped(canonical string, maxBytes int64) ([]byte, Stamp, error) {
+	if maxBytes < 0 {
+		return nil, Stamp{}, fmt.Errorf("pathscope: negative read limit %d", maxBytes)
+	}
 	fd, size, err := r.openRegular(canonical)
 	if err != nil {
 		return nil, Stamp{}, err
@@ -46,6 +50,7 @@ func (r *Resolver) ReadFileStamped(canonical string, maxBytes int64) ([]byte, St
 	if err := unix.Fstat(fd, &before); err != nil {
 		return nil, Stamp{}, r.pathError("read", canonical, err)
 	}
+	// Read one byte past the limit: the file may have grown since fstat.
 	data, err := io.ReadAll(io.LimitReader(fdReader(fd), maxBytes+1))
 	if err != nil {
 		return nil, Stamp{}, r.pathError("read", canonical, err)
