@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpc/mcpc/internal/app"
+	"github.com/mcpc/mcpc/internal/controller"
 	"github.com/mcpc/mcpc/internal/engine"
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/store"
@@ -287,7 +288,7 @@ func (p *explainParams) load() (*record, error) {
 // latestPending is the newest of the work's decisions not recorded yet
 // (.ai/tmp/work/ID/pending-decisions/), nil when there is none.
 func (p *explainParams) latestPending() *record {
-	dir := filepath.Join(p.workspace, ".ai", "tmp", "work", p.work, "pending-decisions")
+	dir := filepath.Join(p.workspace, filepath.FromSlash(controller.PendingDir(p.work)))
 	names, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	slices.Sort(names) // named by time
 	for i := len(names) - 1; i >= 0; i-- {

@@ -25,8 +25,9 @@ import (
 // process to start on the workspace records what a process left behind.
 // Until then `mcpc explain-deny --work` explains it from the pending file.
 
-// pendingDir is the folder of a work's decisions not recorded yet.
-func pendingDir(workID string) string { return workDir(workID) + "/pending-decisions" }
+// PendingDir is the folder, relative to the workspace, of a work's
+// decisions not recorded yet (explain-deny reads them too).
+func PendingDir(workID string) string { return workDir(workID) + "/pending-decisions" }
 
 // pendingDecision is a decision waiting to be recorded, with what it owes.
 type pendingDecision struct {
@@ -155,7 +156,7 @@ func (c *Controller) keepPending(ctx context.Context, p *pendingDecision) (strin
 	if err != nil {
 		return "", err
 	}
-	name := pendingDir(p.WorkID) + "/" + p.At.UTC().Format("20060102T150405.000000000Z") + "-" + newID("d") + ".json"
+	name := PendingDir(p.WorkID) + "/" + p.At.UTC().Format("20060102T150405.000000000Z") + "-" + newID("d") + ".json"
 	if err := c.paths.WriteFileAtomic(name, raw, true); err != nil {
 		return "", err
 	}
@@ -195,7 +196,7 @@ const pendingRetryFor = 2 * time.Minute
 // recorded), so a pending decision is recorded once; only a process that
 // dies between the commit and the removal leaves one to be recorded twice.
 func (c *Controller) RecordPending(ctx context.Context, workID string) (int, error) {
-	dir := pendingDir(workID)
+	dir := PendingDir(workID)
 	if _, err := c.paths.ReadDirNames(dir); errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}
