@@ -59,16 +59,21 @@ func mustTurn(b *testing.B, a *app.App, req map[string]any) *protocol.TurnRespon
 // loopTurns is the measured loop: the same allowed turn, b.N times. It
 // reports cpu-ns/op besides wall time, the process's CPU time per turn
 // (garbage collection and the recorder's writes included): on a shared
-// machine the wall figure mostly measures the other tenants.
+// machine the wall figure mostly measures the other tenants. The
+// collector's share of that CPU, its cycles and the live and scannable
+// heap it left are reported beside it (gcStats), so a slower turn can be
+// told apart as more work in the turn or more marking.
 func loopTurns(b *testing.B, a *app.App, req map[string]any) {
 	b.Helper()
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := processCPU()
+	gs := newGCStats()
 	for b.Loop() {
 		mustTurn(b, a, req)
 	}
 	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+	gs.report(b)
 }
 
 // benchBudget is the budget slice and session ceiling of the benchmarks'
