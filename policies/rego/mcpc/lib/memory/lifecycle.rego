@@ -68,12 +68,10 @@ _needs_person(type, scaffolded) if {
 
 _open := {"pending", "provisional"}
 
-# the state of a record stored as stored, its window on the clock, whether
-# it needs a person and whether its type is auto-promotable: an else chain,
-# so a record costs one evaluation of the first branch that holds
+# the state of an open record stored as stored, its window on the clock,
+# whether it needs a person and whether its type is auto-promotable: an else
+# chain, so a record costs one evaluation of the first branch that holds
 _state(stored, window, person, auto) := stored if {
-	not stored in _open # approved, rejected, expired, retired stay
-} else := stored if {
 	window in {"none", "contest"}
 } else := "pending" if {
 	window == "provisional"
@@ -92,8 +90,14 @@ _state(stored, window, person, auto) := stored if {
 #   set) until its contest window ends, provisional until its provisional
 #   window ends, then approved (an auto-promotable type) or expired; a
 #   record that needs a person stays pending until it expires; a record
-#   without a readable createdAt keeps its stored state
-effective_state(record) := _state(record.state, window, person, auto) if {
+#   without a readable createdAt keeps its stored state. approved, rejected,
+#   expired and retired stay: only an open record's window, type and
+#   scaffolding are read (most records in force are approved, and a decision
+#   reads them all)
+effective_state(record) := stored if {
+	stored := record.state
+	not stored in _open
+} else := _state(record.state, window, person, auto) if {
 	window := _window(object.get(record, "createdAt", ""), _windows)
 	type := object.get(record, "enforcementType", "")
 	person := _needs_person(type, object.get(record, "scaffolded", false))
