@@ -18,7 +18,13 @@
 # expire-check) and writes the changelog.
 package mcpc.lib.memory
 
-_lifecycle := object.get(input, "memoryLifecycle", {})
+# input.memoryLifecycle and input.enforcement.memories are read by path,
+# not through object.get(input, ...): a rule that reads the input whole is
+# evaluated on every turn, one that reads these members only is kept
+# between turns while they stay the same (internal/engine cache.go)
+default _lifecycle := {}
+
+_lifecycle := input.memoryLifecycle
 
 _contest_ns := object.get(_lifecycle, "contestWindowHours", 48) * _hour_ns
 
@@ -26,7 +32,9 @@ _provisional_ns := object.get(_lifecycle, "provisionalWindowHours", 48) * _hour_
 
 _auto_types := object.get(_lifecycle, "autoPromotable", ["informational", "strategy_signal"])
 
-_memories := object.get(input, ["enforcement", "memories"], [])
+default _memories := []
+
+_memories := input.enforcement.memories
 
 _hour_ns := 3600000000000
 
