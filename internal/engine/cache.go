@@ -428,19 +428,30 @@ func (c *ruleCache) Pop() {
 
 func (c *ruleCache) Get(ref ast.Ref) (*ast.Term, bool) {
 	h := ref.Hash()
-	if len(c.frames) == 1 {
-		if s := c.static.find(ref, h); s != nil {
-			if term, undefined, ok := s.get(c.input); ok {
-				return term, undefined
-			}
-		}
-	}
-	for _, e := range c.frames[len(c.frames)-1][h] {
+	frame := c.frames[len(c.frames)-1]
+	for _, e := range frame[h] {
 		if e.ref.Equal(ref) {
 			return e.term, e.undefined
 		}
 	}
+	if len(c.frames) == 1 {
+		if s := c.static.find(ref, h); s != nil {
+			if term, undefined, ok := s.get(c.input); ok {
+				// the evaluation's later reads find it in its frame, without
+				// comparing the rule's members again (a rule is read once per
+				// iteration of a loop over it)
+				c.remember(frame, h, ref, term)
+				return term, undefined
+			}
+		}
+	}
 	return nil, false
+}
+
+func (c *ruleCache) remember(frame map[int][]cacheEntry, h int, ref ast.Ref, value *ast.Term) {
+	start := len(c.keys)
+	c.keys = append(c.keys, ref...)
+	frame[h] = append(frame[h], cacheEntry{ref: c.keys[start:len(c.keys):len(c.keys)], term: value, undefined: value == nil})
 }
 
 func (c *ruleCache) Put(ref ast.Ref, value *ast.Term) {
@@ -462,9 +473,7 @@ func (c *ruleCache) Put(ref ast.Ref, value *ast.Term) {
 			return
 		}
 	}
-	start := len(c.keys)
-	c.keys = append(c.keys, ref...)
-	frame[h] = append(entries, cacheEntry{ref: c.keys[start:len(c.keys):len(c.keys)], term: value, undefined: value == nil})
+	c.remember(frame, h, ref, value)
 }
 
 // Keys lists the refs of the current frame that have a value (OPA's
