@@ -116,11 +116,21 @@ _auto(type, false) := type in _auto_types
 
 _auto(_, true) := false
 
-# each record's state on the clock, by its index in records.json: a
-# complete rule built once (a partial object looked up by key walks every
-# entry on each lookup)
-_state_at := {i: state | # regal ignore:prefer-set-or-object-rule
+# each record's state on the clock, by its index in records.json: complete
+# rules built once (a partial object looked up by key walks every entry on
+# each lookup). The records that are not open keep their state whatever the
+# clock, so their part reads no clock and is kept between turns while the
+# records stay the same; only the open ones are decided again as it moves.
+_state_at := object.union(_settled_at, _open_at)
+
+_settled_at := {i: record.state | # regal ignore:prefer-set-or-object-rule
 	some i, record in _memories
+	not record.state in _open
+}
+
+_open_at := {i: state | # regal ignore:prefer-set-or-object-rule
+	some i, record in _memories
+	record.state in _open
 	state := effective_state(record)
 }
 
@@ -148,17 +158,35 @@ transitions := [change |
 # an active record is in force on the clock: provisional (enforced but
 # reversible) or approved, and not past an expiresAt it carries; an
 # expiresAt policy cannot read (or a clock it cannot read) never applies
-_live(null)
-
-_live(at) if time.parse_rfc3339_ns(at) > _now_ns
-
 _in_force := {"approved", "provisional"}
+
+# the instant each record that carries an expiresAt stops applying, by
+# index (0 when policy cannot read it), read once per set of records
+_expiry_at := {i: _expiry(at) | # regal ignore:prefer-set-or-object-rule
+	some i, record in _memories
+	at := object.get(record, "expiresAt", null)
+	at != null
+}
+
+_expiry(at) := ns if {
+	ns := time.parse_rfc3339_ns(at)
+} else := 0
+
+# the records whose expiresAt the clock has passed, or that policy (or the
+# clock) cannot read, by index: only the records that carry one are
+# compared with the clock
+_lapsed := {i | # regal ignore:prefer-set-or-object-rule
+	some i, ns in _expiry_at
+	not _ahead(ns)
+}
+
+_ahead(ns) if ns > _now_ns
 
 # the indexes of the active records, in id order
 _active_at := [i |
 	some i in _ordered
 	_state_at[i] in _in_force
-	_live(object.get(_memories[i], "expiresAt", null))
+	not i in _lapsed
 ]
 
 # METADATA
