@@ -32,9 +32,12 @@ _provisional_ns := object.get(_lifecycle, "provisionalWindowHours", 48) * _hour_
 
 _auto_types := object.get(_lifecycle, "autoPromotable", ["informational", "strategy_signal"])
 
-default _memories := []
+# METADATA
+# scope: document
+# description: the records as stored (input.enforcement.memories), by index
+default records := []
 
-_memories := input.enforcement.memories
+records := input.enforcement.memories
 
 _hour_ns := 3600000000000
 
@@ -124,19 +127,19 @@ _auto(_, true) := false
 _state_at := object.union(_settled_at, _open_at)
 
 _settled_at := {i: record.state | # regal ignore:prefer-set-or-object-rule
-	some i, record in _memories
+	some i, record in records
 	not record.state in _open
 }
 
 _open_at := {i: state | # regal ignore:prefer-set-or-object-rule
-	some i, record in _memories
+	some i, record in records
 	record.state in _open
 	state := effective_state(record)
 }
 
 # the indexes of the records in id order (then file order), sorted once
 _ordered := [pair[1] |
-	some pair in sort([[record.id, i] | some i, record in _memories; is_string(record.id)])
+	some pair in sort([[record.id, i] | some i, record in records; is_string(record.id)])
 ]
 
 _reason := {
@@ -149,7 +152,7 @@ _reason := {
 # description: the state changes the clock has made, in record id order
 transitions := [change |
 	some i in _ordered
-	record := _memories[i]
+	record := records[i]
 	to := _state_at[i]
 	to != record.state
 	change := {"id": record.id, "from": record.state, "to": to, "reason": _reason[to]}
@@ -163,7 +166,7 @@ _in_force := {"approved", "provisional"}
 # the instant each record that carries an expiresAt stops applying, by
 # index (0 when policy cannot read it), read once per set of records
 _expiry_at := {i: _expiry(at) | # regal ignore:prefer-set-or-object-rule
-	some i, record in _memories
+	some i, record in records
 	at := object.get(record, "expiresAt", null)
 	at != null
 }
@@ -182,8 +185,9 @@ _lapsed := {i | # regal ignore:prefer-set-or-object-rule
 
 _ahead(ns) if ns > _now_ns
 
-# the indexes of the active records, in id order
-_active_at := [i |
+# METADATA
+# description: the indexes in records of the records in force (active), in id order
+active_indexes := [i |
 	some i in _ordered
 	_state_at[i] in _in_force
 	not i in _lapsed
@@ -193,7 +197,7 @@ _active_at := [i |
 # description: |
 #   the records in force for this turn, in id order: the one activation
 #   decision (provisional is enforced but reversible, seed 002)
-active := [_memories[i] | some i in _active_at]
+active := [records[i] | some i in active_indexes]
 
 # anchors as folders: without an anchor prefix or a leading slash
 _folders(anchors) := [trim_prefix(trim_prefix(a, "anchor:"), "/") |
@@ -203,8 +207,8 @@ _folders(anchors) := [trim_prefix(trim_prefix(a, "anchor:"), "/") |
 
 # the active records' folders by index; a record without anchors is
 # workspace-wide
-_folders_at := {i: _folders(object.get(_memories[i], "domainAnchorIds", [])) | # regal ignore:prefer-set-or-object-rule
-	some i in _active_at
+_folders_at := {i: _folders(object.get(records[i], "domainAnchorIds", [])) | # regal ignore:prefer-set-or-object-rule
+	some i in active_indexes
 }
 
 _covers_any(folders, _) if count(folders) == 0
@@ -227,8 +231,8 @@ covers(record, file) if _covers_any(_folders(object.get(record, "domainAnchorIds
 # description: |
 #   the active memories whose domain anchors cover one of the files, as the
 #   pack lists them (without the trace reference), in id order
-active_for(files) := [object.union(object.remove(_memories[i], ["traceRef"]), {"state": _state_at[i]}) |
-	some i in _active_at
+active_for(files) := [object.union(object.remove(records[i], ["traceRef"]), {"state": _state_at[i]}) |
+	some i in active_indexes
 	_covers_any(_folders_at[i], files)
 ]
 
@@ -237,8 +241,8 @@ active_for(files) := [object.union(object.remove(_memories[i], ["traceRef"]), {"
 #   the active few-shot memories, for the files a trace_symbol_graph result
 #   reaches: Go keeps those whose folders cover one of them
 few_shots := [{"id": record.id, "folders": _folders_at[i], "fewShot": record.fewShot} |
-	some i in _active_at
-	record := _memories[i]
+	some i in active_indexes
+	record := records[i]
 	record.enforcementType == "few_shot"
 	is_object(record.fewShot)
 ]
@@ -246,7 +250,7 @@ few_shots := [{"id": record.id, "folders": _folders_at[i], "fewShot": record.few
 # the instants after now at which the clock changes a record's state or
 # whether it is active: its window ends and its expiresAt
 _edges contains edge if {
-	some record in _memories
+	some record in records
 	record.state in _open
 	created := time.parse_rfc3339_ns(record.createdAt)
 	some edge in [created + _contest_ns, (created + _contest_ns) + _provisional_ns]
@@ -254,7 +258,7 @@ _edges contains edge if {
 }
 
 _edges contains edge if {
-	some record in _memories
+	some record in records
 	edge := time.parse_rfc3339_ns(record.expiresAt)
 	edge > _now_ns
 }
