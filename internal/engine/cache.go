@@ -18,7 +18,9 @@ package engine
 //     evaluations rather than in a tree of maps built per query.
 
 import (
+	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -50,19 +52,24 @@ func (dataCache) Put(ast.Ref, ast.Value) {}
 
 // staticRules are the rule documents (complete rules and whole partial
 // sets, without arguments) whose value depends on nothing but the bundle
-// and a few members of the input (members), each with what evaluations
+// and a few parts of the input (members: a top-level member, or one member
+// of it, input.enforcement.migrationRules), each with what evaluations
 // computed: a rule of no member (static) has one value for the Engine's
 // lifetime; a rule of some members keeps the values of the last
-// memoEntries inputs, by the identity of those members' terms. The member
-// cache gives an unchanged member the same term in every turn, and a term
-// is never modified, so the same terms are the same value; a member that
-// changed is a new term, and the rule is evaluated again.
+// memoEntries inputs, by those members' values. The member cache gives an
+// unchanged top-level member the same term in every turn, and a term is
+// never modified, so the same terms are the same value, compared by
+// identity; a part of a member that changed elsewhere (the enforcement
+// facts' clock moves every turn, their MigrationRules and contracts do
+// not) is a new term of the same value, compared by hash and then by
+// value. A member whose value changed is evaluated again.
 type staticRules struct {
 	byHash map[int][]*staticRule
 }
 
 // maxMemoMembers bounds the members a memoized rule may read; a rule that
-// reads more is evaluated every time.
+// reads more parts than that is kept by their top-level members, and one
+// that reads more top-level members is evaluated every time.
 const maxMemoMembers = 8
 
 // memoEntries is how many inputs' values a rule of some members keeps.
@@ -70,7 +77,7 @@ const memoEntries = 4
 
 type staticRule struct {
 	ref     ast.Ref
-	members []*ast.Term // the names of the input members it reads; none: static
+	members []memberPath // the parts of the input it reads; none: static
 	value   atomic.Pointer[staticValue]
 
 	mu      sync.Mutex
@@ -90,13 +97,57 @@ type memoEntry struct {
 	set       bool
 }
 
+// memberPath names a part of the input: a top-level member, or a member
+// of one ([enforcement, migrationRules]).
+type memberPath []*ast.Term
+
+func (p memberPath) String() string {
+	names := make([]string, len(p))
+	for i, t := range p {
+		names[i] = string(t.Value.(ast.String))
+	}
+	return strings.Join(names, ".")
+}
+
+// find is the term at p in input, nil when absent.
+func (p memberPath) find(input ast.Object) *ast.Term {
+	var cur *ast.Term
+	obj := input
+	for _, name := range p {
+		if obj == nil {
+			return nil
+		}
+		if cur = obj.Get(name); cur == nil {
+			return nil
+		}
+		obj, _ = cur.Value.(ast.Object)
+	}
+	return cur
+}
+
 // key fills key with the terms of r's members in input (nil when absent).
 func (r *staticRule) key(input ast.Object, key *[maxMemoMembers]*ast.Term) {
-	for i, name := range r.members {
+	for i, path := range r.members {
 		if input != nil {
-			key[i] = input.Get(name)
+			key[i] = path.find(input)
 		}
 	}
+}
+
+// sameKey: the terms are the same values, the same terms first (the member
+// cache's), then by hash (an object's and an array's is kept, not
+// computed) and value.
+func sameKey(a, b *[maxMemoMembers]*ast.Term) bool {
+	for i := range a {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if x == nil || y == nil || x.Value.Hash() != y.Value.Hash() || !x.Equal(y) {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *staticRule) get(input ast.Object) (*ast.Term, bool, bool) {
@@ -111,7 +162,7 @@ func (r *staticRule) get(input ast.Object) (*ast.Term, bool, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i := range r.entries {
-		if e := &r.entries[i]; e.set && e.members == key {
+		if e := &r.entries[i]; e.set && sameKey(&e.members, &key) {
 			return e.term, e.undefined, true
 		}
 	}
@@ -145,9 +196,10 @@ func (s *staticRules) find(ref ast.Ref, hash int) *staticRule {
 	return nil
 }
 
-// inputReads is what a rule reads of the input: some members by name, or
-// all of it (input whole, input[x], a non-deterministic built-in: no
-// input makes such a rule's value the same twice).
+// inputReads is what a rule reads of the input: some members by path (a
+// top-level member's name, or that and one of its members' joined by
+// pathSep), or all of it (input whole, input[x], a non-deterministic
+// built-in: no input makes such a rule's value the same twice).
 type inputReads struct {
 	members map[string]bool
 	all     bool
@@ -194,12 +246,8 @@ func findStaticRules(c *ast.Compiler) *staticRules {
 			switch {
 			case !ok:
 			case head.Equal(ast.InputRootDocument.Value):
-				name, ok := ast.Value(nil), len(ref) > 1
-				if ok {
-					name = ref[1].Value
-				}
-				if s, isString := name.(ast.String); isString {
-					rd.add(&inputReads{members: map[string]bool{string(s): true}})
+				if path, ok := readPath(ref); ok {
+					rd.add(&inputReads{members: map[string]bool{path: true}})
 				} else {
 					rd.all = true
 				}
@@ -241,22 +289,66 @@ func findStaticRules(c *ast.Compiler) *staticRules {
 			}
 			rd.add(reads[other])
 		}
-		if rd.all || len(rd.members) > maxMemoMembers {
+		if rd.all {
 			continue
 		}
-		names := make([]string, 0, len(rd.members))
-		for m := range rd.members {
-			names = append(names, m)
+		members := memberPaths(rd.members)
+		if len(members) > maxMemoMembers {
+			members = memberPaths(topMembers(rd.members))
 		}
-		slices.Sort(names)
-		var members []*ast.Term
-		for _, m := range names {
-			members = append(members, ast.StringTerm(m))
+		if len(members) > maxMemoMembers {
+			continue
 		}
 		h := ref.Hash()
 		s.byHash[h] = append(s.byHash[h], &staticRule{ref: ref.Copy(), members: members})
 	}
 	return s
+}
+
+// pathSep joins the names of a member path in inputReads.
+const pathSep = "\x00"
+
+// readPath is the part of the input ref (input...) reads: its first one or
+// two names when they are strings; false when its first is not (input
+// whole, input[x]).
+func readPath(ref ast.Ref) (string, bool) {
+	var names []string
+	for _, t := range ref[1:min(len(ref), 3)] {
+		s, ok := t.Value.(ast.String)
+		if !ok {
+			break
+		}
+		names = append(names, string(s))
+	}
+	return strings.Join(names, pathSep), len(names) > 0
+}
+
+// topMembers are the top-level members of paths.
+func topMembers(paths map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for p := range paths {
+		top, _, _ := strings.Cut(p, pathSep)
+		out[top] = true
+	}
+	return out
+}
+
+// memberPaths are paths in order, less those inside another of them (a
+// rule that reads input.enforcement whole is kept by all of it).
+func memberPaths(paths map[string]bool) []memberPath {
+	var out []memberPath
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
+		top, _, nested := strings.Cut(p, pathSep)
+		if nested && paths[top] {
+			continue
+		}
+		var path memberPath
+		for _, name := range strings.Split(p, pathSep) {
+			path = append(path, ast.StringTerm(name))
+		}
+		out = append(out, path)
+	}
+	return out
 }
 
 // ruleCache is the topdown.VirtualCache of one evaluation. Inside a `with`
@@ -336,19 +428,30 @@ func (c *ruleCache) Pop() {
 
 func (c *ruleCache) Get(ref ast.Ref) (*ast.Term, bool) {
 	h := ref.Hash()
-	if len(c.frames) == 1 {
-		if s := c.static.find(ref, h); s != nil {
-			if term, undefined, ok := s.get(c.input); ok {
-				return term, undefined
-			}
-		}
-	}
-	for _, e := range c.frames[len(c.frames)-1][h] {
+	frame := c.frames[len(c.frames)-1]
+	for _, e := range frame[h] {
 		if e.ref.Equal(ref) {
 			return e.term, e.undefined
 		}
 	}
+	if len(c.frames) == 1 {
+		if s := c.static.find(ref, h); s != nil {
+			if term, undefined, ok := s.get(c.input); ok {
+				// the evaluation's later reads find it in its frame, without
+				// comparing the rule's members again (a rule is read once per
+				// iteration of a loop over it)
+				c.remember(frame, h, ref, term)
+				return term, undefined
+			}
+		}
+	}
 	return nil, false
+}
+
+func (c *ruleCache) remember(frame map[int][]cacheEntry, h int, ref ast.Ref, value *ast.Term) {
+	start := len(c.keys)
+	c.keys = append(c.keys, ref...)
+	frame[h] = append(frame[h], cacheEntry{ref: c.keys[start:len(c.keys):len(c.keys)], term: value, undefined: value == nil})
 }
 
 func (c *ruleCache) Put(ref ast.Ref, value *ast.Term) {
@@ -370,9 +473,7 @@ func (c *ruleCache) Put(ref ast.Ref, value *ast.Term) {
 			return
 		}
 	}
-	start := len(c.keys)
-	c.keys = append(c.keys, ref...)
-	frame[h] = append(entries, cacheEntry{ref: c.keys[start:len(c.keys):len(c.keys)], term: value, undefined: value == nil})
+	c.remember(frame, h, ref, value)
 }
 
 // Keys lists the refs of the current frame that have a value (OPA's

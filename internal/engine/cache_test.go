@@ -15,7 +15,8 @@ import (
 
 // staticPolicy has rules that read only data (static) beside rules that
 // reach input directly, through another rule, a function, a reference with
-// a variable, a default, or call a non-deterministic built-in (dynamic).
+// a variable, a default, a member of a member, or call a non-deterministic
+// built-in (dynamic).
 const staticPolicy = `package t
 
 
@@ -52,11 +53,15 @@ lookup := data.tbl[input.key]
 
 whole := count(input)
 
+nested := count(input.n.list)
+
+both := [count(input.n), count(input.n.list)]
+
 out := {
 	"table": table, "doubled": doubled, "pure": pure, "names": names,
 	"reads_input": reads_input, "via_rule": via_rule, "via_func": via_func,
 	"via_var": via_var, "with_default": with_default, "clock": clock > 0,
-	"lookup": lookup, "whole": whole,
+	"lookup": lookup, "whole": whole, "nested": nested, "both": both,
 }
 `
 
@@ -103,6 +108,8 @@ func TestStaticRules(t *testing.T) {
 		{"via_var", "x"},
 		{"with_default", "flag"},
 		{"lookup", "key"},
+		{"nested", "n.list"},
+		{"both", "n"},
 		{"whole", ""},
 		{"clock", ""},
 		{"out", ""},
@@ -113,7 +120,7 @@ func TestStaticRules(t *testing.T) {
 			if r := e.static.find(ref, ref.Hash()); r != nil {
 				var names []string
 				for _, m := range r.members {
-					names = append(names, string(m.Value.(ast.String)))
+					names = append(names, m.String())
 				}
 				got = strings.Join(names, ",")
 				if got == "" {
@@ -128,7 +135,11 @@ func TestStaticRules(t *testing.T) {
 	for round := range 2 {
 		for _, x := range []int{1, 5} {
 			var out map[string]any
-			if _, _, err := e.Evaluate(ctx, map[string]any{"x": x, "y": 10 * x, "flag": x > 1, "key": map[bool]string{true: "nums", false: "other"}[x > 1]}, &out); err != nil {
+			// n.list follows x, n.clock every evaluation: nested is kept
+			// by n.list's value, whatever n's other members
+			n := map[string]any{"list": make([]int, x), "clock": 2*round + x}
+			in := map[string]any{"x": x, "y": 10 * x, "flag": x > 1, "key": map[bool]string{true: "nums", false: "other"}[x > 1], "n": n}
+			if _, _, err := e.Evaluate(ctx, in, &out); err != nil {
 				t.Fatal(err)
 			}
 			got, _ := json.Marshal(out)
@@ -136,8 +147,8 @@ func TestStaticRules(t *testing.T) {
 			if x > 1 {
 				flag, lookup = 1, `[1,2]`
 			}
-			want := fmt.Sprintf(`{"clock":true,"doubled":[2,4],"lookup":%s,"names":["nums"],"pure":6,"reads_input":%d,"table":{"nums":[1,2]},"via_func":%d,"via_rule":%d,"via_var":[%d,2],"whole":4,"with_default":%d}`,
-				lookup, x, 1+10*x, x+1, x, flag)
+			want := fmt.Sprintf(`{"both":[2,%d],"clock":true,"doubled":[2,4],"lookup":%s,"names":["nums"],"nested":%d,"pure":6,"reads_input":%d,"table":{"nums":[1,2]},"via_func":%d,"via_rule":%d,"via_var":[%d,2],"whole":5,"with_default":%d}`,
+				x, lookup, x, x, 1+10*x, x+1, x, flag)
 			if string(got) != want {
 				t.Errorf("round %d, x=%d:\n got %s\nwant %s", round, x, got, want)
 			}
@@ -280,7 +291,7 @@ func TestEmbeddedRequestRulesKept(t *testing.T) {
 	for _, tc := range []struct {
 		note, rule, kept string
 	}{
-		{note: "codemod-args", rule: `data.mcpc.rules.request["codemod-args"].report`, kept: "args,config,verb"},
+		{note: "codemod-args", rule: `data.mcpc.rules.request["codemod-args"].report`, kept: "args.edits,config.codemods,verb"},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
 			ref := ast.MustParseRef(tc.rule)
@@ -290,7 +301,7 @@ func TestEmbeddedRequestRulesKept(t *testing.T) {
 			}
 			var names []string
 			for _, m := range r.members {
-				names = append(names, string(m.Value.(ast.String)))
+				names = append(names, m.String())
 			}
 			if got := strings.Join(names, ","); got != tc.kept {
 				t.Errorf("kept by %q, want %q", got, tc.kept)

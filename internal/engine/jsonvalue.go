@@ -27,19 +27,20 @@ const maxJSONDepth = 10000
 func valueFromJSON(data []byte) (ast.Value, error) {
 	// One copy of the text: strings without escapes are slices of it, so
 	// they cost no allocation of their own.
-	return parseJSON(string(data), true)
+	return parseJSON(string(data), memberCacheLevels)
 }
 
-// parseJSON is valueFromJSON on text that is not copied; with members, the
-// members of a top-level object go through the member cache.
-func parseJSON(src string, members bool) (ast.Value, error) {
+// parseJSON is valueFromJSON on text that is not copied; with levels > 0,
+// the members of a top-level object go through the member cache, those
+// parsed there with levels-1.
+func parseJSON(src string, levels int) (ast.Value, error) {
 	p := parserPool.Get().(*jsonParser)
 	defer p.release()
 	p.src = src
 	// With the member cache most of an input's members are not parsed:
 	// slabs start small and double up to a size that suits the text.
 	p.slabSize, p.slabMax = 16, min(max(len(src)/16, 16), 4096)
-	p.topCache = members
+	p.cacheLevels = levels
 	t, err := p.value()
 	if err == nil {
 		p.space()
@@ -71,9 +72,9 @@ type jsonParser struct {
 	// thus the same *ast.Term, which is how duplicates are detected.
 	strs map[string]*ast.Term
 	seen map[*ast.Term]int
-	// topCache: the members of the top-level object are looked up in
-	// members (membercache.go) before they are parsed.
-	topCache bool
+	// cacheLevels > 0: the members of the top-level object are looked up
+	// in members (membercache.go) before they are parsed.
+	cacheLevels int
 }
 
 var parserPool = sync.Pool{New: func() any {
@@ -86,7 +87,7 @@ func (p *jsonParser) release() {
 	clear(p.items[:cap(p.items)])
 	clear(p.pairs[:cap(p.pairs)])
 	p.items, p.pairs = p.items[:0], p.pairs[:0]
-	p.src, p.pos, p.depth, p.slab, p.topCache = "", 0, 0, nil, false
+	p.src, p.pos, p.depth, p.slab, p.cacheLevels = "", 0, 0, nil, 0
 	if len(p.strs) > 1<<14 || cap(p.items) > 1<<16 || cap(p.pairs) > 1<<16 {
 		return
 	}
@@ -521,7 +522,7 @@ func (p *jsonParser) object() (*ast.Term, error) {
 		}
 		p.pos++
 		var v *ast.Term
-		if p.depth == 1 && p.topCache {
+		if p.depth == 1 && p.cacheLevels > 0 {
 			v, err = p.member()
 		} else {
 			v, err = p.value()

@@ -21,6 +21,12 @@ import (
 )
 
 const (
+	// memberCacheLevels is how deep the members are cached: the input's
+	// members, and theirs. The enforcement facts change every turn (their
+	// clock) while their MigrationRules, contracts and memory records do
+	// not: those stay the same terms, and the rules kept by them (cache.go)
+	// find their values by identity.
+	memberCacheLevels = 2
 	// memberCacheBytes is the JSON text one generation keeps.
 	memberCacheBytes = 1 << 20
 	// maxCachedMember is the longest member text kept (a plan submission
@@ -66,7 +72,8 @@ func (c *memberCache) putLocked(text string, t *ast.Term) {
 // member parses the value of a top-level member: an object or array is
 // taken from the cache when its text was converted before, and converted
 // from a copy of its text (so that the cached terms do not keep the whole
-// document alive) and cached when not.
+// document alive), its own members through the cache down to
+// memberCacheLevels, and cached when not.
 func (p *jsonParser) member() (*ast.Term, error) {
 	p.space()
 	if p.pos >= len(p.src) || (p.src[p.pos] != '{' && p.src[p.pos] != '[') {
@@ -82,7 +89,7 @@ func (p *jsonParser) member() (*ast.Term, error) {
 		return t, nil
 	}
 	text = strings.Clone(text)
-	v, err := parseJSON(text, false)
+	v, err := parseJSON(text, p.cacheLevels-1)
 	if err != nil {
 		return p.value()
 	}

@@ -31,16 +31,8 @@ active_memories contains record if some record in memory.active
 # METADATA
 # description: memory records that carry a plan_rule, in the one plan_rule shape
 plan_rules contains rule if {
-	some record in active_memories
-	record.enforcementType == "plan_rule"
-	rule := {
-		"id": record.id,
-		"source": "memory",
-		"condition": object.get(record.planRule, "condition", {}),
-		"requiredSteps": record.planRule.requiredSteps,
-		"denyCode": record.planRule.denyCode,
-		"message": object.get(record.planRule, "message", ""),
-	}
+	some i in memory.active_indexes
+	rule := _plan_rule_at[i]
 }
 
 # METADATA
@@ -60,6 +52,22 @@ plan_rules contains rule if {
 		"forbiddenTags": constraint.forbid,
 		"denyCode": "PLAN_POLICY_VIOLATION",
 		"message": object.get(constraint, "reason", ""),
+	}
+}
+
+# every plan_rule record's rule, by its index in the records: it reads no
+# clock, so it is built once while the records stay the same (the engine
+# keeps it between turns), and the clock only picks the ones in force
+_plan_rule_at := {i: rule | # regal ignore:prefer-set-or-object-rule
+	some i, record in memory.records
+	record.enforcementType == "plan_rule"
+	rule := {
+		"id": record.id,
+		"source": "memory",
+		"condition": object.get(record.planRule, "condition", {}),
+		"requiredSteps": record.planRule.requiredSteps,
+		"denyCode": record.planRule.denyCode,
+		"message": object.get(record.planRule, "message", ""),
 	}
 }
 

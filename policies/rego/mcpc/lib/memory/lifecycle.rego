@@ -18,7 +18,13 @@
 # expire-check) and writes the changelog.
 package mcpc.lib.memory
 
-_lifecycle := object.get(input, "memoryLifecycle", {})
+# input.memoryLifecycle and input.enforcement.memories are read by path,
+# not through object.get(input, ...): a rule that reads the input whole is
+# evaluated on every turn, one that reads these members only is kept
+# between turns while they stay the same (internal/engine cache.go)
+default _lifecycle := {}
+
+_lifecycle := input.memoryLifecycle
 
 _contest_ns := object.get(_lifecycle, "contestWindowHours", 48) * _hour_ns
 
@@ -26,7 +32,12 @@ _provisional_ns := object.get(_lifecycle, "provisionalWindowHours", 48) * _hour_
 
 _auto_types := object.get(_lifecycle, "autoPromotable", ["informational", "strategy_signal"])
 
-_memories := object.get(input, ["enforcement", "memories"], [])
+# METADATA
+# scope: document
+# description: the records as stored (input.enforcement.memories), by index
+default records := []
+
+records := input.enforcement.memories
 
 _hour_ns := 3600000000000
 
@@ -68,12 +79,10 @@ _needs_person(type, scaffolded) if {
 
 _open := {"pending", "provisional"}
 
-# the state of a record stored as stored, its window on the clock, whether
-# it needs a person and whether its type is auto-promotable: an else chain,
-# so a record costs one evaluation of the first branch that holds
+# the state of an open record stored as stored, its window on the clock,
+# whether it needs a person and whether its type is auto-promotable: an else
+# chain, so a record costs one evaluation of the first branch that holds
 _state(stored, window, person, auto) := stored if {
-	not stored in _open # approved, rejected, expired, retired stay
-} else := stored if {
 	window in {"none", "contest"}
 } else := "pending" if {
 	window == "provisional"
@@ -92,8 +101,14 @@ _state(stored, window, person, auto) := stored if {
 #   set) until its contest window ends, provisional until its provisional
 #   window ends, then approved (an auto-promotable type) or expired; a
 #   record that needs a person stays pending until it expires; a record
-#   without a readable createdAt keeps its stored state
-effective_state(record) := _state(record.state, window, person, auto) if {
+#   without a readable createdAt keeps its stored state. approved, rejected,
+#   expired and retired stay: only an open record's window, type and
+#   scaffolding are read (most records in force are approved, and a decision
+#   reads them all)
+effective_state(record) := stored if {
+	stored := record.state
+	not stored in _open
+} else := _state(record.state, window, person, auto) if {
 	window := _window(object.get(record, "createdAt", ""), _windows)
 	type := object.get(record, "enforcementType", "")
 	person := _needs_person(type, object.get(record, "scaffolded", false))
@@ -104,17 +119,27 @@ _auto(type, false) := type in _auto_types
 
 _auto(_, true) := false
 
-# each record's state on the clock, by its index in records.json: a
-# complete rule built once (a partial object looked up by key walks every
-# entry on each lookup)
-_state_at := {i: state | # regal ignore:prefer-set-or-object-rule
-	some i, record in _memories
+# each record's state on the clock, by its index in records.json: complete
+# rules built once (a partial object looked up by key walks every entry on
+# each lookup). The records that are not open keep their state whatever the
+# clock, so their part reads no clock and is kept between turns while the
+# records stay the same; only the open ones are decided again as it moves.
+_state_at := object.union(_settled_at, _open_at)
+
+_settled_at := {i: record.state | # regal ignore:prefer-set-or-object-rule
+	some i, record in records
+	not record.state in _open
+}
+
+_open_at := {i: state | # regal ignore:prefer-set-or-object-rule
+	some i, record in records
+	record.state in _open
 	state := effective_state(record)
 }
 
 # the indexes of the records in id order (then file order), sorted once
 _ordered := [pair[1] |
-	some pair in sort([[record.id, i] | some i, record in _memories; is_string(record.id)])
+	some pair in sort([[record.id, i] | some i, record in records; is_string(record.id)])
 ]
 
 _reason := {
@@ -127,7 +152,7 @@ _reason := {
 # description: the state changes the clock has made, in record id order
 transitions := [change |
 	some i in _ordered
-	record := _memories[i]
+	record := records[i]
 	to := _state_at[i]
 	to != record.state
 	change := {"id": record.id, "from": record.state, "to": to, "reason": _reason[to]}
@@ -136,24 +161,43 @@ transitions := [change |
 # an active record is in force on the clock: provisional (enforced but
 # reversible) or approved, and not past an expiresAt it carries; an
 # expiresAt policy cannot read (or a clock it cannot read) never applies
-_live(null)
-
-_live(at) if time.parse_rfc3339_ns(at) > _now_ns
-
 _in_force := {"approved", "provisional"}
 
-# the indexes of the active records, in id order
-_active_at := [i |
+# the instant each record that carries an expiresAt stops applying, by
+# index (0 when policy cannot read it), read once per set of records
+_expiry_at := {i: _expiry(at) | # regal ignore:prefer-set-or-object-rule
+	some i, record in records
+	at := object.get(record, "expiresAt", null)
+	at != null
+}
+
+_expiry(at) := ns if {
+	ns := time.parse_rfc3339_ns(at)
+} else := 0
+
+# the records whose expiresAt the clock has passed, or that policy (or the
+# clock) cannot read, by index: only the records that carry one are
+# compared with the clock
+_lapsed := {i | # regal ignore:prefer-set-or-object-rule
+	some i, ns in _expiry_at
+	not _ahead(ns)
+}
+
+_ahead(ns) if ns > _now_ns
+
+# METADATA
+# description: the indexes in records of the records in force (active), in id order
+active_indexes := [i |
 	some i in _ordered
 	_state_at[i] in _in_force
-	_live(object.get(_memories[i], "expiresAt", null))
+	not i in _lapsed
 ]
 
 # METADATA
 # description: |
 #   the records in force for this turn, in id order: the one activation
 #   decision (provisional is enforced but reversible, seed 002)
-active := [_memories[i] | some i in _active_at]
+active := [records[i] | some i in active_indexes]
 
 # anchors as folders: without an anchor prefix or a leading slash
 _folders(anchors) := [trim_prefix(trim_prefix(a, "anchor:"), "/") |
@@ -163,8 +207,8 @@ _folders(anchors) := [trim_prefix(trim_prefix(a, "anchor:"), "/") |
 
 # the active records' folders by index; a record without anchors is
 # workspace-wide
-_folders_at := {i: _folders(object.get(_memories[i], "domainAnchorIds", [])) | # regal ignore:prefer-set-or-object-rule
-	some i in _active_at
+_folders_at := {i: _folders(object.get(records[i], "domainAnchorIds", [])) | # regal ignore:prefer-set-or-object-rule
+	some i in active_indexes
 }
 
 _covers_any(folders, _) if count(folders) == 0
@@ -187,8 +231,8 @@ covers(record, file) if _covers_any(_folders(object.get(record, "domainAnchorIds
 # description: |
 #   the active memories whose domain anchors cover one of the files, as the
 #   pack lists them (without the trace reference), in id order
-active_for(files) := [object.union(object.remove(_memories[i], ["traceRef"]), {"state": _state_at[i]}) |
-	some i in _active_at
+active_for(files) := [object.union(object.remove(records[i], ["traceRef"]), {"state": _state_at[i]}) |
+	some i in active_indexes
 	_covers_any(_folders_at[i], files)
 ]
 
@@ -197,8 +241,8 @@ active_for(files) := [object.union(object.remove(_memories[i], ["traceRef"]), {"
 #   the active few-shot memories, for the files a trace_symbol_graph result
 #   reaches: Go keeps those whose folders cover one of them
 few_shots := [{"id": record.id, "folders": _folders_at[i], "fewShot": record.fewShot} |
-	some i in _active_at
-	record := _memories[i]
+	some i in active_indexes
+	record := records[i]
 	record.enforcementType == "few_shot"
 	is_object(record.fewShot)
 ]
@@ -206,7 +250,7 @@ few_shots := [{"id": record.id, "folders": _folders_at[i], "fewShot": record.few
 # the instants after now at which the clock changes a record's state or
 # whether it is active: its window ends and its expiresAt
 _edges contains edge if {
-	some record in _memories
+	some record in records
 	record.state in _open
 	created := time.parse_rfc3339_ns(record.createdAt)
 	some edge in [created + _contest_ns, (created + _contest_ns) + _provisional_ns]
@@ -214,7 +258,7 @@ _edges contains edge if {
 }
 
 _edges contains edge if {
-	some record in _memories
+	some record in records
 	edge := time.parse_rfc3339_ns(record.expiresAt)
 	edge > _now_ns
 }

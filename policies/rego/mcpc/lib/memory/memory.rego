@@ -11,7 +11,7 @@ package mcpc.lib.memory
 # METADATA
 # description: the domain anchor folders of the active records, without an anchor prefix or a leading slash
 anchors := [folder |
-	some i in _active_at
+	some i in active_indexes
 	some folder in _folders_at[i]
 	folder != ""
 ]

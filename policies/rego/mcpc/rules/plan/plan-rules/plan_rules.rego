@@ -37,21 +37,32 @@ _plan_tags := {tag |
 	some tag in object.get(input.enforcement.fileTags, file, [])
 } | enforcement.plan_named_tags
 
-# each field's check takes the field's value alone, so rules that share
-# fileGlobs or tags (the usual case) share its cached result
-_holds(condition, "fileGlobs") if _globs_match(condition.fileGlobs)
+# the active plan_rules whose condition holds for the plan. Each field is
+# checked on its value alone, with one call per field (rules that share
+# fileGlobs or tags, the usual case, share its cached result); an absent
+# field reads as false, and false always holds
+_applying contains rule if {
+	some rule in enforcement.plan_rules
+	_globs_hold(object.get(rule.condition, "fileGlobs", false))
+	_strategies_hold(object.get(rule.condition, "strategyIds", false))
+	_tags_hold(object.get(rule.condition, "tags", false))
+}
 
-_holds(condition, "strategyIds") if input.envelope.knowledgeStrategyId in condition.strategyIds
+_globs_hold(false)
 
-_holds(condition, "tags") if _tags_met(condition.tags)
-
-_globs_match(patterns) if {
+_globs_hold(patterns) if {
 	some pattern in patterns
 	some file in _targets
 	_glob(pattern, file)
 }
 
-_tags_met(tags) if {
+_strategies_hold(false)
+
+_strategies_hold(ids) if input.envelope.knowledgeStrategyId in ids
+
+_tags_hold(false)
+
+_tags_hold(tags) if {
 	some tag in tags
 	tag in _plan_tags
 }
@@ -60,16 +71,6 @@ _glob(pattern, file) if glob.match(pattern, ["/"], file)
 
 # "/**/" also matches a single "/", as in .gitignore: src/**/*.html covers src/a.html
 _glob(pattern, file) if glob.match(replace(pattern, "/**/", "/"), ["/"], file)
-
-_applies(rule) if {
-	_field_holds(rule.condition, "fileGlobs")
-	_field_holds(rule.condition, "strategyIds")
-	_field_holds(rule.condition, "tags")
-}
-
-_field_holds(condition, field) if not condition[field]
-
-_field_holds(condition, field) if _holds(condition, field)
 
 # a step is met by a node of its kind with a hook that has its recipeId and
 # commandId, null standing for "any" (the {} hook every node of the kind
@@ -87,8 +88,7 @@ _meets(step) if {
 }
 
 report contains violation if {
-	some rule in enforcement.plan_rules
-	_applies(rule)
+	some rule in _applying
 	some step in rule.requiredSteps
 	not _meets(step)
 	base := result.fail(rego.metadata.chain(), {
@@ -103,10 +103,9 @@ report contains violation if {
 }
 
 report contains violation if {
-	some rule in enforcement.plan_rules
+	some rule in _applying
 	forbidden := object.get(rule, "forbiddenTags", [])
 	count(forbidden) > 0
-	_applies(rule)
 	some i, node in plan.change_nodes
 	some tag in forbidden
 	tag in enforcement.node_tags[i]
