@@ -97,6 +97,7 @@ func TestPromptScope(t *testing.T) {
 		{note: "path scope", prompt: "fix(packages/excalidraw): label offset", scope: "packages/excalidraw", rest: "label offset"},
 		{note: "breaking marker", prompt: "feat(api)!: drop v1", scope: "api", rest: "drop v1"},
 		{note: "capitalised prose head is no package", prompt: "Performance: short-circuit check", scope: "", rest: "short-circuit check"},
+		{note: "capitalised head that is no commit type stays a task word", prompt: "Javadoc: Remove obsolete comments", scope: "", rest: "Javadoc Remove obsolete comments"},
 		{note: "no prefix", prompt: "Allow resizing final table column", scope: "", rest: "Allow resizing final table column"},
 	}
 	for _, tt := range tests {
