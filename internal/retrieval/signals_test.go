@@ -199,3 +199,29 @@ func TestLexemesAreAHintNotACliff(t *testing.T) {
 		t.Errorf("an identifier lexeme should still lead to its component: %v", idents)
 	}
 }
+
+// A release-notes file repeats every word of a vague subject; the source
+// file that holds most of them still comes first.
+func TestReleaseNotesRankBehindTheSource(t *testing.T) {
+	ix := indexFiles(t, map[string]string{
+		"src/site/release-notes/RELEASE-NOTES-3.6.txt": "Release 3.6.\nJavadoc: remove obsolete comments and clarify.\nFixed a NullPointerException in StringUtils.isEmpty; see the Javadoc.\n",
+		"src/main/java/org/apache/commons/lang3/exception/ExceptionUtils.java": `package org.apache.commons.lang3.exception;
+
+/** Utilities for exceptions. Javadoc clarified: obsolete comments are gone. */
+public class ExceptionUtils {
+    /** Gets the root cause. Javadoc: clarify; obsolete comments removed. */
+    public static Throwable getRootCause(Throwable t) { return t; }
+}
+`,
+		"src/main/java/org/apache/commons/lang3/StringUtils.java": `package org.apache.commons.lang3;
+
+public class StringUtils {
+    public static boolean isEmpty(CharSequence cs) { return cs == null || cs.length() == 0; }
+}
+`,
+	})
+	got := files(Rank(ix, Query{Prompt: "Javadoc: Remove obsolete comments and clarify"}))
+	if len(got) < 2 || got[0] != "src/main/java/org/apache/commons/lang3/exception/ExceptionUtils.java" {
+		t.Errorf("rank = %v, want ExceptionUtils.java before the release notes", got)
+	}
+}
