@@ -84,7 +84,8 @@ func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM
 	score(&res, pack)
 	var ref RowResult
 	ref.Gold = res.Gold
-	score(&ref, bm.Rank(tree, materialised, row.Prompt, 20))
+	bmRanked := bm.Rank(tree, materialised, row.Prompt, 200)
+	score(&ref, bmRanked[:min(20, len(bmRanked))])
 	res.BM25Recall5, res.BM25Recall10, res.BM25Recall20 = ref.Recall5, ref.Recall10, ref.Recall20
 
 	// Where each gold file ranks in the pack, and with no budget at all.
@@ -92,18 +93,20 @@ func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM
 	for j, r := range retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Limit: 2000, MaxBytes: 1 << 40, Boost: boost}) {
 		deep[r.File] = j + 1
 	}
-	var at []string
+	var at, bmAt []string
 	var b strings.Builder
 	for _, g := range res.Gold {
 		k := slices.Index(pack, g) + 1
 		at = append(at, strconv.Itoa(k))
-		fmt.Fprintf(&b, "  gold %3d (deep %d) %s\n", k, deep[g], g)
+		bk := slices.Index(bmRanked, g) + 1
+		bmAt = append(bmAt, strconv.Itoa(bk))
+		fmt.Fprintf(&b, "  gold %3d (deep %d, bm25 %d) %s\n", k, deep[g], bk, g)
 	}
 	for j, r := range ranked[:min(14, len(ranked))] {
 		fmt.Fprintf(&b, "   %2d %.3f %v %s\n", j+1, r.Score, r.Lanes, r.File)
 	}
 	if len(res.Gold) > 0 {
-		fmt.Printf("ROW %2d r5=%.2f r10=%.2f r20=%.2f all=%.2f at=%s\n", n, res.Recall5, res.Recall10, res.Recall20, res.RecallAll, strings.Join(at, ","))
+		fmt.Printf("ROW %2d r5=%.2f r10=%.2f r20=%.2f all=%.2f at=%s bm25=%s\n", n, res.Recall5, res.Recall10, res.Recall20, res.RecallAll, strings.Join(at, ","), strings.Join(bmAt, ","))
 	}
 	return res, b.String(), nil
 }

@@ -34,7 +34,10 @@ const (
 )
 
 // stopwords are prose and commit-message words that say nothing about
-// where code lives.
+// where code lives. "error" and "errors" are not among them: in code they
+// are identifiers and message text ("fix error message" is about the
+// files that build error messages), and their rarity is weighed by IDF
+// like any other word's.
 var stopwords = map[string]bool{}
 
 func init() {
@@ -44,7 +47,7 @@ func init() {
 		do does did done have has had having i we you he she they them our your their my me us
 		fix fixes fixed feat feature chore refactor perf docs doc test tests style build ci revert wip
 		add adds added allow allows make makes made use used using via per also some any all more less
-		now new old get set sometimes always never issue issues bug bugs error errors incorrect correctly
+		now new old get set sometimes always never issue issues bug bugs incorrect correctly
 		correct properly proper missing should instead than cannot can't don't doesn't isn't when which
 		what who how why where after before during again just only still improve improved improvement
 		support supports handle handling change changes changed update updates updated remove removed

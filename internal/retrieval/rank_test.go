@@ -180,6 +180,8 @@ func TestQueryTerms(t *testing.T) {
 		{note: "conventional prefix dropped, scope kept", q: Query{Prompt: "fix(editor): Heading"}, want: []string{"editor", "head", "editorheading", "editor-heading"}},
 		{note: "stopwords removed", q: Query{Prompt: "Add the ability to export"}, want: []string{"ability", "export"}},
 		{note: "adjacent words form compound identifiers", q: Query{Prompt: "command menu"}, want: []string{"command", "menu", "commandmenu", "command-menu"}},
+		{note: "a capitalised head word is kept", q: Query{Prompt: "Checkstyle: DefaultComesLast"}, want: []string{"checkstyl", "defaultcomeslast", "default", "come", "last", "checkstyledefaultcomeslast", "checkstyle-defaultcomeslast"}},
+		{note: "error is a code word, not a stopword", q: Query{Prompt: "fix error message"}, want: []string{"error", "messag", "errormessage", "error-message"}},
 		{note: "lexemes join the query", q: Query{Prompt: "grid", Lexemes: []string{"adp-data-table"}}, want: []string{"grid", "adp-data-table", "adp", "data", "tabl"}},
 	}
 	for _, tt := range tests {

@@ -40,10 +40,15 @@ func promptScope(p string) (scope, rest string) {
 	if m[2] != "" {
 		return m[2], rest
 	}
-	// Package and folder names are lower-case; "Performance:" or
-	// "Update:" is prose that happens to end in a colon.
-	if conventionalTypes[strings.ToLower(m[1])] || m[1] != strings.ToLower(m[1]) {
+	if conventionalTypes[strings.ToLower(m[1])] {
 		return "", rest
+	}
+	// Package and folder names are lower-case; "Javadoc:" or "Checkstyle:"
+	// is not a folder but still a word of the task, kept in rest: dropping
+	// it with the commit types lost the one word that said what the
+	// change touches ("Javadoc: Remove obsolete comments and clarify").
+	if m[1] != strings.ToLower(m[1]) {
+		return "", m[1] + " " + rest
 	}
 	return m[1], rest
 }

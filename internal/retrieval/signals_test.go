@@ -97,6 +97,7 @@ func TestPromptScope(t *testing.T) {
 		{note: "path scope", prompt: "fix(packages/excalidraw): label offset", scope: "packages/excalidraw", rest: "label offset"},
 		{note: "breaking marker", prompt: "feat(api)!: drop v1", scope: "api", rest: "drop v1"},
 		{note: "capitalised prose head is no package", prompt: "Performance: short-circuit check", scope: "", rest: "short-circuit check"},
+		{note: "capitalised head that is no commit type stays a task word", prompt: "Javadoc: Remove obsolete comments", scope: "", rest: "Javadoc Remove obsolete comments"},
 		{note: "no prefix", prompt: "Allow resizing final table column", scope: "", rest: "Allow resizing final table column"},
 	}
 	for _, tt := range tests {
@@ -196,5 +197,31 @@ func TestLexemesAreAHintNotACliff(t *testing.T) {
 	idents := files(Rank(ix, Query{Prompt: prompt, Lexemes: []string{"ExportDialogComponent"}}))
 	if i, other := slices.Index(idents, "src/app/export/export-dialog.component.ts"), slices.Index(idents, "src/app/share/share-dialog.component.ts"); i < 0 || i > 1 || (other >= 0 && other < i) {
 		t.Errorf("an identifier lexeme should still lead to its component: %v", idents)
+	}
+}
+
+// A release-notes file repeats every word of a vague subject; the source
+// file that holds most of them still comes first.
+func TestReleaseNotesRankBehindTheSource(t *testing.T) {
+	ix := indexFiles(t, map[string]string{
+		"src/site/release-notes/RELEASE-NOTES-3.6.txt": "Release 3.6.\nJavadoc: remove obsolete comments and clarify.\nFixed a NullPointerException in StringUtils.isEmpty; see the Javadoc.\n",
+		"src/main/java/org/apache/commons/lang3/exception/ExceptionUtils.java": `package org.apache.commons.lang3.exception;
+
+/** Utilities for exceptions. Javadoc clarified: obsolete comments are gone. */
+public class ExceptionUtils {
+    /** Gets the root cause. Javadoc: clarify; obsolete comments removed. */
+    public static Throwable getRootCause(Throwable t) { return t; }
+}
+`,
+		"src/main/java/org/apache/commons/lang3/StringUtils.java": `package org.apache.commons.lang3;
+
+public class StringUtils {
+    public static boolean isEmpty(CharSequence cs) { return cs == null || cs.length() == 0; }
+}
+`,
+	})
+	got := files(Rank(ix, Query{Prompt: "Javadoc: Remove obsolete comments and clarify"}))
+	if len(got) < 2 || got[0] != "src/main/java/org/apache/commons/lang3/exception/ExceptionUtils.java" {
+		t.Errorf("rank = %v, want ExceptionUtils.java before the release notes", got)
 	}
 }
