@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,7 +23,7 @@ const keyScanBytes = 1 << 20
 // read again only when its size or modification time changed.
 type masker struct {
 	root string
-	key  *regexp.Regexp
+	key  KeyMatcher
 
 	mu      sync.Mutex
 	globs   []string
@@ -38,7 +37,12 @@ type scanned struct {
 	secret bool
 }
 
-func newMasker(root string, key *regexp.Regexp) *masker {
+// KeyMatcher says whether a file's content holds key material. The first
+// run of a sandbox reads every small file of the worktree through it, so
+// it should be fast on content that holds none.
+type KeyMatcher interface{ Match(content []byte) bool }
+
+func newMasker(root string, key KeyMatcher) *masker {
 	return &masker{root: root, key: key, scanned: map[string]scanned{}}
 }
 

@@ -25,7 +25,6 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,8 +82,9 @@ type Options struct {
 	// a policy bundle that changes them takes effect.
 	SecretGlobs func() []string
 	// KeyMaterial finds secrets by content in files of at most
-	// keyScanBytes whose name gives nothing away. Optional.
-	KeyMaterial *regexp.Regexp
+	// keyScanBytes whose name gives nothing away (a *regexp.Regexp is
+	// one). Optional: default none.
+	KeyMaterial KeyMatcher
 	// AllowUnsandboxed lets Command run commands without a sandbox when
 	// none can be made. Default false: Command refuses.
 	AllowUnsandboxed bool
