@@ -116,7 +116,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		cancel()
 		reportProgress(ctx, 2, 3, "deciding the context pack")
 	case "escalate":
-		c.prefetchPack(t, pv) // up to 64 MB to read and decode: not under the lock
+		c.prefetchPack(ctx, t, pv) // up to 64 MB to read and decode: not under the lock
 		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
 		c.refreshIndex(gctx)
