@@ -1,0 +1,103 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mcpc/mcpc/internal/protocol"
+)
+
+// packVersion is the version of the pack document a response names.
+func packVersion(r *protocol.TurnResponse) int {
+	ref, _ := r.ContextPack["ref"].(string)
+	var v int
+	if _, err := fmt.Sscanf(filepath.Base(ref), "context-pack.v%d.json", &v); err != nil {
+		return 0
+	}
+	return v
+}
+
+// packOnDisk reads the pack document a response names.
+func packOnDisk(t *testing.T, ws string, r *protocol.TurnResponse) (files []string, raw []byte) {
+	t.Helper()
+	ref, _ := r.ContextPack["ref"].(string)
+	raw, err := os.ReadFile(filepath.Join(ws, ref))
+	if err != nil {
+		t.Fatalf("the pack document %s the answer names is not on disk: %v", ref, err)
+	}
+	var doc struct {
+		Files []string `json:"files"`
+	}
+	must(t, json.Unmarshal(raw, &doc))
+	return doc.Files, raw
+}
+
+// TestCrashSafePackVersions: two escalates of one work, in two processes at
+// once, each write a version of the pack of their own after their commits;
+// the later version holds what both added, whichever committed first. A
+// process that dies after an escalate committed, before its version was
+// written, leaves it to the next process, which writes it from the store
+// when it starts.
+func TestCrashSafePackVersions(t *testing.T) {
+	ws := stagesWorkspace(t)
+	a := acceptedWork(t, ws)
+	other := startServer(t, ws)
+	first := asyncTurn(t, a, map[string]any{"verb": "escalate", "workId": a.work, "agentId": a.id,
+		"args": map[string]any{"need": "the orders grid service and its module"}})
+	second := asyncTurn(t, other, map[string]any{"verb": "escalate", "workId": a.work, "agentId": a.id,
+		"args": map[string]any{"need": "the dashboard routing and its app module"}})
+	r1, r2 := <-first, <-second
+	mustAllow(t, r1)
+	mustAllow(t, r2)
+	later := r1
+	if packVersion(r2) > packVersion(r1) {
+		later = r2
+	}
+	files, _ := packOnDisk(t, ws, later)
+	for _, r := range []*protocol.TurnResponse{r1, r2} {
+		added, _ := r.Result["added"].(map[string]any)
+		for _, f := range added["files"].([]any) {
+			if !slices.Contains(files, f.(string)) {
+				t.Errorf("the later pack version %s lost %s, which the other escalate added", later.ContextPack["ref"], f)
+			}
+		}
+	}
+
+	// A process that dies between the commit and the write.
+	dying, _, cmd := startBinaryWithLockLog(t, failpointBinary(t), ws, "MCPC_FAILPOINT=pack:committed")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := dying.c.Turn(ctx, map[string]any{"verb": "escalate", "workId": a.work, "agentId": a.id,
+		"args": map[string]any{"need": "the alert banner component"}}); err == nil {
+		t.Fatal("the failpoint process answered the escalate it should have died in")
+	}
+	_ = cmd.Wait()
+	next := startServer(t, ws)
+	var r *protocol.TurnResponse
+	// The version the dead process committed is written by the next one
+	// when it starts; the next escalate grows it.
+	crashed := filepath.Join(ws, ".ai", "tmp", "work", a.work, fmt.Sprintf("context-pack.v%d.json", packVersion(later)+1))
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(crashed); err == nil {
+			break
+		}
+	}
+	if _, err := os.Stat(crashed); err != nil {
+		t.Fatalf("the next process did not write the pack version the dead one committed: %v", err)
+	}
+	r = next.turn("escalate", map[string]any{"need": "the orders grid service and its module"}, "workId", a.work, "agentId", a.id)
+	mustAllow(t, r)
+	if packVersion(r) != packVersion(later)+2 {
+		t.Errorf("the escalate after the crash wrote %v, want version %d", r.ContextPack["ref"], packVersion(later)+2)
+	}
+	packOnDisk(t, ws, r)
+	if _, err := os.Stat(filepath.Join(ws, ".ai", "tmp", "work", a.work, "context-pack.json")); err == nil {
+		t.Error("the pack's first version was not swept")
+	}
+}
