@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/demo"
 	"github.com/mcpc/mcpc/internal/protocol"
 )
 
@@ -99,5 +102,63 @@ func TestCrashSafePackVersions(t *testing.T) {
 	packOnDisk(t, ws, r)
 	if _, err := os.Stat(filepath.Join(ws, ".ai", "tmp", "work", a.work, "context-pack.json")); err == nil {
 		t.Error("the pack's first version was not swept")
+	}
+}
+
+// TestCrashSafePendingRecordedOnce: a process that dies after it recorded
+// a pending decision, before it removed the file, leaves the file; the next
+// process removes it without recording the decision a second time.
+func TestCrashSafePendingRecordedOnce(t *testing.T) {
+	ws := stagesWorkspace(t)
+	a := acceptedWork(t, ws)
+	waiter, cmd, held := busyStore(t, ws, a.work, "4000", "300")
+	mustDeny(t, waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target}), "STORE_BUSY")
+	must(t, cmd.Process.Kill()) // gone before its background retry could record it
+	_ = cmd.Wait()
+	mustAllow(t, <-held)
+	if left := pendingFiles(ws, a.work); len(left) != 1 {
+		t.Fatalf("want the one pending denial the killed process left, have %v", left)
+	}
+	// serve records what is pending when it starts; this one dies right
+	// after the commit.
+	dying := exec.Command(failpointBinary(t), "serve", "--workspace", ws)
+	dying.Env = append(os.Environ(), "MCPC_FAILPOINT=pending:recorded")
+	stdin, err := dying.StdinPipe()
+	must(t, err)
+	defer stdin.Close()
+	must(t, dying.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- dying.Wait() }()
+	select {
+	case <-exited:
+	case <-time.After(60 * time.Second):
+		_ = dying.Process.Kill()
+		t.Fatal("the failpoint process never reached the point after recording")
+	}
+	if left := pendingFiles(ws, a.work); len(left) != 1 {
+		t.Fatalf("the dying process should have left its recorded pending file, have %v", left)
+	}
+	mustAllow(t, startServer(t, ws).turn("lookup_symbol_definition", map[string]any{"symbol": "DashboardComponent"}, "workId", a.work, "agentId", a.id))
+	for deadline := time.Now().Add(10 * time.Second); len(pendingFiles(ws, a.work)) > 0 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if left := pendingFiles(ws, a.work); len(left) > 0 {
+		t.Fatalf("the recorded pending file was not removed: %v", left)
+	}
+	busy := 0
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		files, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", a.work, "decisions", "*.json"))
+		busy = 0
+		for _, f := range files {
+			if raw, err := os.ReadFile(f); err == nil && strings.Contains(string(raw), `"code":"STORE_BUSY"`) {
+				busy++
+			}
+		}
+		if busy > 0 {
+			break
+		}
+	}
+	if busy != 1 {
+		t.Errorf("the STORE_BUSY denial is recorded %d times, want once", busy)
 	}
 }
