@@ -113,6 +113,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		t.requirements = requirements()
 		reportProgress(ctx, 1, 3, "ranking files for the prompt")
 		gctx, cancel = step()
+		failpointStall(gctx, "rank") // the tests' ranking that outruns its deadline on any machine
 		c.rank(gctx, t)
 		t.in.Pack.RankingCutShort = cutShort(gctx, max(c.cfg.LockTimeout(), outsideLockStep), t.in.Candidates)
 		cancel()

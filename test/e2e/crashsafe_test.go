@@ -162,3 +162,26 @@ func TestCrashSafePendingRecordedOnce(t *testing.T) {
 		t.Errorf("the STORE_BUSY denial is recorded %d times, want once", busy)
 	}
 }
+
+// TestCrashSafeRankingCutShort: a ranking that outruns its deadline (the
+// failpoint build stalls it past it) leaves a thinner pack, reported as the
+// ranking-cut-short advisory in the answer and the decision record, which
+// explain-deny explains.
+func TestCrashSafeRankingCutShort(t *testing.T) {
+	ws := stagesWorkspace(t)
+	slow, _, _ := startBinaryWithLockLog(t, failpointBinary(t), ws, "MCPC_FAILPOINT=rank", "MCPC_STORE_LOCK_TIMEOUT_MS=500")
+	r := slow.initialize(demo.Prompt, "adp-alert")
+	mustAllow(t, r)
+	var found bool
+	for _, a := range r.Advisories {
+		found = found || a.Rule == `mcpc.rules.request["ranking-cut-short"]` && a.Severity == "warning" && a.Path == "pack.rankingCutShort"
+	}
+	if !found {
+		t.Fatalf("the answer does not report the ranking cut short: %+v", r.Advisories)
+	}
+	work := r.WorkID
+	out, err := runCLI(ws, "explain-deny", "--work", fmt.Sprint(work), "--decision", "1")
+	if err != nil || !strings.Contains(out, "advisory PACK_INSUFFICIENT: ranking ran past its 2000 ms deadline") {
+		t.Errorf("explain-deny does not explain the advisory: %v\n%s", err, out)
+	}
+}
