@@ -109,16 +109,7 @@ func TestCrashSafePackVersions(t *testing.T) {
 // a pending decision, before it removed the file, leaves the file; the next
 // process removes it without recording the decision a second time.
 func TestCrashSafePendingRecordedOnce(t *testing.T) {
-	ws := stagesWorkspace(t)
-	a := acceptedWork(t, ws)
-	waiter, cmd, held := busyStore(t, ws, a.work, "4000", "300")
-	mustDeny(t, waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target}), "STORE_BUSY")
-	must(t, cmd.Process.Kill()) // gone before its background retry could record it
-	_ = cmd.Wait()
-	mustAllow(t, <-held)
-	if left := pendingFiles(ws, a.work); len(left) != 1 {
-		t.Fatalf("want the one pending denial the killed process left, have %v", left)
-	}
+	ws, a := leftPending(t)
 	// serve records what is pending when it starts; this one dies right
 	// after the commit.
 	dying := exec.Command(failpointBinary(t), "serve", "--workspace", ws)
