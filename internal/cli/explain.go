@@ -80,8 +80,11 @@ type explained struct {
 	Allow    bool            `json:"allow"`
 	State    string          `json:"state"`
 	Denials  []explainedDeny `json:"denials"`
-	Replay   string          `json:"replay"`
-	Suggest  map[string]any  `json:"suggestedAction,omitempty"`
+	// Advisories are the decision's warnings (a pack cut short): they
+	// never block, and are explained like denials.
+	Advisories []explainedDeny `json:"advisories,omitempty"`
+	Replay     string          `json:"replay"`
+	Suggest    map[string]any  `json:"suggestedAction,omitempty"`
 	// Stages lists every evaluation of the turn in order, the explained
 	// one (the decision the turn answered) last.
 	Stages []explainedStage `json:"stages"`
@@ -110,6 +113,7 @@ type recordedDecision struct {
 	Allow           bool              `json:"allow"`
 	State           string            `json:"state"`
 	Denials         []protocol.Denial `json:"denials"`
+	Advisories      []protocol.Denial `json:"advisories"`
 	SuggestedAction map[string]any    `json:"suggestedAction"`
 }
 
@@ -159,13 +163,19 @@ func explainDenials(out *explained, docs map[string]engine.RuleDoc, rec *record,
 	if out.Verb == "" {
 		out.Verb, _ = input["verb"].(string)
 	}
-	for _, d := range recorded.Denials {
+	explain := func(d protocol.Denial) explainedDeny {
 		ed := explainedDeny{Denial: d}
 		if doc, ok := docs[ed.Rule]; ok {
 			ed.Title, ed.Description = doc.Title, doc.Description
 		}
 		ed.Value = lookupPath(input, ed.Path)
-		out.Denials = append(out.Denials, ed)
+		return ed
+	}
+	for _, d := range recorded.Denials {
+		out.Denials = append(out.Denials, explain(d))
+	}
+	for _, d := range recorded.Advisories {
+		out.Advisories = append(out.Advisories, explain(d))
 	}
 }
 
@@ -387,6 +397,9 @@ func renderExplanation(w io.Writer, e explained, md bool) error {
 			v, _ := json.Marshal(d.Value)
 			fmt.Fprintf(w, "   value: %s\n", clip(string(v), 300))
 		}
+	}
+	for _, d := range e.Advisories {
+		fmt.Fprintf(w, "\nadvisory %s: %s\n   rule:  %s%s\n   where: %s\n   fix:   %s\n", d.Code, d.Message, d.Rule, titled(d.Title), orDash(d.Path), d.Remediation)
 	}
 	if s := e.Suggest; s != nil {
 		fmt.Fprintf(w, "\nsuggested next: %v (%v)\n", s["verb"], s["reason"])

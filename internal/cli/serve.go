@@ -17,6 +17,7 @@ import (
 	"github.com/mcpc/mcpc/internal/app"
 	"github.com/mcpc/mcpc/internal/gcpace"
 	"github.com/mcpc/mcpc/internal/mcp"
+	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
 type serveParams struct {
@@ -125,6 +126,18 @@ func (p *serveParams) run(ctx context.Context) error {
 		} else if n > 0 {
 			log.Info().Int("decisions", n).Msg("recorded the decisions a previous process left pending")
 		}
+		// Pack documents and attachments a process committed but died
+		// before writing, and the staged writes it left beside files.
+		if n, err := a.Controller.RestoreWorkFiles(ctx); err != nil && ctx.Err() == nil {
+			log.Warn().Err(err).Msg("work files not restored")
+		} else if n > 0 {
+			log.Info().Int("files", n).Msg("wrote the pack documents and attachments a previous process left unwritten")
+		}
+		if n, err := pathscope.SweepStaged(a.Workspace, staleStaged); err != nil && ctx.Err() == nil {
+			log.Warn().Err(err).Msg("staged writes not swept")
+		} else if n > 0 {
+			log.Info().Int("files", n).Msg("removed the staged writes a previous process left")
+		}
 		// Files of decisions a process recorded but died before writing.
 		if n, err := a.Controller.BackfillRecords(ctx); err != nil && ctx.Err() == nil {
 			log.Warn().Err(err).Msg("decision record backfill stopped")
@@ -217,3 +230,8 @@ func reportSandboxMode(ctl interface{ SandboxMode() (string, string) }) {
 		fmt.Fprintf(os.Stderr, "mcpc: sandbox: unavailable, so validation commands and side effects are refused (SANDBOX_UNAVAILABLE); %s\n", reason)
 	}
 }
+
+// staleStaged is how old a staged write must be for serve's start-up to
+// sweep it: far past any live turn's wait and hold of the store's lock,
+// between which a live process publishes or removes its own.
+const staleStaged = 10 * time.Minute

@@ -21,11 +21,20 @@ type attachment struct {
 	Content  json.RawMessage `json:"content,omitempty"`
 }
 
-// storeAttachments saves args.attachments under the work's attachments/
-// folder (inline base64 content is decoded; other refs are kept as metadata).
-func (c *Controller) storeAttachments(workID string, raw any) ([]attachment, error) {
+// storeAttachments lists args.attachments as the work's attachments and
+// returns the writing of the inline ones (base64 content, decoded) under
+// the work's attachments/ folder, to run once the work is committed: the
+// request stays in the work's first decision record, from which a process
+// that starts after one died before writing them writes them again
+// (RestoreWorkFiles). Other refs are kept as metadata.
+func (c *Controller) storeAttachments(workID string, raw any) ([]attachment, func(), error) {
 	list, _ := raw.([]any)
 	out := []attachment{}
+	type writeJob struct {
+		ref  string
+		data []byte
+	}
+	var jobs []writeJob
 	for i, item := range list {
 		m, _ := item.(map[string]any)
 		typ, _ := m["type"].(string)
@@ -35,17 +44,26 @@ func (c *Controller) storeAttachments(workID string, raw any) ([]attachment, err
 		if b64, ok := strings.CutPrefix(ref, "inline:base64:"); ok {
 			data, err := base64.StdEncoding.DecodeString(b64)
 			if err != nil {
-				return nil, fmt.Errorf("attachment %d is not valid base64", i)
+				return nil, nil, fmt.Errorf("attachment %d is not valid base64", i)
 			}
-			name := fmt.Sprintf("%s-%03d.bin", safeName(typ), i+1)
-			a.Ref = workDir(workID) + "/attachments/" + name
-			if err := c.writeState(a.Ref, data); err != nil {
-				return nil, err
-			}
+			a.Ref = attachmentRef(workID, typ, i)
+			jobs = append(jobs, writeJob{a.Ref, data})
 		}
 		out = append(out, a)
 	}
-	return out, nil
+	return out, func() {
+		for _, j := range jobs {
+			if err := c.writeState(j.ref, j.data); err != nil {
+				c.log.Warn().Err(err).Str("attachment", j.ref).Msg("attachment not written; the next start writes it")
+			}
+		}
+	}, nil
+}
+
+// attachmentRef is where the i-th (from 0) inline attachment of a work is
+// written.
+func attachmentRef(workID, typ string, i int) string {
+	return workDir(workID) + "/attachments/" + fmt.Sprintf("%s-%03d.bin", safeName(typ), i+1)
 }
 
 // inboxAttachments lists the files dropped in .ai/inbox/ (seed 000 §12:

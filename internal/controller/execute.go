@@ -95,13 +95,13 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 		strategy = map[string]any{}
 	}
 	w.Strategy, _ = json.Marshal(strategy)
-	atts, err := c.storeAttachments(w.ID, t.args["attachments"])
+	atts, writeAttachments, err := c.storeAttachments(w.ID, t.args["attachments"])
 	if err != nil {
 		return err
 	}
 	atts, copyInbox := c.inboxAttachments(w.ID, atts)
 	p := &packDoc{
-		WorkID: w.ID, Ref: workDir(w.ID) + "/context-pack.json", Prompt: w.Prompt, Lexemes: w.Lexemes,
+		WorkID: w.ID, Ref: packRef(w.ID, 0), Prompt: w.Prompt, Lexemes: w.Lexemes,
 		Files: []string{}, Ranking: []rankEntry{}, Policies: orEmpty(t.dec.Policies), Memories: orEmpty(t.dec.Memories),
 		Attachments: atts, Excluded: orEmpty(t.dec.Pack.Excluded), Outcome: orDefault(t.dec.Outcome, "ok"),
 	}
@@ -112,26 +112,21 @@ func (c *Controller) initializeWork(ctx context.Context, tx *store.Tx, t *turn) 
 	p.ActiveMemories = orEmpty(t.dec.ActiveMemories)
 	p.Symbols, p.Usages = c.symbolsFor(p.Files)
 	p.ProofChains = chainsWithin(t.proofChains, p.Files)
-	// The document is encoded and hashed here, for the store to name it,
-	// and written (temporary file, fsync, rename) once the work is
-	// committed: the new work's folder is no other turn's to read before
-	// this one answers, and a turn rolled back at the lock's bound leaves
-	// no document behind.
-	raw, err := encodePack(p)
+	// The document is encoded and hashed here, for the store to name and
+	// keep it, and its file written (temporary file, fsync, rename) once
+	// the work is committed, with the attachments: the new work's folder is
+	// no other turn's to read before this one answers, a turn rolled back
+	// at the lock's bound leaves nothing behind, and a process that dies
+	// before the writes leaves them to the next (RestoreWorkFiles).
+	raw, err := c.commitPack(ctx, tx, w, p)
 	if err != nil {
 		return err
 	}
 	t.afterTx = func(ctx context.Context) {
-		if err := c.paths.WriteFileAtomic(p.Ref, raw, true); err != nil {
-			c.log.Warn().Err(err).Str("pack", p.Ref).Msg("context pack not written")
-			c.failAfterTx(ctx, t, "io_error", "", "the work's context pack could not be written")
-			return
+		if c.publishPack(ctx, t, p, raw) {
+			writeAttachments()
+			copyInbox()
 		}
-		copyInbox()
-	}
-	w.Pack = p.MarshalStored()
-	if err := tx.PutWork(ctx, w); err != nil {
-		return err
 	}
 	// The agent keeps a client-supplied id; otherwise the minted one.
 	t.work = w
@@ -148,7 +143,7 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 	if err := json.Unmarshal(t.work.Pack, &sum); err != nil {
 		return err
 	}
-	p, err := c.packOf(t, sum)
+	p, err := c.packOf(ctx, tx, t, sum)
 	if err != nil {
 		c.log.Warn().Err(err).Str("pack", sum.Ref).Msg("pack document not readable")
 		t.fail("io_error", "args", "the work's context pack could not be read")
@@ -163,14 +158,15 @@ func (c *Controller) escalate(ctx context.Context, tx *store.Tx, t *turn) error 
 	if len(t.dec.Policies) > 0 { // gathered over the grown pack: a superset
 		p.Policies, p.Memories = t.dec.Policies, orEmpty(t.dec.Memories)
 	}
+	// A new version under a name of its own (packversions.go), written
+	// once the turn committed.
 	p.Escalations++
-	if err := c.writePack(p); err != nil {
+	p.Ref = packRef(t.work.ID, p.Escalations)
+	raw, err := c.commitPack(ctx, tx, t.work, p)
+	if err != nil {
 		return err
 	}
-	t.work.Pack = p.MarshalStored()
-	if err := tx.PutWork(ctx, t.work); err != nil {
-		return err
-	}
+	t.afterTx = func(ctx context.Context) { c.publishPack(ctx, t, p, raw) }
 	if id, ok := t.args["planNodeId"].(string); ok && id != "" {
 		if err := c.setStatus(ctx, tx, t, id, statusResolved); err != nil {
 			return err

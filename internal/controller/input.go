@@ -126,6 +126,19 @@ type packFacts struct {
 	Ref   string   `json:"ref"`
 	Hash  string   `json:"hash"`
 	Files []string `json:"files"`
+	// RankingCutShort is set when the pack's ranking (initialize_work) or
+	// search (escalate) ran out of its deadline: the pack holds fewer
+	// files than it would, which the ranking-cut-short rule reports.
+	RankingCutShort *rankingCutShort `json:"rankingCutShort,omitempty"`
+}
+
+// rankingCutShort is what a ranking that outran its deadline did: the
+// candidates it ranked, how many of them the secret scan could not reach
+// in time (left out), and the deadline.
+type rankingCutShort struct {
+	LimitMs   int `json:"limitMs"`
+	Ranked    int `json:"ranked"`
+	Unscanned int `json:"unscanned"`
 }
 
 type planFacts struct {

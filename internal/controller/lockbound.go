@@ -215,18 +215,17 @@ func (c *Controller) undoPatch(pf pathFacts, before []byte, in patchIntent) {
 	}
 }
 
-// packRead is escalate's pack document, read (up to maxPackDocBytes, and
+// packRead is escalate's pack document, read (from the store's copy, and
 // decoded) outside the lock, with the works-table summary it was read for.
 type packRead struct {
 	stored json.RawMessage
 	doc    *packDoc
-	raw    []byte // the document as read, to put back if the turn is rolled back
 }
 
 // prefetchPack reads the pack document of the work pv loaded, outside the
 // lock. A document that cannot be read is read again under the lock, where
 // the failure is judged.
-func (c *Controller) prefetchPack(t, pv *turn) {
+func (c *Controller) prefetchPack(ctx context.Context, t, pv *turn) {
 	if pv.work == nil {
 		return
 	}
@@ -234,28 +233,21 @@ func (c *Controller) prefetchPack(t, pv *turn) {
 	if json.Unmarshal(pv.work.Pack, &sum) != nil {
 		return
 	}
-	if p, raw, err := c.loadPackRaw(sum); err == nil {
-		t.packRead = &packRead{stored: pv.work.Pack, doc: p, raw: raw}
-	}
+	_ = c.store.View(ctx, func(tx *store.Tx) error {
+		p, err := c.committedPack(ctx, tx, pv.work.ID, sum)
+		if err == nil {
+			t.packRead = &packRead{stored: pv.work.Pack, doc: p}
+		}
+		return nil // read again under the lock, which judges a failure
+	})
 }
 
-// packOf is the work's pack document: the one read outside the lock when
-// the work's pack is still the one it was read for, else read now.
-func (c *Controller) packOf(t *turn, sum packSummary) (*packDoc, error) {
-	r := t.packRead
-	if r == nil || !bytes.Equal(r.stored, t.work.Pack) {
-		p, raw, err := c.loadPackRaw(sum)
-		if err != nil {
-			return nil, err
-		}
-		r = &packRead{stored: t.work.Pack, doc: p, raw: raw}
+// packOf is the work's pack document as committed: the one read outside
+// the lock when the work's pack is still the one it was read for, else
+// read now (another escalate committed since).
+func (c *Controller) packOf(ctx context.Context, tx *store.Tx, t *turn, sum packSummary) (*packDoc, error) {
+	if r := t.packRead; r != nil && bytes.Equal(r.stored, t.work.Pack) {
+		return r.doc, nil
 	}
-	// escalate rewrites the document in place: a turn rolled back at the
-	// lock's bound puts back the one its store summary names.
-	t.onAbort(func() {
-		if err := c.paths.WriteFileAtomic(sum.Ref, r.raw, true); err != nil {
-			c.log.Error().Err(err).Str("pack", sum.Ref).Msg("a pack rolled back at the lock bound could not be put back")
-		}
-	})
-	return r.doc, nil
+	return c.committedPack(ctx, tx, t.work.ID, sum)
 }

@@ -64,29 +64,6 @@ func (p *packDoc) MarshalStored() json.RawMessage {
 	return raw
 }
 
-// loadPack reads the full pack document of a work from disk. The store's
-// summary stays the authority on scope: a document edited on disk cannot
-// widen what the agent may see.
-func (c *Controller) loadPack(sum packSummary) (*packDoc, error) {
-	p, _, err := c.loadPackRaw(sum)
-	return p, err
-}
-
-// loadPackRaw is loadPack with the document's bytes as read.
-func (c *Controller) loadPackRaw(sum packSummary) (*packDoc, []byte, error) {
-	raw, err := c.paths.ReadFile(sum.Ref, maxPackDocBytes)
-	if err != nil {
-		return nil, nil, err
-	}
-	p := &packDoc{}
-	if err := json.Unmarshal(raw, p); err != nil {
-		return nil, nil, err
-	}
-	p.Hash, p.Files, p.Outcome, p.Escalations = sum.Hash, sum.Files, sum.Outcome, sum.Escalations
-	p.Ranking = slices.DeleteFunc(p.Ranking, func(r rankEntry) bool { return !slices.Contains(sum.Files, r.File) })
-	return p, raw, nil
-}
-
 // addFiles appends the files policy selected (lib/pack: exclusions, the
 // file and byte limits) that the pack does not hold yet, in order, and
 // returns them. It cuts nothing: the decision, its record and the pack
@@ -124,16 +101,6 @@ func (c *Controller) symbolsFor(files []string) ([]Symbol, []Usage) {
 
 // maxPackDocBytes bounds reading a context-pack.json back.
 const maxPackDocBytes = 64 << 20
-
-// writePack writes context-pack.json atomically and sets its hash.
-func (c *Controller) writePack(p *packDoc) error {
-	raw, err := encodePack(p)
-	if err != nil {
-		return err
-	}
-	// Replaced atomically: escalate rewrites it, and the store holds its hash.
-	return c.paths.WriteFileAtomic(p.Ref, raw, true)
-}
 
 // encodePack is context-pack.json's content; it sets the pack's hash.
 func encodePack(p *packDoc) ([]byte, error) {

@@ -193,8 +193,10 @@ const pendingRetryFor = 2 * time.Minute
 // short transaction, and says how many; their files are replaced by
 // decision record files once it committed. Processes take turns on the
 // folder (a file lock held from reading it to removing what was
-// recorded), so a pending decision is recorded once; only a process that
-// dies between the commit and the removal leaves one to be recorded twice.
+// recorded), so a pending decision is recorded once; one a process that
+// died between the commit and the removal left is known by its file's name,
+// which the commit recorded with it (store.MarkPendingRecorded), and only
+// removed.
 func (c *Controller) RecordPending(ctx context.Context, workID string) (int, error) {
 	dir := PendingDir(workID)
 	if _, err := c.paths.ReadDirNames(dir); errors.Is(err, fs.ErrNotExist) {
@@ -228,8 +230,19 @@ func (c *Controller) RecordPending(ctx context.Context, workID string) (int, err
 				c.log.Warn().Err(err).Str("pending", path).Msg("a pending decision is unreadable; left in place")
 				continue
 			}
+			// A process that died between this commit and the removal
+			// left the file: recorded already, it is only removed.
+			if seq, err := tx.PendingRecorded(ctx, workID, n); err != nil {
+				return err
+			} else if seq > 0 {
+				done = append(done, path)
+				continue
+			}
 			r, err := c.recordPending(ctx, tx, p)
 			if err != nil {
+				return err
+			}
+			if err := tx.MarkPendingRecorded(ctx, workID, n, r.seq); err != nil {
 				return err
 			}
 			done = append(done, path)
@@ -240,6 +253,7 @@ func (c *Controller) RecordPending(ctx context.Context, workID string) (int, err
 	if err != nil {
 		return 0, err
 	}
+	failpoint("pending:recorded") // the crash tests' process dies with the files not removed
 	for _, path := range done {
 		if err := c.paths.Remove(path); err != nil {
 			c.log.Error().Err(err).Str("pending", path).Msg("a recorded pending decision was not removed")

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpc/mcpc/internal/secrets"
 	"github.com/mcpc/mcpc/internal/store"
 )
 
@@ -112,11 +113,13 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		t.requirements = requirements()
 		reportProgress(ctx, 1, 3, "ranking files for the prompt")
 		gctx, cancel = step()
+		failpointStall(gctx, "rank") // the tests' ranking that outruns its deadline on any machine
 		c.rank(gctx, t)
+		t.in.Pack.RankingCutShort = cutShort(gctx, max(c.cfg.LockTimeout(), outsideLockStep), t.in.Candidates)
 		cancel()
 		reportProgress(ctx, 2, 3, "deciding the context pack")
 	case "escalate":
-		c.prefetchPack(t, pv) // up to 64 MB to read and decode: not under the lock
+		c.prefetchPack(ctx, t, pv) // up to 64 MB to read and decode: not under the lock
 		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
 		c.refreshIndex(gctx)
@@ -124,6 +127,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		reportProgress(ctx, 1, 3, "searching for the need")
 		gctx, cancel = step()
 		c.searchEscalation(gctx, t, pv.in.Pack.Files)
+		t.in.Pack.RankingCutShort = cutShort(gctx, max(c.cfg.LockTimeout(), outsideLockStep), t.in.Candidates)
 		c.prefetchEscalationFacts(gctx, pv, t)
 		cancel()
 		reportProgress(ctx, 2, 3, "deciding what the pack gains")
@@ -134,6 +138,22 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 	}
 	t.prefetched = true
 	return nil
+}
+
+// cutShort is the fact of a ranking that ran out of its step's deadline
+// (limit), or whose candidates' secret scan ran out of its budget; nil when
+// it ran in time.
+func cutShort(ctx context.Context, limit time.Duration, cands []Candidate) *rankingCutShort {
+	unscanned := 0
+	for _, cd := range cands {
+		if slices.Contains(cd.SecretFindings, secrets.IncompleteRule) {
+			unscanned++
+		}
+	}
+	if ctx.Err() == nil && unscanned == 0 {
+		return nil
+	}
+	return &rankingCutShort{LimitMs: int(limit / time.Millisecond), Ranked: len(cands), Unscanned: unscanned}
 }
 
 // outsideLockStep is the least time a step gathered outside the lock has.

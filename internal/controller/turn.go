@@ -275,7 +275,7 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 		return err
 	}
 	p := c.viewOf(t.work).pack
-	t.in.Pack = packFacts{Ref: p.Ref, Hash: p.Hash, Files: orEmpty(p.Files)}
+	t.in.Pack = packFacts{Ref: p.Ref, Hash: p.Hash, Files: orEmpty(p.Files), RankingCutShort: t.in.Pack.RankingCutShort}
 	t.in.PackInsufficient = p.Outcome == "pack_insufficient"
 	if t.in.Envelope, err = c.envelope(t.work, a.ID, p.Ref, p.Hash); err != nil {
 		return err

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
 // candidate is a file the walk found that may need indexing.
@@ -203,7 +205,7 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) er
 			subdirs = append(subdirs, name)
 			continue
 		}
-		if !mode.IsRegular() || stack.ignored(childRel, false) {
+		if !mode.IsRegular() || pathscope.IsStagedName(name) || stack.ignored(childRel, false) {
 			continue
 		}
 		if binaryExtensions[strings.ToLower(path.Ext(childRel))] {

@@ -156,7 +156,7 @@ CREATE TABLE IF NOT EXISTS reads (
 
 func (s *Store) migrate(ctx context.Context) error {
 	return RetryBusy(ctx, func() error {
-		if _, err := s.db.ExecContext(ctx, schema+safetySchema); err != nil {
+		if _, err := s.db.ExecContext(ctx, schema+safetySchema+crashSchema); err != nil {
 			return err
 		}
 		if err := s.migrateEvents(ctx); err != nil {

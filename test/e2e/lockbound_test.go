@@ -158,6 +158,23 @@ func busyStore(t *testing.T, ws, work, holdMs, waitMs string) (*agent, *exec.Cmd
 	return waiter, cmd, held
 }
 
+// leftPending is an accepted work with one STORE_BUSY denial pending, left
+// by a process killed before it could record it.
+func leftPending(t *testing.T) (string, *agent) {
+	t.Helper()
+	ws := stagesWorkspace(t)
+	a := acceptedWork(t, ws)
+	waiter, cmd, held := busyStore(t, ws, a.work, "4000", "300")
+	mustDeny(t, waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target}), "STORE_BUSY")
+	must(t, cmd.Process.Kill()) // gone before its background retry could record it
+	_ = cmd.Wait()
+	mustAllow(t, <-held)
+	if left := pendingFiles(ws, a.work); len(left) != 1 {
+		t.Fatalf("want the one pending denial the killed process left, have %v", left)
+	}
+	return ws, a
+}
+
 // pendingFiles are the work's decisions waiting to be recorded.
 func pendingFiles(ws, work string) []string {
 	left, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", work, "pending-decisions", "*.json"))
@@ -217,16 +234,7 @@ func TestLockBoundBusyWaiter(t *testing.T) {
 // process ended before the lock was free is recorded by the next process
 // that starts on the workspace.
 func TestLockBoundPendingRecordedByNextProcess(t *testing.T) {
-	ws := stagesWorkspace(t)
-	a := acceptedWork(t, ws)
-	waiter, cmd, held := busyStore(t, ws, a.work, "4000", "300")
-	mustDeny(t, waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target}), "STORE_BUSY")
-	must(t, cmd.Process.Kill()) // gone before its background retry could record it
-	_ = cmd.Wait()
-	mustAllow(t, <-held)
-	if left := pendingFiles(ws, a.work); len(left) != 1 {
-		t.Fatalf("want the one pending denial the killed process left, have %v", left)
-	}
+	ws, a := leftPending(t)
 	startServer(t, ws).turn("lookup_symbol_definition", map[string]any{"symbol": "DashboardComponent"})
 	checkRecorded(t, ws, a.work, "STORE_BUSY", "execution")
 }

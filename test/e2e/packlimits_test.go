@@ -25,9 +25,10 @@ func TestPackIsTheDecidedPack(t *testing.T) {
 		note  string
 		files []string
 		max   int
+		ref   any // each turn's version of the pack document
 	}{
-		{note: "initialize_work", files: packFiles(init), max: 2},
-		{note: "escalate", files: packFiles(esc), max: 3},
+		{note: "initialize_work", files: packFiles(init), max: 2, ref: init.ContextPack["ref"]},
+		{note: "escalate", files: packFiles(esc), max: 3, ref: esc.ContextPack["ref"]},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
 			path := filepath.Join(ws, ".ai", "tmp", "work", a.work, "decisions", fmt.Sprintf("%06d.json", i+1))
@@ -57,14 +58,14 @@ func TestPackIsTheDecidedPack(t *testing.T) {
 			if !slices.Equal(rec.Result.Pack.Files, tc.files) {
 				t.Errorf("the decision selected %v, the pack holds %v", rec.Result.Pack.Files, tc.files)
 			}
-			packRaw, err := os.ReadFile(filepath.Join(ws, init.ContextPack["ref"].(string)))
+			packRaw, err := os.ReadFile(filepath.Join(ws, tc.ref.(string)))
 			must(t, err)
 			var written struct {
 				Files []string `json:"files"`
 			}
 			must(t, json.Unmarshal(packRaw, &written))
-			if i == 1 && !slices.Equal(written.Files, tc.files) {
-				t.Errorf("context-pack.json holds %v, the response %v", written.Files, tc.files)
+			if !slices.Equal(written.Files, tc.files) {
+				t.Errorf("%s holds %v, the response %v", tc.ref, written.Files, tc.files)
 			}
 		})
 	}
