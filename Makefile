@@ -29,7 +29,8 @@ FUZZ_TARGETS := \
 	internal/patch:FuzzApplyEdits \
 	internal/patch:FuzzCodemods \
 	schemas:FuzzValidSchema \
-	internal/engine:FuzzDecodeResult
+	internal/engine:FuzzDecodeResult \
+	internal/controller:FuzzKeyMaterial
 FUZZTIME ?= 10s
 
 ## fuzz-short: each of FUZZ_TARGETS for FUZZTIME

@@ -22,6 +22,8 @@ func TestKeyMaterialMatchesAsItsPattern(t *testing.T) {
 		{note: "underscores only", content: "_ __ a_b c_d_e", want: false},
 		{note: "source code", content: "func main() { fmt.Println(\"hello_world\") }", want: false},
 		{note: "empty", content: "", want: false},
+		{note: "accented catalogue", content: "\"caf\u00e9_au_lait\": \"\u00e9t\u00e9\", \"AWS_\u00e9\": 1", want: false},
+		{note: "accented catalogue holding a key", content: "\"caf\u00e9\": 1\nAWS_SECRET_ACCESS_KEY=x", want: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.note, func(t *testing.T) {
@@ -51,6 +53,19 @@ func BenchmarkKeyMaterialSource(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		for b.Loop() {
 			keyMaterial.Match(src)
+		}
+	})
+}
+
+// FuzzKeyMaterial: the prefiltered matcher answers as its pattern on any
+// content.
+func FuzzKeyMaterial(f *testing.F) {
+	for _, seed := range []string{"aws_secret_access_key=1", "AWS_\u017fECRET_ACCESS_\u212aEY: x", "-----BEGIN EC PRIVATE KEY-----", "caf\u00e9_x"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, content []byte) {
+		if got, want := keyMaterial.Match(content), keyMaterial.pattern.Match(content); got != want {
+			t.Fatalf("Match(%q) = %v, the pattern says %v", content, got, want)
 		}
 	})
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcpc/mcpc/internal/secrets"
 )
@@ -31,9 +30,10 @@ func (k keyMaterialMatcher) Match(content []byte) bool {
 }
 
 // mayHoldKeyMaterial reports whether content holds "-----BEGIN " or
-// "aws_secret_access_key" in any ASCII case. (?i) also folds the long s
-// and the Kelvin sign into s and k, so content with bytes past ASCII is
-// left to the pattern.
+// "aws_secret_access_key" in any ASCII case. Of the name's letters, (?i)
+// folds only s and k into runes past ASCII (the long s and the Kelvin
+// sign), so content holding either is left to the pattern; translation
+// catalogues, with their other accented letters, are not.
 func mayHoldKeyMaterial(content []byte) bool {
 	if bytes.Contains(content, []byte("-----BEGIN ")) {
 		return true
@@ -49,12 +49,7 @@ func mayHoldKeyMaterial(content []byte) bool {
 		}
 		i += 1 + next
 	}
-	for _, b := range content {
-		if b >= utf8.RuneSelf {
-			return true
-		}
-	}
-	return false
+	return bytes.Contains(content, []byte("\u017f")) || bytes.Contains(content, []byte("\u212a"))
 }
 
 func asciiEqualFold(b []byte, lower string) bool {
