@@ -106,6 +106,6 @@ func BenchmarkInitializeWorkTree(b *testing.B) {
 	first, firstCPU := time.Since(t0), processCPU()-opened
 	loopTurns(b, a, req)
 	b.ReportMetric(float64(first.Milliseconds()), "first-turn-ms")
-	b.ReportMetric(float64((opened-cpu0).Milliseconds()), "open-cpu-ms")
+	b.ReportMetric(float64((opened - cpu0).Milliseconds()), "open-cpu-ms")
 	b.ReportMetric(float64(firstCPU.Milliseconds()), "first-turn-cpu-ms")
 }
