@@ -41,11 +41,9 @@ func (c *Controller) storeAttachments(workID string, raw any) ([]attachment, fun
 		ref, _ := m["ref"].(string)
 		caption, _ := m["caption"].(string)
 		a := attachment{ArtifactID: fmt.Sprintf("att-%03d", i+1), Type: typ, Ref: ref, Caption: caption}
-		if b64, ok := strings.CutPrefix(ref, "inline:base64:"); ok {
-			data, err := base64.StdEncoding.DecodeString(b64)
-			if err != nil {
-				return nil, nil, fmt.Errorf("attachment %d is not valid base64", i)
-			}
+		if data, inline, err := inlineContent(ref); err != nil {
+			return nil, nil, fmt.Errorf("attachment %d is not valid base64", i)
+		} else if inline {
 			a.Ref = attachmentRef(workID, typ, i)
 			jobs = append(jobs, writeJob{a.Ref, data})
 		}
@@ -58,6 +56,17 @@ func (c *Controller) storeAttachments(workID string, raw any) ([]attachment, fun
 			}
 		}
 	}, nil
+}
+
+// inlineContent decodes an inline attachment's ref ("inline:base64:...");
+// inline is false for a ref that names its content elsewhere.
+func inlineContent(ref string) (data []byte, inline bool, err error) {
+	b64, inline := strings.CutPrefix(ref, "inline:base64:")
+	if !inline {
+		return nil, false, nil
+	}
+	data, err = base64.StdEncoding.DecodeString(b64)
+	return data, true, err
 }
 
 // attachmentRef is where the i-th (from 0) inline attachment of a work is

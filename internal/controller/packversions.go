@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -139,18 +138,13 @@ func (c *Controller) sweepPacks(workID string, current int) {
 // request its decision record holds). serve runs it when it starts.
 func (c *Controller) RestoreWorkFiles(ctx context.Context) (int, error) {
 	written := 0
-	err := c.eachWorkFolder(ctx, "attachments", func(w string, attachments []string) error {
+	err := c.eachWorkFolder(ctx, "attachments", func(w string, have []string) error {
 		var ref string
-		var raw, first []byte
-		err := c.store.View(ctx, func(tx *store.Tx) error {
-			var err error
-			if ref, raw, err = tx.PackDoc(ctx, w); errors.Is(err, store.ErrNotFound) {
+		var raw []byte
+		err := c.store.View(ctx, func(tx *store.Tx) (err error) {
+			ref, raw, err = tx.PackDoc(ctx, w)
+			if errors.Is(err, store.ErrNotFound) {
 				return nil // a work from before the store kept its pack
-			} else if err != nil {
-				return err
-			}
-			if first, err = tx.Decision(ctx, w, 1); errors.Is(err, store.ErrNotFound) {
-				return nil
 			}
 			return err
 		})
@@ -164,18 +158,39 @@ func (c *Controller) RestoreWorkFiles(ctx context.Context) (int, error) {
 				written++
 			}
 		}
-		written += c.restoreAttachments(w, raw, first, attachments)
-		return nil
+		n, err := c.restoreAttachments(ctx, w, raw, have)
+		written += n
+		return err
 	})
 	return written, err
 }
 
-// restoreAttachments writes the inline attachments of a work's pack whose
-// files are missing, decoded again from initialize_work's request (the
-// input of the work's first decision record).
-func (c *Controller) restoreAttachments(workID string, pack, first []byte, have []string) int {
+// restoreAttachments writes the attachments of a work's pack whose files
+// are missing, decoded again from initialize_work's request (the input of
+// the work's first decision record, read only when one is missing).
+func (c *Controller) restoreAttachments(ctx context.Context, workID string, pack []byte, have []string) (int, error) {
 	var doc struct {
 		Attachments []attachment `json:"attachments"`
+	}
+	if json.Unmarshal(pack, &doc) != nil {
+		return 0, nil
+	}
+	missing := slices.DeleteFunc(doc.Attachments, func(a attachment) bool {
+		name, inWork := strings.CutPrefix(a.Ref, workDir(workID)+"/attachments/")
+		return !inWork || slices.Contains(have, name)
+	})
+	if len(missing) == 0 {
+		return 0, nil
+	}
+	var first []byte
+	err := c.store.View(ctx, func(tx *store.Tx) (err error) {
+		first, err = tx.Decision(ctx, workID, 1)
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
 	}
 	var rec struct {
 		Input struct {
@@ -184,14 +199,14 @@ func (c *Controller) restoreAttachments(workID string, pack, first []byte, have 
 			} `json:"args"`
 		} `json:"input"`
 	}
-	if json.Unmarshal(pack, &doc) != nil || json.Unmarshal(first, &rec) != nil {
-		return 0
+	if json.Unmarshal(first, &rec) != nil {
+		return 0, nil
 	}
 	inline := inlineAttachments(workID, rec.Input.Args.Attachments)
 	n := 0
-	for _, a := range doc.Attachments {
+	for _, a := range missing {
 		data, ok := inline[a.Ref]
-		if !ok || slices.Contains(have, a.Ref[strings.LastIndexByte(a.Ref, '/')+1:]) {
+		if !ok {
 			continue
 		}
 		if err := c.writeState(a.Ref, data); err != nil {
@@ -200,7 +215,7 @@ func (c *Controller) restoreAttachments(workID string, pack, first []byte, have 
 		}
 		n++
 	}
-	return n
+	return n, nil
 }
 
 // inlineAttachments are the decoded contents of a request's inline
@@ -211,10 +226,8 @@ func inlineAttachments(workID string, list []any) map[string][]byte {
 		m, _ := item.(map[string]any)
 		typ, _ := m["type"].(string)
 		ref, _ := m["ref"].(string)
-		if b64, ok := strings.CutPrefix(ref, "inline:base64:"); ok {
-			if data, err := base64.StdEncoding.DecodeString(b64); err == nil {
-				out[attachmentRef(workID, typ, i)] = data
-			}
+		if data, inline, err := inlineContent(ref); inline && err == nil {
+			out[attachmentRef(workID, typ, i)] = data
 		}
 	}
 	return out
