@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -94,10 +95,11 @@ func Check(s *jsonschema.Schema, v any) []Problem {
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			p := Problem{Path: dotted(e.InstanceLocation), Message: e.Message, Expected: expectedAt(e.AbsoluteKeywordLocation)}
-			if k := p.Path + "\x00" + p.Message; !seen[k] {
-				seen[k] = true
-				out = append(out, p)
+			for _, p := range leafProblems(e) {
+				if k := p.Path + "\x00" + p.Message; !seen[k] {
+					seen[k] = true
+					out = append(out, p)
+				}
 			}
 			return
 		}
@@ -107,6 +109,64 @@ func Check(s *jsonschema.Schema, v any) []Problem {
 	}
 	walk(ve)
 	return out
+}
+
+// leafProblems are the problems of one leaf error. A missing-properties
+// error is one problem per property, at the property's own path
+// (args.need), so a rule that also knows the property is required can tell
+// it is the same fault and report it once.
+func leafProblems(e *jsonschema.ValidationError) []Problem {
+	path := dotted(e.InstanceLocation)
+	expected := expectedAt(e.AbsoluteKeywordLocation)
+	if strings.HasSuffix(e.KeywordLocation, "/required") {
+		if names, ok := missingProperties(e.Message); ok {
+			out := make([]Problem, 0, len(names))
+			for _, name := range names {
+				at := name
+				if path != "" {
+					at = path + "." + name
+				}
+				out = append(out, Problem{Path: at, Message: "missing property", Expected: expected})
+			}
+			return out
+		}
+	}
+	return []Problem{{Path: path, Message: e.Message, Expected: expected}}
+}
+
+// missingProperties reads the names out of the validator's "missing
+// properties: 'a', 'b'" message (each name quoted as %q would, but in
+// single quotes, the form jsonschema/v5 has no structured field for);
+// false when the message is not in that form.
+func missingProperties(msg string) ([]string, bool) {
+	rest, ok := strings.CutPrefix(msg, "missing properties: ")
+	if !ok {
+		return nil, false
+	}
+	var names []string
+	for rest != "" {
+		if rest[0] != '\'' {
+			return nil, false
+		}
+		end := 1
+		for end < len(rest) && rest[end] != '\'' {
+			if rest[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(rest) {
+			return nil, false
+		}
+		inner := strings.ReplaceAll(strings.ReplaceAll(rest[1:end], `\'`, `'`), `"`, `\"`)
+		name, err := strconv.Unquote(`"` + inner + `"`)
+		if err != nil {
+			return nil, false
+		}
+		names = append(names, name)
+		rest = strings.TrimPrefix(rest[end+1:], ", ")
+	}
+	return names, len(names) > 0
 }
 
 // dotted turns a JSON pointer (/args/edits/0/find) into args.edits[0].find.

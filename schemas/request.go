@@ -89,7 +89,27 @@ func (rc *RequestChecker) Check(doc any) []Problem {
 	}
 	probs := Check(rc.envelope, doc)
 	if s := rc.verbs[verb]; s != nil {
-		probs = append(probs, Check(s, doc)...)
+		probs = mergeProblems(probs, Check(s, doc))
+	}
+	return probs
+}
+
+// mergeProblems appends more to probs, but a fault both the envelope and
+// the verb's branch see (args not an object) once: keyed by path and
+// message, keeping the verb branch's Expected, the more specific shape.
+func mergeProblems(probs, more []Problem) []Problem {
+	at := make(map[string]int, len(probs))
+	for i, p := range probs {
+		at[p.Path+"\x00"+p.Message] = i
+	}
+	for _, p := range more {
+		if i, ok := at[p.Path+"\x00"+p.Message]; ok {
+			if p.Expected != "" {
+				probs[i].Expected = p.Expected
+			}
+			continue
+		}
+		probs = append(probs, p)
 	}
 	return probs
 }

@@ -71,7 +71,7 @@ func TestRequestCheckerMatchesWholeSchema(t *testing.T) {
 	// one fault that matters.
 	var doc any
 	_ = json.Unmarshal([]byte(`{"args":{}}`), &doc)
-	if got := key(split.Check(doc)); !slices.Equal(got, []string{": missing properties: 'verb'"}) {
+	if got := key(split.Check(doc)); !slices.Equal(got, []string{"verb: missing property"}) {
 		t.Fatalf("no verb: %q", got)
 	}
 	if invalid < 10 {

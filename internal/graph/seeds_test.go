@@ -20,11 +20,11 @@ func TestSeedValidation(t *testing.T) {
 		want []string // file:line: message fragments, in order
 	}{
 		{note: "missing invariants", rows: `{"id":"r1","type":"UIIntent","intent":"tabular_view"}`,
-			want: []string{"bad.jsonl:1: missing properties: 'version', 'updated_at', 'updated_by'"}},
+			want: []string{"bad.jsonl:1: version: missing property", "bad.jsonl:1: updated_at: missing property", "bad.jsonl:1: updated_by: missing property"}},
 		{note: "status outside the enum", rows: strings.Replace(goodRule, `"approved"`, `"maybe"`, 1),
 			want: []string{"bad.jsonl:1: status: value must be one of"}},
 		{note: "approved rule without a target", rows: strings.Replace(goodRule, `"toTag":"sdf-x",`, "", 1),
-			want: []string{"bad.jsonl:1: missing properties: 'toTag'"}},
+			want: []string{"bad.jsonl:1: toTag: missing property"}},
 		{note: "unknown rule needs no target", rows: strings.Replace(strings.Replace(goodRule, `"toTag":"sdf-x",`, "", 1), "approved", "unknown", 1)},
 		{note: "field of no kind", rows: strings.Replace(goodRule, `"status"`, `"owner":"me","status"`, 1),
 			want: []string{"bad.jsonl:1: ", "owner"}},

@@ -98,6 +98,16 @@ func TestBadInput(t *testing.T) {
 			}
 			resp := a.send(req)
 			mustDeny(t, resp, tc.code)
+			// One fault, one denial: a missing argument the schema and
+			// invalid-args' required-argument rule both see is reported once.
+			seen := map[string]bool{}
+			for _, d := range resp.Denials {
+				if k := d.Code + " " + d.Path; seen[k] {
+					t.Errorf("denied twice at %s: %v", k, resp.DenyReasons)
+				} else {
+					seen[k] = true
+				}
+			}
 			if tc.note == "a number no float holds" {
 				unreadable(t, resp, "could not be decoded")
 			}

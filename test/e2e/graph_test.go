@@ -101,7 +101,7 @@ func TestGraphCLI(t *testing.T) {
 	f.WriteString(`{"id":"bad","type":"MacroConstraint","version":1,"updated_at":"2026-11-01","updated_by":"x","ifContains":"sdf-alert"}` + "\n")
 	f.Close()
 	out, err = runCLI(ws, "graph", "sync")
-	if err == nil || !strings.Contains(out, ".ai/graph/seed/intents/ui.jsonl:4: missing properties: 'forbid'") {
+	if err == nil || !strings.Contains(out, ".ai/graph/seed/intents/ui.jsonl:4: forbid: missing property") {
 		t.Fatalf("bad seed: %v\n%s", err, out)
 	}
 	out, err = runCLI(ws, "graph", "inventory")

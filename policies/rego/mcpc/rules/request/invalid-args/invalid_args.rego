@@ -61,9 +61,12 @@ report contains violation if {
 
 _given(arg) if object.get(input.args, arg, null) != null
 
+# A missing argument is reported once: the schema names it at its own path,
+# and when args as a whole failed the schema (not an object), what it lacks
+# follows from that one fault.
 _schema_error_at(path) if {
 	some error in input.request.errors
-	error.path == path
+	error.path in {path, "args"}
 }
 
 default _retry_verb := ""

@@ -85,6 +85,26 @@ test_fail_schema_error_not_duplicated if {
 	}}
 }
 
+test_fail_args_not_an_object_reported_once if {
+	r := rule.report with input as fixtures.with_input({
+		"verb": "read_file_lines",
+		"args": {},
+		"request": {"decoded": true, "errors": [{
+			"path": "args",
+			"message": "expected object, but got string",
+		}]},
+	})
+	r == {{
+		"code": "INVALID_ARGS",
+		"message": "expected object, but got string; example args: {\"endLine\":40,\"startLine\":1,\"targetFile\":\"src/app/app.component.html\"}",
+		"path": "args",
+		"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
+		"rule": "mcpc.rules.request[\"invalid-args\"]",
+		"severity": "error",
+		"suggestedVerb": "read_file_lines",
+	}}
+}
+
 test_fail_trace_needs_one_of if {
 	r := rule.report with input as fixtures.with_input({
 		"verb": "trace_symbol_graph",
