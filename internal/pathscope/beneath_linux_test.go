@@ -128,3 +128,31 @@ func TestOpenat2Used(t *testing.T) {
 		t.Errorf("a read asked openat2 %d times, want once", *calls)
 	}
 }
+
+// BenchmarkReadStamped is what a read turn asks of pathscope's I/O: the
+// file read with its stamp ahead of the lock, then the stamp checked under
+// it, through openat2 and through the walk (a kernel refusing openat2).
+func BenchmarkReadStamped(b *testing.B) {
+	fx := newFixture(b)
+	const target = "src/util/strings.ts"
+	for _, walk := range []bool{false, true} {
+		name := "openat2"
+		if walk {
+			name = "walk"
+		}
+		b.Run(name, func(b *testing.B) {
+			openat2Refused.Store(walk)
+			defer openat2Refused.Store(false)
+			b.ReportAllocs()
+			for b.Loop() {
+				_, stamp, err := fx.r.ReadFileStamped(target, 1<<20)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if now, err := fx.r.StatStamp(target); err != nil || now != stamp {
+					b.Fatalf("stamp %+v, now %+v, %v", stamp, now, err)
+				}
+			}
+		})
+	}
+}
