@@ -22,7 +22,9 @@ import (
 // makes the call fail rather than lead somewhere else, and ".." never occurs
 // because names are validated first. This is stricter than os.Root, which
 // follows symlinks that stay inside the root: the policy saw "symlink" as a
-// problem, so the I/O must not quietly follow one either.
+// problem, so the I/O must not quietly follow one either. On Linux the
+// directories are reached with one openat2 that refuses a link anywhere on
+// the path (beneath_linux.go); the file itself is still opened here.
 
 const (
 	dirOpenFlags  = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
