@@ -10,7 +10,8 @@
 // half of the boundary and do not trust earlier answers from Resolve, because
 // the tree can change between the check and the use. Each call re-validates
 // the name and then walks it one component at a time from an open descriptor
-// of the root with O_NOFOLLOW, so no symbolic link is ever followed, nothing
+// of the root with O_NOFOLLOW (on Linux one openat2 with RESOLVE_NO_SYMLINKS
+// does the same walk in the kernel), so no symbolic link is ever followed, nothing
 // outside the worktree is ever opened, and a FIFO or device is never read
 // (it is opened, if at all, with O_NONBLOCK and refused after fstat).
 //

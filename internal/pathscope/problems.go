@@ -83,7 +83,7 @@ func analyzeSyntax(raw string) syntax {
 			add(ProblemNUL)
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
 			add(ProblemControlChar)
-		case isFormatChar(r):
+		case r >= 0xa0 && isFormatChar(r): // no ASCII or C1 character is one; most paths skip the tables
 			add(ProblemUnicodeFormat)
 		}
 	}

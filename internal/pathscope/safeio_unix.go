@@ -22,7 +22,9 @@ import (
 // makes the call fail rather than lead somewhere else, and ".." never occurs
 // because names are validated first. This is stricter than os.Root, which
 // follows symlinks that stay inside the root: the policy saw "symlink" as a
-// problem, so the I/O must not quietly follow one either.
+// problem, so the I/O must not quietly follow one either. On Linux the
+// directories are reached with one openat2 that refuses a link anywhere on
+// the path (beneath_linux.go); the file itself is still opened here.
 
 const (
 	dirOpenFlags  = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
@@ -285,45 +287,46 @@ func (r *Resolver) ioNames(canonical string) ([]string, error) {
 }
 
 // openRegular opens a regular, singly-linked file for reading and returns
-// its descriptor, which the caller closes, with its size. Non-regular files
+// its descriptor, which the caller closes, with its fstat taken after the
+// open. Non-regular files
 // are refused from an lstat before opening (so a FIFO or device is normally
 // never opened at all) and again from fstat after opening (in case one was
 // swapped in between); O_NONBLOCK guarantees that even the swapped-in FIFO
 // cannot block the open. The descriptor stays non-blocking: read(2) of a
 // regular file ignores the flag, and handing it to os.File would cost three
 // more system calls per read for a poller a regular file cannot use.
-func (r *Resolver) openRegular(canonical string) (int, int64, error) {
+func (r *Resolver) openRegular(canonical string) (int, *unix.Stat_t, error) {
 	names, err := r.ioNames(canonical)
 	if err != nil {
-		return -1, 0, err
+		return -1, nil, err
 	}
 	dirfd, err := r.openDirs(names[:len(names)-1], false)
 	if err != nil {
-		return -1, 0, err
+		return -1, nil, err
 	}
 	defer unix.Close(dirfd)
 	base := names[len(names)-1]
 
-	var st unix.Stat_t
-	if err := ignoringEINTR(func() error { return unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
-		return -1, 0, r.pathError("open", canonical, err)
+	st := new(unix.Stat_t)
+	if err := ignoringEINTR(func() error { return unix.Fstatat(dirfd, base, st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
+		return -1, nil, r.pathError("open", canonical, err)
 	}
-	if err := checkRegular(&st); err != nil {
-		return -1, 0, r.pathError("open", canonical, err)
+	if err := checkRegular(st); err != nil {
+		return -1, nil, r.pathError("open", canonical, err)
 	}
 	fd, err := ignoringEINTRValue(func() (int, error) { return unix.Openat(dirfd, base, fileReadFlags, 0) })
 	if err != nil {
-		return -1, 0, r.pathError("open", canonical, classifyOpenError(dirfd, base, err))
+		return -1, nil, r.pathError("open", canonical, classifyOpenError(dirfd, base, err))
 	}
-	if err := unix.Fstat(fd, &st); err != nil {
+	if err := unix.Fstat(fd, st); err != nil {
 		unix.Close(fd)
-		return -1, 0, r.pathError("open", canonical, err)
+		return -1, nil, r.pathError("open", canonical, err)
 	}
-	if err := checkRegular(&st); err != nil {
+	if err := checkRegular(st); err != nil {
 		unix.Close(fd)
-		return -1, 0, r.pathError("open", canonical, err)
+		return -1, nil, r.pathError("open", canonical, err)
 	}
-	return fd, st.Size, nil
+	return fd, st, nil
 }
 
 // fdReader reads a regular file's descriptor with read(2).
@@ -345,8 +348,12 @@ func (fd fdReader) Read(p []byte) (int, error) {
 
 // openDirs opens the directory reached by following dirs from the root, one
 // component at a time with O_NOFOLLOW, creating missing ones when create is
-// set. The caller closes the returned descriptor.
+// set. The caller closes the returned descriptor. Where the kernel can do
+// the same walk in one call, it does (openDirsAtOnce).
 func (r *Resolver) openDirs(dirs []string, create bool) (int, error) {
+	if fd, ok := r.openDirsAtOnce(dirs); ok {
+		return fd, nil
+	}
 	// The root itself was resolved by New; O_NOFOLLOW refuses it if it has
 	// since been replaced by a symlink.
 	fd, err := ignoringEINTRValue(func() (int, error) { return unix.Open(r.root, dirOpenFlags, 0) })

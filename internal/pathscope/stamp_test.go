@@ -61,3 +61,35 @@ func TestStampAndStage(t *testing.T) {
 		})
 	}
 }
+
+// TestReadUpTo: a read sized by an fstat still reads what the file holds
+// when it grew or shrank since, and stops one byte past the limit.
+func TestReadUpTo(t *testing.T) {
+	content := []byte("0123456789")
+	for _, tc := range []struct {
+		note        string
+		size, limit int64
+		want        string
+	}{
+		{note: "the size the fstat gave", size: 10, limit: 100, want: "0123456789"},
+		{note: "the file grew since the fstat", size: 3, limit: 100, want: "0123456789"},
+		{note: "the file grew from empty", size: 0, limit: 100, want: "0123456789"},
+		{note: "the file shrank since the fstat", size: 50, limit: 100, want: "0123456789"},
+		{note: "the file grew past the limit", size: 3, limit: 5, want: "012345"},
+		{note: "a limit of zero", size: 0, limit: 0, want: "0"},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+			must(t, err)
+			defer f.Close()
+			_, err = f.Write(content)
+			must(t, err)
+			_, err = f.Seek(0, 0)
+			must(t, err)
+			got, err := readUpTo(int(f.Fd()), tc.size, tc.limit)
+			if err != nil || string(got) != tc.want {
+				t.Errorf("readUpTo(size %d, limit %d) = %q, %v; want %q", tc.size, tc.limit, got, err, tc.want)
+			}
+		})
+	}
+}

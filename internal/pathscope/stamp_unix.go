@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -32,39 +33,58 @@ func stampOf(st *unix.Stat_t) Stamp {
 }
 
 // ReadFileStamped is ReadFile with the stamp of the content read: the
-// file's stamp before and after the read, when they agree (zero when the
-// file changed while it was read, so no later check can match it).
+// file's stamp when it was opened and after the read, when they agree (zero
+// when the file changed while it was read, so no later check can match it).
 func (r *Resolver) ReadFileStamped(canonical string, maxBytes int64) ([]byte, Stamp, error) {
 	if maxBytes < 0 {
 		return nil, Stamp{}, fmt.Errorf("pathscope: negative read limit %d", maxBytes)
 	}
-	fd, size, err := r.openRegular(canonical)
+	fd, opened, err := r.openRegular(canonical)
 	if err != nil {
 		return nil, Stamp{}, err
 	}
 	defer unix.Close(fd)
-	if size > maxBytes {
+	if opened.Size > maxBytes {
 		return nil, Stamp{}, r.pathError("read", canonical, ErrTooLarge)
 	}
-	var before, after unix.Stat_t
-	if err := unix.Fstat(fd, &before); err != nil {
-		return nil, Stamp{}, r.pathError("read", canonical, err)
-	}
-	// Read one byte past the limit: the file may have grown since fstat.
-	data, err := io.ReadAll(io.LimitReader(fdReader(fd), maxBytes+1))
+	before := stampOf(opened)
+	data, err := readUpTo(fd, opened.Size, maxBytes)
 	if err != nil {
 		return nil, Stamp{}, r.pathError("read", canonical, err)
 	}
 	if int64(len(data)) > maxBytes {
 		return nil, Stamp{}, r.pathError("read", canonical, ErrTooLarge)
 	}
+	var after unix.Stat_t
 	if err := unix.Fstat(fd, &after); err != nil {
 		return nil, Stamp{}, r.pathError("read", canonical, err)
 	}
-	if s := stampOf(&before); s == stampOf(&after) && s.Size == uint64(len(data)) {
-		return data, s, nil
+	if before == stampOf(&after) && before.Size == uint64(len(data)) {
+		return data, before, nil
 	}
 	return data, Stamp{}, nil
+}
+
+// readUpTo reads fd to its end, or to one byte past limit (the file may
+// have grown since its fstat), into a buffer sized for the size the fstat
+// gave: an unchanged file is read with no copying and no growing.
+func readUpTo(fd int, size, limit int64) ([]byte, error) {
+	buf := make([]byte, 0, min(size, limit)+1)
+	for int64(len(buf)) <= limit {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, int(min(int64(cap(buf)), limit+1-int64(len(buf)))))
+		}
+		room := buf[len(buf):min(int64(cap(buf)), limit+1)]
+		n, err := fdReader(fd).Read(room)
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
 }
 
 // StatStamp is the stamp of the regular, singly-linked file at the

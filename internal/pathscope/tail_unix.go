@@ -12,11 +12,12 @@ import (
 // file at the canonical path, reached as ReadFile reaches it: an
 // append-only log's last record is found without reading the whole log.
 func (r *Resolver) ReadTail(canonical string, n int64) ([]byte, error) {
-	fd, size, err := r.openRegular(canonical)
+	fd, st, err := r.openRegular(canonical)
 	if err != nil {
 		return nil, err
 	}
 	defer unix.Close(fd)
+	size := st.Size
 	off := max(size-n, 0)
 	buf := make([]byte, size-off)
 	read := 0

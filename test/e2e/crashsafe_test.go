@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -174,5 +175,61 @@ func TestCrashSafeRankingCutShort(t *testing.T) {
 	out, err := runCLI(ws, "explain-deny", "--work", fmt.Sprint(work), "--decision", "1")
 	if err != nil || !strings.Contains(out, "advisory PACK_INSUFFICIENT: ranking ran past its 2000 ms deadline") {
 		t.Errorf("explain-deny does not explain the advisory: %v\n%s", err, out)
+	}
+}
+
+// TestCrashSafeAttachmentRestored: a process that dies after initialize_work
+// committed, before it wrote the work's files, leaves the inline
+// attachment's file missing; the next serve writes it when it starts, with
+// the bytes the request carried, where the pack the store kept says it is.
+func TestCrashSafeAttachmentRestored(t *testing.T) {
+	ws := newWorkspace(t)
+	content := []byte("a screenshot's bytes \x00\xff, kept only in the request\n")
+	dying, _, cmd := startBinaryWithLockLog(t, failpointBinary(t), ws, "MCPC_FAILPOINT=pack:committed")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := dying.c.Turn(ctx, map[string]any{"verb": "initialize_work", "originalPrompt": demo.Prompt,
+		"args": map[string]any{"lexemes": []string{"adp-alert"}, "attachments": []any{
+			map[string]any{"type": "screenshot", "ref": "inline:base64:" + base64.StdEncoding.EncodeToString(content)},
+		}}}); err == nil {
+		t.Fatal("the failpoint process answered the initialize_work it should have died in")
+	}
+	_ = cmd.Wait()
+	const attachment = "attachments/screenshot-001.bin"
+	lost, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", "*", attachment))
+	if len(lost) > 0 {
+		t.Fatalf("the dying process wrote %v; the test needs it lost", lost)
+	}
+
+	startServer(t, ws)
+	var restored []string
+	for deadline := time.Now().Add(15 * time.Second); len(restored) == 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		restored, _ = filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", "*", attachment))
+	}
+	if len(restored) != 1 {
+		t.Fatalf("the next serve did not write the lost attachment: %v", restored)
+	}
+	if got, err := os.ReadFile(restored[0]); err != nil || string(got) != string(content) {
+		t.Errorf("the restored attachment holds %q (%v), want the request's %q", got, err, content)
+	}
+	// The pack document was lost with it; the restored one names the file.
+	workDir := filepath.Dir(filepath.Dir(restored[0]))
+	raw, err := os.ReadFile(filepath.Join(workDir, "context-pack.json"))
+	if err != nil {
+		t.Fatalf("the next serve did not write the lost pack document: %v", err)
+	}
+	var pack struct {
+		Attachments []struct {
+			Ref string `json:"ref"`
+		} `json:"attachments"`
+	}
+	must(t, json.Unmarshal(raw, &pack))
+	rel, _ := filepath.Rel(ws, restored[0])
+	if !slices.ContainsFunc(pack.Attachments, func(a struct {
+		Ref string `json:"ref"`
+	}) bool {
+		return a.Ref == filepath.ToSlash(rel)
+	}) {
+		t.Errorf("the restored pack's attachments %+v do not name %s", pack.Attachments, rel)
 	}
 }
