@@ -39,7 +39,7 @@ _enforceable_ids := {entry.id | some entry in _enforceable} # regal ignore:prefe
 # fail to cite one they touch, so only their tags are gathered
 default _suspects := set()
 
-_suspects := object.keys(plan.change_nodes) - intersection({enforcement.citing(id) | some id in _enforceable_ids}) if {
+_suspects := plan.kind_indexes("change") - intersection({enforcement.citing(id) | some id in _enforceable_ids}) if {
 	count(_enforceable_ids) > 0
 }
 

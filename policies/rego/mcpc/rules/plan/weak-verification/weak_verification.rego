@@ -133,8 +133,15 @@ _all_cover if {
 	}
 }
 
-# the change nodes a command of one of their validate nodes covers
-_covered_ids := {target | # regal ignore:prefer-set-or-object-rule
+# the change nodes a command of one of their validate nodes covers: when
+# every command covers every file, those a validate node with a targeted
+# validation hook maps to (Go reports them by recipe,
+# input.submissionFacts.aggregates recipeMapped; an input without them has
+# them collected node by node)
+_covered_ids := {target | some target in plan.aggregates.recipeMapped.run_targeted_validation} if {
+	_all_cover
+	is_object(plan.aggregates.recipeMapped)
+} else := {target | # regal ignore:prefer-set-or-object-rule
 	some node in plan.validate_nodes
 	some hook in node.verificationHooks
 	hook.recipeId == "run_targeted_validation"
