@@ -333,7 +333,12 @@ _unapproved_tags := {tag | # regal ignore:prefer-set-or-object-rule
 #   it without citing the rule's id in policyRefs (tags all cite left out)
 uncited_nodes := {tag: uncited | # regal ignore:prefer-set-or-object-rule
 	some tag, nodes in migrating_nodes
-	uncited := nodes - citing(rules_by_tag[tag].id)
+	id := rules_by_tag[tag].id
+
+	# Go lists the nodes citing a ref in node order, once each: when that
+	# list is the migrating nodes sorted, every one of them cites the rule
+	sort(nodes) != object.get(plan.aggregates.refNodes, id, [])
+	uncited := nodes - citing(id)
 	count(uncited) > 0
 } if {
 	_index_facts
