@@ -50,11 +50,30 @@ type planAggregates struct {
 	RefNodes map[string][]int `json:"refNodes"`
 	// Untargeted are the indexes of the change nodes without a targetFile.
 	Untargeted []int `json:"untargeted"`
+	// TrueNodes are, per field of flagFields, the indexes of the change
+	// nodes whose field is true (JSON true, nothing else).
+	TrueNodes map[string][]int `json:"trueNodes"`
+	// TextNodes are, per field of textFields, the indexes of the change
+	// nodes whose field is a string that is not blank (what is left after
+	// trimming white space, as Rego's trim_space trims it, is not "").
+	TextNodes map[string][]int `json:"textNodes"`
+	// RecipeMapped are, per string recipeId of a validate node's
+	// verificationHooks, the distinct mapsToNodeIds entries of the validate
+	// nodes that have such a hook.
+	RecipeMapped map[string][]any `json:"recipeMapped"`
 	// EvidenceCounts are the distinct [len(citations), len(codeEvidence)]
 	// of the change nodes, set only when every change node has both as
 	// arrays (policy counts any other shape itself).
 	EvidenceCounts [][2]int `json:"evidenceCounts,omitempty"`
 }
+
+// flagFields and textFields are the change-node fields the low-evidence
+// path and the fallback are read from (lib/enforcement guarded_indexes,
+// fallback_indexes): reported by field, policy says what they make.
+var (
+	flagFields = []string{"lowEvidenceGuard", "requiresHumanReview"}
+	textFields = []string{"uncertaintyNote", "fallback"}
+)
 
 // distinctValues collects JSON values once each.
 type distinctValues map[string]any
@@ -108,7 +127,15 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 	counts := map[[2]int]bool{}
 	counted := true
 	a := &planAggregates{KindIndexes: map[string][]int{}, IDs: []any{},
-		TargetNodes: map[string][]int{}, RefNodes: map[string][]int{}, Untargeted: []int{}}
+		TargetNodes: map[string][]int{}, RefNodes: map[string][]int{}, Untargeted: []int{},
+		TrueNodes: map[string][]int{}, TextNodes: map[string][]int{}, RecipeMapped: map[string][]any{}}
+	for _, f := range flagFields {
+		a.TrueNodes[f] = []int{}
+	}
+	for _, f := range textFields {
+		a.TextNodes[f] = []int{}
+	}
+	recipeMapped := map[string]distinctValues{}
 	if nodeTags != nil {
 		a.TagNodes = map[string][]int{}
 	}
@@ -127,6 +154,12 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 		}
 		if kind == "validate" {
 			mapped.addEach(m["mapsToNodeIds"])
+			for _, recipe := range hookRecipes(m["verificationHooks"]) {
+				if recipeMapped[recipe] == nil {
+					recipeMapped[recipe] = distinctValues{}
+				}
+				recipeMapped[recipe].addEach(m["mapsToNodeIds"])
+			}
 		}
 		deps.addEach(m["dependsOn"])
 		citations.addEach(m["citations"])
@@ -145,6 +178,16 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 		if nodeTags != nil {
 			for _, tag := range nodeTags[i] {
 				a.TagNodes[tag] = append(a.TagNodes[tag], i)
+			}
+		}
+		for _, f := range flagFields {
+			if m[f] == true {
+				a.TrueNodes[f] = append(a.TrueNodes[f], i)
+			}
+		}
+		for _, f := range textFields {
+			if text, ok := m[f].(string); ok && strings.TrimSpace(text) != "" {
+				a.TextNodes[f] = append(a.TextNodes[f], i)
 			}
 		}
 		for _, ref := range stringRefs(m["policyRefs"]) {
@@ -170,6 +213,9 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 	a.Dependencies, a.Citations, a.Hooks = deps.list(), citations.list(), hooks.list()
 	a.ChangeTargets, a.ChangeEvidence, a.ComponentMappings = targets.list(), evidence.list(), mappings.list()
 	a.ChangeIDs, a.Mapped, a.ChangeOperations = changeIDs.list(), mapped.list(), operations.list()
+	for recipe, ids := range recipeMapped {
+		a.RecipeMapped[recipe] = ids.list()
+	}
 	if counted {
 		a.EvidenceCounts = make([][2]int, 0, len(counts))
 		for row := range counts {
@@ -183,6 +229,30 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 		})
 	}
 	return a
+}
+
+// hookRecipes are the distinct string recipeIds of a verificationHooks
+// value's hooks (an array's elements, an object's values), as policy's
+// `some hook in node.verificationHooks; hook.recipeId == ...` reads them.
+func hookRecipes(v any) []string {
+	var hooks []any
+	switch v := v.(type) {
+	case []any:
+		hooks = v
+	case map[string]any:
+		for _, x := range v {
+			hooks = append(hooks, x)
+		}
+	}
+	var out []string
+	for _, h := range hooks {
+		if m, ok := h.(map[string]any); ok {
+			if recipe, ok := m["recipeId"].(string); ok && !slices.Contains(out, recipe) {
+				out = append(out, recipe)
+			}
+		}
+	}
+	return out
 }
 
 // stringRefs are the distinct strings among a policyRefs value's entries

@@ -58,6 +58,24 @@ func TestPlanFactsDecideAsWithout(t *testing.T) {
 		{"validation that covers nothing", func(doc map[string]any) {
 			doc["config"].(map[string]any)["validationCovers"] = map[string]any{"no-adp-alert": []any{"docs/**"}}
 		}},
+		{"validation hooks of another recipe and in an object", func(doc map[string]any) {
+			var validates []map[string]any
+			for _, n := range doc["submission"].(map[string]any)["nodes"].([]any) {
+				if m := n.(map[string]any); m["kind"] == "validate" {
+					validates = append(validates, m)
+				}
+			}
+			validates[0]["verificationHooks"] = []any{map[string]any{"recipeId": "replace_lexeme_in_file", "params": map[string]any{}}}
+			validates[1]["verificationHooks"] = map[string]any{"a": validates[1]["verificationHooks"].([]any)[0]}
+			validates[2]["mapsToNodeIds"] = map[string]any{"x": "change-0003"}
+		}},
+		{"fallbacks and notes that are not text", func(doc map[string]any) {
+			for i, c := range changes(doc) {
+				c["uncertaintyNote"] = []any{nil, 3, " \t", "why"}[i%4]
+				c["fallback"] = []any{true, "\n", "wrap", nil}[i%4]
+				c["requiresHumanReview"] = i%3 != 0
+			}
+		}},
 		{"another strategy", func(doc map[string]any) { doc["envelope"].(map[string]any)["knowledgeStrategyId"] = "neutral" }},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
@@ -92,6 +110,7 @@ func TestPlanFactsDecideAsWithout(t *testing.T) {
 			if err := json.Unmarshal(with, &dec); err != nil {
 				t.Fatal(err)
 			}
+			t.Logf("%d denials", len(dec.Denials))
 			denied += len(dec.Denials)
 		})
 	}

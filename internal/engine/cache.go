@@ -65,6 +65,10 @@ func (dataCache) Put(ast.Ref, ast.Value) {}
 // value. A member whose value changed is evaluated again.
 type staticRules struct {
 	byHash map[int][]*staticRule
+	// paths are the distinct member paths the memoized rules read; a
+	// rule's slots index them, and an evaluation finds each path's term in
+	// its input once (ruleCache.member), not once per rule that reads it
+	paths []memberPath
 }
 
 // maxMemoMembers bounds the members a memoized rule may read; a rule that
@@ -78,6 +82,7 @@ const memoEntries = 4
 type staticRule struct {
 	ref     ast.Ref
 	members []memberPath // the parts of the input it reads; none: static
+	slots   []int        // members' indexes in staticRules.paths
 	value   atomic.Pointer[staticValue]
 
 	mu      sync.Mutex
@@ -125,12 +130,11 @@ func (p memberPath) find(input ast.Object) *ast.Term {
 	return cur
 }
 
-// key fills key with the terms of r's members in input (nil when absent).
-func (r *staticRule) key(input ast.Object, key *[maxMemoMembers]*ast.Term) {
-	for i, path := range r.members {
-		if input != nil {
-			key[i] = path.find(input)
-		}
+// key fills key with the terms of r's members in c's input (nil when
+// absent).
+func (r *staticRule) key(c *ruleCache, key *[maxMemoMembers]*ast.Term) {
+	for i, slot := range r.slots {
+		key[i] = c.member(slot)
 	}
 }
 
@@ -150,7 +154,7 @@ func sameKey(a, b *[maxMemoMembers]*ast.Term) bool {
 	return true
 }
 
-func (r *staticRule) get(input ast.Object) (*ast.Term, bool, bool) {
+func (r *staticRule) get(c *ruleCache) (*ast.Term, bool, bool) {
 	if len(r.members) == 0 {
 		if v := r.value.Load(); v != nil {
 			return v.term, v.undefined, true
@@ -158,7 +162,7 @@ func (r *staticRule) get(input ast.Object) (*ast.Term, bool, bool) {
 		return nil, false, false
 	}
 	var key [maxMemoMembers]*ast.Term
-	r.key(input, &key)
+	r.key(c, &key)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i := range r.entries {
@@ -169,7 +173,7 @@ func (r *staticRule) get(input ast.Object) (*ast.Term, bool, bool) {
 	return nil, false, false
 }
 
-func (r *staticRule) put(input ast.Object, value *ast.Term) {
+func (r *staticRule) put(c *ruleCache, value *ast.Term) {
 	if len(r.members) == 0 {
 		// The first evaluation to finish the rule keeps it; any other
 		// computed the same value.
@@ -177,7 +181,7 @@ func (r *staticRule) put(input ast.Object, value *ast.Term) {
 		return
 	}
 	var key [maxMemoMembers]*ast.Term
-	r.key(input, &key)
+	r.key(c, &key)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.entries[r.next] = memoEntry{members: key, term: value, undefined: value == nil, set: true}
@@ -272,6 +276,7 @@ func findStaticRules(c *ast.Compiler) *staticRules {
 		}
 	}
 	s := &staticRules{byHash: map[int][]*staticRule{}}
+	slotOf := map[string]int{}
 	seen := map[string]bool{}
 	for _, r := range all {
 		if len(r.Head.Args) > 0 {
@@ -299,8 +304,18 @@ func findStaticRules(c *ast.Compiler) *staticRules {
 		if len(members) > maxMemoMembers {
 			continue
 		}
+		slots := make([]int, len(members))
+		for i, path := range members {
+			slot, ok := slotOf[path.String()]
+			if !ok {
+				slot = len(s.paths)
+				slotOf[path.String()] = slot
+				s.paths = append(s.paths, path)
+			}
+			slots[i] = slot
+		}
 		h := ref.Hash()
-		s.byHash[h] = append(s.byHash[h], &staticRule{ref: ref.Copy(), members: members})
+		s.byHash[h] = append(s.byHash[h], &staticRule{ref: ref.Copy(), members: members, slots: slots})
 	}
 	return s
 }
@@ -357,6 +372,10 @@ func memberPaths(paths map[string]bool) []memberPath {
 type ruleCache struct {
 	static *staticRules
 	input  ast.Object // the evaluation's input, for the memoized rules' keys
+	// terms are the terms of static.paths in input, found when first
+	// asked for (looked)
+	terms  []*ast.Term
+	looked []bool
 	frames []map[int][]cacheEntry
 	// keys holds copies of the refs put: OPA may reuse a ref's slice after
 	// putting it.
@@ -374,7 +393,7 @@ type pendingValue struct {
 // computed; it is called only when the evaluation succeeded.
 func (c *ruleCache) commit() {
 	for _, p := range c.pending {
-		p.rule.put(c.input, p.term)
+		p.rule.put(c, p.term)
 	}
 }
 
@@ -392,7 +411,22 @@ func newRuleCache(static *staticRules, input ast.Value) *ruleCache {
 	c := ruleCachePool.Get().(*ruleCache)
 	c.static = static
 	c.input, _ = input.(ast.Object)
+	if static != nil {
+		n := len(static.paths)
+		c.terms, c.looked = slices.Grow(c.terms[:0], n)[:n], slices.Grow(c.looked[:0], n)[:n]
+	}
 	return c
+}
+
+// member is the term of static.paths[slot] in the evaluation's input.
+func (c *ruleCache) member(slot int) *ast.Term {
+	if !c.looked[slot] {
+		c.looked[slot] = true
+		if c.input != nil {
+			c.terms[slot] = c.static.paths[slot].find(c.input)
+		}
+	}
+	return c.terms[slot]
 }
 
 // release empties c, so that it pins no term of this evaluation, and pools
@@ -413,6 +447,8 @@ func (c *ruleCache) release() {
 	c.keys = c.keys[:0]
 	clear(c.pending)
 	c.pending = c.pending[:0]
+	clear(c.terms)
+	clear(c.looked)
 	c.static, c.input = nil, nil
 	if !large {
 		ruleCachePool.Put(c)
@@ -436,7 +472,7 @@ func (c *ruleCache) Get(ref ast.Ref) (*ast.Term, bool) {
 	}
 	if len(c.frames) == 1 {
 		if s := c.static.find(ref, h); s != nil {
-			if term, undefined, ok := s.get(c.input); ok {
+			if term, undefined, ok := s.get(c); ok {
 				// the evaluation's later reads find it in its frame, without
 				// comparing the rule's members again (a rule is read once per
 				// iteration of a loop over it)

@@ -28,7 +28,7 @@ _weak := enforcement.weak
 
 default _heuristics := 0
 
-_heuristics := 1 - (count(_weak) / count(plan.change_nodes)) if count(plan.change_nodes) > 0
+_heuristics := 1 - (count(_weak) / plan.change_count) if plan.change_count > 0
 
 _round(x) := round(x * 1000) / 1000
 

@@ -333,7 +333,12 @@ _unapproved_tags := {tag | # regal ignore:prefer-set-or-object-rule
 #   it without citing the rule's id in policyRefs (tags all cite left out)
 uncited_nodes := {tag: uncited | # regal ignore:prefer-set-or-object-rule
 	some tag, nodes in migrating_nodes
-	uncited := nodes - citing(rules_by_tag[tag].id)
+	id := rules_by_tag[tag].id
+
+	# Go lists the nodes citing a ref in node order, once each: when that
+	# list is the migrating nodes sorted, every one of them cites the rule
+	sort(nodes) != object.get(plan.aggregates.refNodes, id, [])
+	uncited := nodes - citing(id)
 	count(uncited) > 0
 } if {
 	_index_facts
@@ -357,13 +362,39 @@ refs(node) := {ref | some ref in object.get(node, "policyRefs", []); is_string(r
 
 # METADATA
 # description: the indexes of the change nodes on the low-evidence path of ARCHITECTURE section 5
-guarded_indexes := {i | # regal ignore:prefer-set-or-object-rule
+guarded_indexes := _guarded_by_facts if _field_facts
+
+else := {i | # regal ignore:prefer-set-or-object-rule
 	some i, node in plan.change_nodes
 	node.lowEvidenceGuard == true
 	node.requiresHumanReview == true
 	is_string(node.uncertaintyNote)
 	trim_space(node.uncertaintyNote) != ""
 }
+
+_guarded_by_facts := (_true_nodes("lowEvidenceGuard") & _true_nodes("requiresHumanReview")) & _noted
+
+_noted := _text_nodes("uncertaintyNote")
+
+# METADATA
+# description: the indexes of the change nodes that state a fallback (a string that is not blank)
+fallback_indexes := _text_nodes("fallback") if _field_facts
+
+else := {i | # regal ignore:prefer-set-or-object-rule
+	some i, node in plan.change_nodes
+	trim_space(node.fallback) != ""
+}
+
+# Go reports the change nodes by the fields the low-evidence path and the
+# fallback are read from (input.submissionFacts.aggregates trueNodes: the
+# field is true; textNodes: a string not blank), so no rule tests them
+# node by node; an input without them (one recorded before Go reported
+# them) has them tested node by node above.
+_field_facts if is_object(plan.aggregates.trueNodes)
+
+_true_nodes(field) := {i | some i in plan.aggregates.trueNodes[field]}
+
+_text_nodes(field) := {i | some i in plan.aggregates.textNodes[field]}
 
 # METADATA
 # description: an escalate node of the plan cites the rule

@@ -115,10 +115,16 @@ test_success_node_tags_from_go_facts_match_the_found_ones if {
 # that reads them
 test_success_indexed_migrations_match_the_node_by_node_ones if {
 	nodes := [
-		fixtures.change_node("c-1", {"editIntent": "swap adp-alert", "targetSymbols": ["adp-alert"], "policyRefs": ["mig-adp-alert"]}),
+		fixtures.change_node("c-1", {
+			"editIntent": "swap adp-alert", "targetSymbols": ["adp-alert"], "policyRefs": ["mig-adp-alert"],
+			"lowEvidenceGuard": true, "requiresHumanReview": true, "uncertaintyNote": "unvetted", "fallback": "wrap",
+		}),
 		fixtures.change_node("c-2", {"editIntent": "swap adp-button", "targetFile": "src/b.html", "policyRefs": []}),
 		object.remove(fixtures.change_node("c-3", {"editIntent": "adp-card"}), ["targetFile"]),
-		fixtures.change_node("c-4", {"targetFile": "src/p.html", "policyRefs": ["mig-adp-page-header", 3]}),
+		fixtures.change_node("c-4", {
+			"targetFile": "src/p.html", "policyRefs": ["mig-adp-page-header", 3],
+			"lowEvidenceGuard": true, "uncertaintyNote": " ", "fallback": " ",
+		}),
 		{"kind": "escalate", "nodeId": "e-1", "dependsOn": [], "policyRefs": ["mig-adp-card"]},
 	]
 	without := fixtures.plan_input(nodes, {"fileTags": {"src/b.html": ["adp-card"], "src/p.html": ["adp-page-header"]}})
@@ -136,6 +142,8 @@ test_success_indexed_migrations_match_the_node_by_node_ones if {
 			"targetNodes": {"src/a.html": [0], "src/b.html": [1], "src/p.html": [3]},
 			"refNodes": {"mig-adp-alert": [0], "mig-adp-page-header": [3]},
 			"untargeted": [2],
+			"trueNodes": {"lowEvidenceGuard": [0, 3], "requiresHumanReview": [0]},
+			"textNodes": {"uncertaintyNote": [0], "fallback": [0]},
 		},
 	}})
 	want := {"adp-alert": {0}, "adp-button": {1}, "adp-card": {0, 1}, "adp-page-header": {3}}
@@ -143,6 +151,10 @@ test_success_indexed_migrations_match_the_node_by_node_ones if {
 	enforcement.migrating_nodes == want with input as without
 	enforcement.uncited_nodes == {"adp-button": {1}, "adp-card": {0, 1}} with input as doc
 	enforcement.uncited_nodes == {"adp-button": {1}, "adp-card": {0, 1}} with input as without
+	enforcement.guarded_indexes == {0} with input as doc
+	enforcement.guarded_indexes == {0} with input as without
+	enforcement.fallback_indexes == {0} with input as doc
+	enforcement.fallback_indexes == {0} with input as without
 	enforcement.citing("mig-adp-card") == set() with input as doc
 	enforcement.citing("mig-adp-page-header") == {3} with input as without
 	indexed_0 := data.mcpc.rules.plan["migration-rule-citation"].report with input as doc

@@ -131,10 +131,12 @@ _settled_at := {i: record.state | # regal ignore:prefer-set-or-object-rule
 	not record.state in _open
 }
 
-_open_at := {i: state | # regal ignore:prefer-set-or-object-rule
+_open_at := {i: effective_state(records[i]) | some i in _open_indexes} # regal ignore:prefer-set-or-object-rule
+
+# the indexes of the open records (read no clock: kept between turns)
+_open_indexes := {i | # regal ignore:prefer-set-or-object-rule
 	some i, record in records
 	record.state in _open
-	state := effective_state(record)
 }
 
 # the indexes of the records in id order (then file order), sorted once
@@ -178,19 +180,36 @@ _expiry(at) := ns if {
 # the records whose expiresAt the clock has passed, or that policy (or the
 # clock) cannot read, by index: only the records that carry one are
 # compared with the clock
-_lapsed := {i | # regal ignore:prefer-set-or-object-rule
+# the earliest expiry still ahead: none has lapsed, without a walk
+_lapsed := set() if _ahead(_earliest_expiry)
+
+else := {i | # regal ignore:prefer-set-or-object-rule
 	some i, ns in _expiry_at
 	not _ahead(ns)
 }
+
+# read no clock: kept between turns while the records stay the same
+_earliest_expiry := min({ns | some ns in _expiry_at})
 
 _ahead(ns) if ns > _now_ns
 
 # METADATA
 # description: the indexes in records of the records in force (active), in id order
-active_indexes := [i |
+active_indexes := _settled_in_force if {
+	# no record open and none lapsed: the clock changes nothing
+	count(_open_indexes) == 0
+	count(_lapsed) == 0
+} else := [i |
 	some i in _ordered
 	_state_at[i] in _in_force
 	not i in _lapsed
+]
+
+# the records in force by their stored state, in id order (read no clock:
+# kept between turns while the records stay the same)
+_settled_in_force := [i |
+	some i in _ordered
+	records[i].state in _in_force
 ]
 
 # METADATA

@@ -101,6 +101,12 @@ kind_indexes(kind) := {i | some i in aggregates.kindIndexes[kind]} if _agg_facts
 kind_indexes(kind) := {i | some i, node in nodes; node.kind == kind} if not _agg_facts
 
 # METADATA
+# description: how many change nodes the plan has
+change_count := count(object.get(aggregates.kindIndexes, "change", [])) if _agg_facts
+
+else := count(change_nodes)
+
+# METADATA
 # scope: document
 # description: the nodeIds of change nodes
 change_ids := {id | some id in aggregates.changeIds} if _agg_facts

@@ -32,11 +32,9 @@ _mappings := {mapping | # regal ignore:prefer-set-or-object-rule
 	startswith(mapping.toTag, "sdf-")
 }
 
-# the props each mapped contract declares, for the plan's tags only
-_declared := {mapping.toTag: {prop.name | some prop in contract.props} | # regal ignore:prefer-set-or-object-rule
-	some mapping in _mappings
-	contract := enforcement.contracts[mapping.toTag]
-}
+# the props each declared contract allows, by tag (kept between turns while
+# the contracts stay the same; the plan's tags are looked up in it)
+_declared := enforcement.contract_props
 
 _undeclared := {mapping.toTag | some mapping in _mappings} - object.keys(enforcement.contracts)
 

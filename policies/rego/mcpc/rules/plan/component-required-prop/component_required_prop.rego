@@ -23,9 +23,15 @@ import data.mcpc.result
 # change nodes walked for the ones that do
 _lacking if {
 	some mapping in plan.component_mappings
-	some prop in enforcement.contracts[mapping.toTag].props
-	prop.required == true
+	some prop in _required[mapping.toTag]
 	not prop.name in object.get(mapping, "props", [])
+}
+
+# the required props of each declared contract, by tag: built once while
+# the contracts stay the same (the engine keeps it between turns)
+_required := {tag: required | # regal ignore:prefer-set-or-object-rule
+	some tag, contract in enforcement.contracts
+	required := [prop | some prop in contract.props; prop.required == true]
 }
 
 report contains violation if {

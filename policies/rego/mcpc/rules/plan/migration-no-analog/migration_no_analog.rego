@@ -17,13 +17,10 @@ import data.mcpc.lib.enforcement
 import data.mcpc.lib.plan
 import data.mcpc.result
 
-_has_fallback(node) if trim_space(node.fallback) != ""
-
 report contains violation if {
 	some tag in enforcement.tags_with_status.no_analog
-	some i in enforcement.migrating_nodes[tag]
+	some i in (enforcement.migrating_nodes[tag] - enforcement.fallback_indexes)
 	node := plan.nodes[i]
-	not _has_fallback(node)
 	migration := enforcement.migration_of(i, tag)
 	not enforcement.escalated(migration.rule.id)
 	violation := result.fail(rego.metadata.chain(), {

@@ -39,8 +39,18 @@ _enforceable_ids := {entry.id | some entry in _enforceable} # regal ignore:prefe
 # fail to cite one they touch, so only their tags are gathered
 default _suspects := set()
 
-_suspects := object.keys(plan.change_nodes) - intersection({enforcement.citing(id) | some id in _enforceable_ids}) if {
+_suspects := plan.kind_indexes("change") - intersection({enforcement.citing(id) | some id in _enforceable_ids}) if {
 	count(_enforceable_ids) > 0
+	not _all_cite
+}
+
+# Go's lists of the nodes citing a ref and of the change nodes are both in
+# node order: the same list says every change node cites it, and then no
+# node is a suspect without building either set
+_all_cite if {
+	every id in _enforceable_ids {
+		plan.aggregates.refNodes[id] == plan.aggregates.kindIndexes.change
+	}
 }
 
 _tags := {i: tags | # regal ignore:prefer-set-or-object-rule

@@ -22,6 +22,7 @@ import data.mcpc.lib.tables
 import data.mcpc.result
 
 report contains violation if {
+	not _mapped_are_changes
 	change_ids := plan.change_ids
 	count(_mapped - change_ids) > 0
 	some i, node in plan.validate_nodes
@@ -37,6 +38,7 @@ report contains violation if {
 }
 
 report contains violation if {
+	not _mapped_are_changes
 	unmapped := plan.change_ids - _mapped
 	count(unmapped) > 0
 	some i, node in plan.change_nodes
@@ -81,6 +83,7 @@ report contains violation if {
 
 report contains violation if {
 	count(input.config.validationCovers) > 0
+	not _covered_are_changes
 	uncovered := plan.change_ids - _covered_ids
 	count(uncovered) > 0
 	some i, node in plan.change_nodes
@@ -133,8 +136,15 @@ _all_cover if {
 	}
 }
 
-# the change nodes a command of one of their validate nodes covers
-_covered_ids := {target | # regal ignore:prefer-set-or-object-rule
+# the change nodes a command of one of their validate nodes covers: when
+# every command covers every file, those a validate node with a targeted
+# validation hook maps to (Go reports them by recipe,
+# input.submissionFacts.aggregates recipeMapped; an input without them has
+# them collected node by node)
+_covered_ids := {target | some target in plan.aggregates.recipeMapped.run_targeted_validation} if {
+	_all_cover
+	is_object(plan.aggregates.recipeMapped)
+} else := {target | # regal ignore:prefer-set-or-object-rule
 	some node in plan.validate_nodes
 	some hook in node.verificationHooks
 	hook.recipeId == "run_targeted_validation"
@@ -154,6 +164,17 @@ _target_files := {node.nodeId: node.targetFile | # regal ignore:prefer-set-or-ob
 
 # every mapsToNodeIds entry of the validate nodes
 _mapped := plan.mapped
+
+# Go's distinct lists (input.submissionFacts.aggregates) are sorted alike:
+# when the validate nodes map to exactly the change ids (the usual plan), or
+# their targeted validations cover exactly those, the set differences the
+# rules above test are empty, known without building either set
+_mapped_are_changes if plan.aggregates.mapped == plan.aggregates.changeIds
+
+_covered_are_changes if {
+	_all_cover
+	plan.aggregates.recipeMapped.run_targeted_validation == plan.aggregates.changeIds
+}
 
 # guards over the plan's distinct hooks (usually a handful however many nodes)
 _unknown_recipe if {

@@ -518,6 +518,21 @@ test_success_change_covered if {
 	count(rule.report) == 0 with input as _covers_input("unit", {"templates": ["**/*.html"], "unit": ["src/**"]})
 }
 
+# Go's validate nodes by recipe (aggregates recipeMapped) decide as the walk
+# of the validate nodes does: covered by a targeted validation, or not
+test_success_recipe_facts_decide_as_the_walk if {
+	covers := {"unit": ["src/**"]}
+	without := _covers_input("unit", covers)
+	facts := {"aggregates": {
+		"kindIndexes": {"change": [0], "validate": [1]}, "changeIds": ["change-1"], "mapped": ["change-1"],
+		"changeTargets": ["src/a.ts"], "hooks": [{"recipeId": "run_targeted_validation", "params": {"commandId": "unit"}}],
+		"recipeMapped": {"run_targeted_validation": ["change-1"]},
+	}}
+	count(rule.report) == 0 with input as object.union(without, {"submissionFacts": facts})
+	elsewhere := json.patch(facts, [{"op": "replace", "path": "/aggregates/recipeMapped", "value": {"other": ["change-1"]}}])
+	count(rule.report) == 1 with input as object.union(without, {"submissionFacts": elsewhere})
+}
+
 test_success_command_without_covers_covers_all if {
 	count(rule.report) == 0 with input as _covers_input("unit", {"templates": ["**/*.html"]})
 }
