@@ -59,16 +59,22 @@ func HistoryFrom(ctx context.Context) ([]Commit, bool) {
 
 // ReadHistory lists the latest n first-parent commits reachable from rev
 // (HEAD when empty), newest first, with the files each changed. gitDir is
-// the repository (a .git directory or a bare one), or "" for the one dir
-// is in. Merge commits are left out: their files are their branch's,
+// the repository (a .git directory or a bare one), its paths from the
+// top; or "" for the checkout dir is in, with paths from dir and only the
+// commits that changed something under it. Merge commits are left out: their files are their branch's,
 // listed by the branch's own commits.
 func ReadHistory(ctx context.Context, dir, gitDir, rev string, n int) ([]Commit, error) {
 	if rev == "" {
 		rev = "HEAD"
 	}
-	args := []string{"log", "--first-parent", "--no-merges", "--no-renames", fmt.Sprintf("-n%d", n), "--format=%x01%s", "--name-only", rev, "--"}
+	args := []string{"log", "--first-parent", "--no-merges", "--no-renames", fmt.Sprintf("-n%d", n), "--format=%x01%s", "--name-only"}
 	if gitDir != "" {
-		args = append([]string{"--git-dir=" + gitDir}, args...)
+		args = append([]string{"--git-dir=" + gitDir}, append(args, rev, "--")...)
+	} else {
+		// A workspace may be a folder of a larger repository (a package
+		// of a monorepo): its index names files from dir, and only the
+		// commits that changed something under it are its history.
+		args = append(args, "--relative", rev, "--", ".")
 	}
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir

@@ -131,12 +131,16 @@ func TestReadHistory(t *testing.T) {
 	write("src/menu.ts", "export const menu = [1];\n")
 	git("commit", "-q", "-am", "[DURACOM-453] fix lint")
 	git("merge", "-q", "--no-ff", "-m", "Merge branch side", "side")
+	write("README.md", "# shop\n")
+	git("add", ".")
+	git("commit", "-q", "-m", "docs: readme")
 
 	got, err := ReadHistory(context.Background(), dir, "", "", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []Commit{
+		{Subject: "docs: readme", Files: []string{"README.md"}},
 		{Subject: "[DURACOM-453] fix lint", Files: []string{"src/menu.ts"}},
 		{Subject: "[DURACOM-453] add the admin menu", Files: []string{"src/app.ts", "src/menu.ts"}},
 	}
@@ -147,6 +151,16 @@ func TestReadHistory(t *testing.T) {
 		if got[i].Subject != want[i].Subject || !slices.Equal(got[i].Files, want[i].Files) {
 			t.Errorf("commit %d = %+v, want %+v", i, got[i], want[i])
 		}
+	}
+	// A workspace that is a folder of the repository names files from
+	// there, and its history is the commits that changed it (not the
+	// readme's).
+	sub, err := ReadHistory(context.Background(), filepath.Join(dir, "src"), "", "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sub) != 2 || !slices.Equal(sub[1].Files, []string{"app.ts", "menu.ts"}) {
+		t.Errorf("ReadHistory(src) = %+v, want both commits with paths from src", sub)
 	}
 	if _, err := ReadHistory(context.Background(), t.TempDir(), "", "", 10); err == nil {
 		t.Error("a directory that is no repository gave no error")
