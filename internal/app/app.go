@@ -289,14 +289,28 @@ func (c *codeIndex) candidates(ranked []retrieval.Ranked) []controller.Candidate
 	return out
 }
 
-func (c *codeIndex) Rank(_ context.Context, q controller.RankQuery) ([]controller.Candidate, error) {
+func (c *codeIndex) Rank(ctx context.Context, q controller.RankQuery) ([]controller.Candidate, error) {
 	boost := retrieval.SideLanes(c.ix, retrieval.SideInputs{
 		Prompt: q.Prompt, Lexemes: q.Lexemes, Attachments: q.Attachments,
-		MemoryAnchors: q.MemoryAnchors,
+		MemoryAnchors: q.MemoryAnchors, History: c.history(ctx, q.Prompt),
 	})
 	return c.candidates(retrieval.Rank(c.ix, retrieval.Query{
 		Prompt: q.Prompt, Lexemes: q.Lexemes, Limit: q.Limit, MaxBytes: c.maxBytes * 2, Boost: boost,
 	})), nil
+}
+
+// history is the workspace's latest commits for the ticket and recent
+// lanes: the caller's (the eval's, on the context) or its own git's. A
+// workspace that is no git checkout has none, and ranks without them.
+func (c *codeIndex) history(ctx context.Context, prompt string) []retrieval.Commit {
+	if h, ok := retrieval.HistoryFrom(ctx); ok {
+		return h
+	}
+	h, err := retrieval.ReadHistory(ctx, c.root, "", "", retrieval.HistoryNeeded(prompt))
+	if err != nil {
+		return nil
+	}
+	return h
 }
 
 func (c *codeIndex) Search(_ context.Context, need string, exclude map[string]bool, limit int) ([]controller.Candidate, error) {

@@ -75,7 +75,12 @@ func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM
 	if _, err := ix.Refresh(ctx, nil); err != nil {
 		return res, "", err
 	}
-	boost := retrieval.SideLanes(ix, retrieval.SideInputs{Prompt: row.Prompt})
+	// The history the workspace had at the parent: the mirror's log from it.
+	history, err := retrieval.ReadHistory(ctx, "", repo, row.Parent, retrieval.HistoryNeeded(row.Prompt))
+	if err != nil {
+		return res, "", err
+	}
+	boost := retrieval.SideLanes(ix, retrieval.SideInputs{Prompt: row.Prompt, History: history})
 	ranked := retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Limit: retrieval.DefaultLimit, Boost: boost})
 	var pack []string
 	for _, r := range ranked {

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mcpc/mcpc/internal/retrieval"
 )
 
 // InitFunc builds a context pack for prompt (and the agent's lexemes, may
@@ -130,8 +132,15 @@ func Retrieval(ctx context.Context, opts Options) (Report, error) {
 			continue
 		}
 		res.MissingBlobs = len(t.Missing)
+		// The tree is written without a .git: the history the workspace
+		// had at the parent (the ticket and recent lanes) comes from the
+		// mirror. A snapshot too shallow to list it ranks without.
+		rowCtx := ctx
+		if h, err := retrieval.ReadHistory(ctx, "", opts.Repo, row.Parent, retrieval.HistoryNeeded(row.Prompt)); err == nil {
+			rowCtx = retrieval.WithHistory(ctx, h)
+		}
 		start := time.Now()
-		pack, err := opts.Init(ctx, tree, row.Prompt, nil)
+		pack, err := opts.Init(rowCtx, tree, row.Prompt, nil)
 		res.Seconds = time.Since(start).Seconds()
 		if err != nil {
 			res.Error = err.Error()
@@ -142,8 +151,8 @@ func Retrieval(ctx context.Context, opts Options) (Report, error) {
 		score(&ref, bm.Rank(tree, t, row.Prompt, 20))
 		res.BM25Recall5, res.BM25Recall10, res.BM25Recall20 = ref.Recall5, ref.Recall10, ref.Recall20
 		if opts.Robustness && err == nil {
-			a, errA := opts.Init(ctx, tree, row.Prompt, LexemesFromIdentifiers(row.Prompt))
-			b, errB := opts.Init(ctx, tree, row.Prompt, LexemesFromWords(row.Prompt))
+			a, errA := opts.Init(rowCtx, tree, row.Prompt, LexemesFromIdentifiers(row.Prompt))
+			b, errB := opts.Init(rowCtx, tree, row.Prompt, LexemesFromWords(row.Prompt))
 			if errA == nil && errB == nil {
 				o := overlap(a, b, 20)
 				res.Overlap = &o

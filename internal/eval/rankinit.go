@@ -48,7 +48,8 @@ func RankInit(dbDir string, limit int) (InitFunc, func() error, error) {
 		var files []string
 		// The side lanes too (files the prompt names, custom tags), as
 		// initialize_work ranks.
-		boost := retrieval.SideLanes(ix, retrieval.SideInputs{Prompt: prompt, Lexemes: lexemes})
+		history, _ := retrieval.HistoryFrom(ctx)
+		boost := retrieval.SideLanes(ix, retrieval.SideInputs{Prompt: prompt, Lexemes: lexemes, History: history})
 		for _, r := range retrieval.Rank(ix, retrieval.Query{Prompt: prompt, Lexemes: lexemes, Limit: limit, Boost: boost}) {
 			files = append(files, r.File)
 		}

@@ -98,7 +98,13 @@ func queryTerms(q Query) []queryTerm {
 			weights[t] += w
 		}
 	}
+	// A ticket key (DURACOM-347, LANG-1830) names the work, not the code:
+	// its project code is no word of the code ("acme" of ACME-7 matched
+	// every file under com/acme), and the ticket lane reads the key.
 	prompt := stripConventionalPrefix(q.Prompt)
+	for _, k := range ticketKeys(q.Prompt) {
+		prompt = strings.ReplaceAll(prompt, k, " ")
+	}
 	add(prompt, 1)
 	// Lexemes are a hint, not a cliff: a lexeme that repeats a prompt word
 	// confirms it (a little more weight), one the prompt lacks adds a term.

@@ -196,3 +196,35 @@ func TestQueryTerms(t *testing.T) {
 		})
 	}
 }
+
+// TestFuseKeepsFilesWhoseFaintSignalsAddUp: a file no single lane finds
+// strongly but several find a little (flask's json/__init__.py for "Fix
+// broken func directives": "func" fourteen times, in a sixth of the tree,
+// 0.047 of the best file) holds as much evidence as one lane at the floor;
+// only a file whose signals stay under it in sum is dropped.
+func TestFuseKeepsFilesWhoseFaintSignalsAddUp(t *testing.T) {
+	got := fuse(map[string]map[int32]float64{
+		"lexical": {1: 1, 2: 0.047, 3: 0.03, 4: 0.047},
+		"graph":   {2: 0.1},
+	}, nil)
+	var docs []int32
+	for _, s := range got {
+		docs = append(docs, s.doc)
+	}
+	for _, tc := range []struct {
+		note string
+		doc  int32
+		want bool
+	}{
+		{"a strong hit", 1, true},
+		{"two faint signals that add up", 2, true},
+		{"one signal just under the floor", 4, false},
+		{"one faint signal", 3, false},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			if slices.Contains(docs, tc.doc) != tc.want {
+				t.Errorf("fuse kept %v; doc %d kept should be %v", docs, tc.doc, tc.want)
+			}
+		})
+	}
+}

@@ -22,6 +22,9 @@ type SideInputs struct {
 	Attachments []string // captions and refs of the work's attachments
 	// MemoryAnchors are domain anchor folders of enforced memories.
 	MemoryAnchors []string
+	// History is the workspace's latest commits, newest first (ReadHistory):
+	// the ticket and recent lanes.
+	History []Commit
 }
 
 var (
@@ -63,6 +66,14 @@ func SideLanes(ix *indexer.Index, in SideInputs) map[string]map[string]float64 {
 		}
 		if len(artifact) > 0 {
 			out["artifact"] = artifact
+		}
+	}
+	for lane, files := range map[string]map[string]float64{
+		"ticket": ticketLane(in.Prompt, in.History),
+		"recent": recentLane(in.History),
+	} {
+		if len(files) > 0 {
+			out[lane] = files
 		}
 	}
 	if len(in.MemoryAnchors) > 0 {

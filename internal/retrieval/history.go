@@ -1,0 +1,198 @@
+package retrieval
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os/exec"
+	"regexp"
+	"strings"
+)
+
+// Commit is one commit of the workspace's history: its subject and the
+// files it changed.
+type Commit struct {
+	Subject string
+	Files   []string
+}
+
+// ticketDepth is how many of the latest commits the ticket lane reads:
+// enough to hold the earlier commits of a ticket worked on for weeks, few
+// enough for git to list in tens of milliseconds.
+const ticketDepth = 300
+
+// HistoryNeeded is how many of the latest commits the history lanes use
+// for prompt: the ticket lane's depth when the prompt names a ticket, else
+// only the commits the recent lane can still lift above the faint floor.
+func HistoryNeeded(prompt string) int {
+	if len(ticketKeys(prompt)) > 0 {
+		return ticketDepth
+	}
+	return recentDepth()
+}
+
+// recentDepth is the number of latest commits the recent lane reads: the
+// k-th gives its files 1/k, and past 1/faintContribution commits that is
+// fainter than any lane may add and still count. The tail of the series
+// still orders the files the text found (measured: reading only the
+// commits whose files stand on their own, the first two at this weight,
+// lost outline's and commons-lang's rank-10 boundary files, R@10 0.710 ->
+// 0.685 and 0.713 -> 0.688).
+func recentDepth() int { return int(math.Round(1 / faintContribution)) }
+
+type historyKey struct{}
+
+// WithHistory returns ctx carrying history for the ranking under it. A
+// caller that knows the history better than the workspace's own git (the
+// eval, whose trees are written from a mirror without a .git) sets it.
+func WithHistory(ctx context.Context, history []Commit) context.Context {
+	return context.WithValue(ctx, historyKey{}, history)
+}
+
+// HistoryFrom returns the history WithHistory put on ctx.
+func HistoryFrom(ctx context.Context) ([]Commit, bool) {
+	h, ok := ctx.Value(historyKey{}).([]Commit)
+	return h, ok
+}
+
+// ReadHistory lists the latest n first-parent commits reachable from rev
+// (HEAD when empty), newest first, with the files each changed. gitDir is
+// the repository (a .git directory or a bare one), its paths from the
+// top; or "" for the checkout dir is in, with paths from dir and only the
+// commits that changed something under it. Merge commits are left out: their files are their branch's,
+// listed by the branch's own commits.
+func ReadHistory(ctx context.Context, dir, gitDir, rev string, n int) ([]Commit, error) {
+	if rev == "" {
+		rev = "HEAD"
+	}
+	args := []string{"log", "--first-parent", "--no-merges", "--no-renames", fmt.Sprintf("-n%d", n), "--format=%x01%s", "--name-only"}
+	if gitDir != "" {
+		args = append([]string{"--git-dir=" + gitDir}, append(args, rev, "--")...)
+	} else {
+		// A workspace may be a folder of a larger repository (a package
+		// of a monorepo): its index names files from dir, and only the
+		// commits that changed something under it are its history.
+		args = append(args, "--relative", rev, "--", ".")
+	}
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git log: %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return parseHistory(out), nil
+}
+
+// parseHistory reads `git log --format=%x01%s --name-only` output.
+func parseHistory(out []byte) []Commit {
+	var commits []Commit
+	for _, chunk := range bytes.Split(out, []byte{1})[1:] {
+		sc := bufio.NewScanner(bytes.NewReader(chunk))
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		var c Commit
+		first := true
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			if first {
+				c.Subject, first = line, false
+				continue
+			}
+			if line != "" {
+				c.Files = append(c.Files, line)
+			}
+		}
+		commits = append(commits, c)
+	}
+	return commits
+}
+
+// ticketKeyRE finds issue-tracker keys: DURACOM-347, LANG-1830, PROJ-12.
+// A project that uses a tracker writes the key into every commit of the
+// ticket, so the key is an exact name for the work, as a quoted string is
+// for the text.
+var ticketKeyRE = regexp.MustCompile(`\b[A-Z][A-Z0-9]+-[0-9]+\b`)
+
+// promptTicketRE finds the keys a prompt is about: where trackers put them,
+// at its head ("[DURACOM-347] …", "LANG-1830: …") or bracketed ("… (PROJ-12)").
+// UTF-8 or ISO-8601 in running text has a key's shape and is a word of the
+// task, not a ticket.
+var promptTicketRE = regexp.MustCompile(`(?:^\s*|[\[(])([A-Z][A-Z0-9]+-[0-9]+)\b`)
+
+// ticketKeys returns the ticket keys prompt names.
+func ticketKeys(prompt string) []string {
+	var keys []string
+	for _, m := range promptTicketRE.FindAllStringSubmatch(prompt, -1) {
+		keys = append(keys, m[1])
+	}
+	return keys
+}
+
+// ticketLane gives the files earlier commits of the same ticket changed.
+// "[DURACOM-347] fix missing label for library components" is the fourth
+// commit of a ticket whose first three touched the files this one
+// finishes; its words say little about where, its key says exactly. A file
+// the ticket's commits touched often, or lately, counts more: each
+// matching commit adds 1/(its place among them), newest first, and the
+// lane is scaled so the best file has 1.
+func ticketLane(prompt string, history []Commit) map[string]float64 {
+	keys := ticketKeys(prompt)
+	out := map[string]float64{}
+	if len(keys) == 0 {
+		return out
+	}
+	place := 0
+	for _, c := range history {
+		if !holdsAny(c.Subject, keys) {
+			continue
+		}
+		place++
+		for _, f := range c.Files {
+			out[f] += 1 / float64(place)
+		}
+	}
+	return scaleToOne(out)
+}
+
+func holdsAny(subject string, keys []string) bool {
+	for _, k := range ticketKeyRE.FindAllString(subject, -1) {
+		for _, want := range keys {
+			if k == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// recentLane gives the files the latest commits changed, the newest most:
+// the k-th latest commit's files get 1/k. Work comes in series: a
+// follow-up ("fix lint", "adds typedoc comments", "Javadoc: Remove
+// obsolete comments") touches what the commits just before it touched,
+// and its subject names nothing a text lane can find. The lane is a prior,
+// weaker than any word of the prompt that matches (see laneWeights), so
+// it orders what the text leaves open and fills a pack the text cannot.
+func recentLane(history []Commit) map[string]float64 {
+	out := map[string]float64{}
+	for k, c := range history[:min(len(history), recentDepth())] {
+		w := 1 / float64(k+1)
+		for _, f := range c.Files {
+			out[f] = max(out[f], w)
+		}
+	}
+	return out
+}
+
+func scaleToOne(m map[string]float64) map[string]float64 {
+	top := 0.0
+	for _, v := range m {
+		top = max(top, v)
+	}
+	for k, v := range m {
+		m[k] = v / top
+	}
+	return m
+}
