@@ -20,8 +20,12 @@ type Index struct {
 	refreshMu sync.Mutex          // one Refresh at a time per Index
 	listings  map[string]*listing // directories of the last walk; under refreshMu
 
-	mu       sync.RWMutex
+	mu sync.RWMutex
+	// files holds every indexed file; until loaded only their stamps (the
+	// row without its terms), see lazy.go.
 	files    map[string]*fileFacts
+	loaded   bool  // files hold their facts
+	loadErr  error // of a failed load, for the next Refresh
 	problems map[string]Problem // walk problems of the last refresh
 	view     *view              // derived lookups, brought up to date lazily after changes
 	res      *resolver          // the resolution tables view was built with
@@ -32,7 +36,8 @@ type Index struct {
 	derivedViews int
 }
 
-// Open creates the idx_ tables in db if absent and loads the index.
+// Open creates the idx_ tables in db if absent and reads the stamps of the
+// indexed files; their facts are read when first needed.
 func Open(db *sql.DB, opts Options) (*Index, error) {
 	if opts.Root == "" || !filepath.IsAbs(opts.Root) {
 		return nil, errors.New("indexer: Options.Root must be an absolute path")
@@ -44,7 +49,7 @@ func Open(db *sql.DB, opts Options) (*Index, error) {
 	if err := createSchema(ctx, db); err != nil {
 		return nil, err
 	}
-	files, problems, err := loadAll(ctx, db)
+	files, problems, err := loadStamps(ctx, db)
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +85,7 @@ func (ix *Index) AllSymbols() []Symbol { return ix.current().symbols }
 
 // FileSymbols returns the definitions of one file in line order.
 func (ix *Index) FileSymbols(file string) []Symbol {
+	ix.current() // the facts are loaded with the first view
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if f := ix.files[file]; f != nil {

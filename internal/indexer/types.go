@@ -113,3 +113,9 @@ type fileFacts struct {
 	Terms  termBlob
 	Length int32
 }
+
+// stamp is f without its facts: what an index that has not loaded them
+// keeps of a file.
+func (f *fileFacts) stamp() *fileFacts {
+	return &fileFacts{Path: f.Path, Hash: f.Hash, Size: f.Size, ModTime: f.ModTime, Lang: f.Lang, ParseError: f.ParseError, Length: f.Length}
+}
