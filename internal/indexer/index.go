@@ -24,8 +24,8 @@ type Index struct {
 	// files holds every indexed file; until loaded only their stamps (the
 	// row without its terms), see lazy.go.
 	files    map[string]*fileFacts
-	loaded   bool  // files hold their facts
-	loadErr  error // of a failed load, for the next Refresh
+	loaded   bool               // files hold their facts
+	loadErr  error              // of a failed load, for the next Refresh
 	problems map[string]Problem // walk problems of the last refresh
 	view     *view              // derived lookups, brought up to date lazily after changes
 	res      *resolver          // the resolution tables view was built with
