@@ -23,12 +23,15 @@ type Index struct {
 	mu sync.RWMutex
 	// files holds every indexed file; until loaded only their stamps (the
 	// row without its terms), see lazy.go.
-	files    map[string]*fileFacts
-	loaded   bool               // files hold their facts
-	loadErr  error              // of a failed load, for the next Refresh
-	problems map[string]Problem // walk problems of the last refresh
-	view     *view              // derived lookups, brought up to date lazily after changes
-	res      *resolver          // the resolution tables view was built with
+	files   map[string]*fileFacts
+	loaded  bool  // files hold their facts
+	loadErr error // of a failed load, for the next Refresh
+	// generation is the database's (see lazy.go) that files reflect, or
+	// -1 when another process's write may have made them differ.
+	generation int64
+	problems   map[string]Problem // walk problems of the last refresh
+	view       *view              // derived lookups, brought up to date lazily after changes
+	res        *resolver          // the resolution tables view was built with
 	// pending is what changed in files since view was built.
 	pending delta
 	// derivedViews counts views derived from their predecessor rather
@@ -49,11 +52,20 @@ func Open(db *sql.DB, opts Options) (*Index, error) {
 	if err := createSchema(ctx, db); err != nil {
 		return nil, err
 	}
-	files, problems, err := loadStamps(ctx, db)
+	ix := &Index{db: db, opts: opts}
+	err := readSnapshot(ctx, db, func(q querier) error {
+		meta, err := readMeta(ctx, q)
+		if err != nil {
+			return err
+		}
+		ix.generation = meta[metaGeneration]
+		ix.files, ix.problems, err = loadStamps(ctx, q)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &Index{db: db, opts: opts, files: files, problems: problems}, nil
+	return ix, nil
 }
 
 // Root is the workspace root the index covers.

@@ -32,7 +32,13 @@ const (
 )
 
 const bumpGeneration = `INSERT INTO idx_meta (key, value) VALUES ('` + metaGeneration + `', 1)
-	ON CONFLICT (key) DO UPDATE SET value = value + 1`
+	ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value`
+
+// A process that serves has a view and writes what it re-indexed: it
+// stores the counts of its view after each such write, so that the next
+// process finds them fresh, but only while its facts are known to be those
+// of the database (Index.generation): another process's write in between
+// leaves them to be counted from the database.
 
 // factCounts are the totals of a Summary that need the facts.
 type factCounts struct {
@@ -46,7 +52,17 @@ func (ix *Index) ensureLoaded() {
 	if ix.loaded {
 		return
 	}
-	err := readSnapshot(context.Background(), ix.db, func(q querier) error { return loadFacts(context.Background(), q, ix.files) })
+	ctx := context.Background()
+	err := readSnapshot(ctx, ix.db, func(q querier) error {
+		meta, err := readMeta(ctx, q)
+		if err != nil {
+			return err
+		}
+		if meta[metaGeneration] != ix.generation {
+			ix.generation = -1 // the facts may be newer than the stamps
+		}
+		return loadFacts(ctx, q, ix.files)
+	})
 	if err != nil {
 		ix.loadErr = fmt.Errorf("indexer: load the index: %w", err)
 		return
@@ -64,6 +80,16 @@ func (ix *Index) takeLoadError() error {
 		ix.loadErr, ix.view, ix.pending = nil, nil, delta{}
 	}
 	return err
+}
+
+// committed records that the index's own write moved the database to
+// generation; the caller holds ix.mu for writing.
+func (ix *Index) committed(generation int64) {
+	if ix.generation < 0 || generation != ix.generation+1 {
+		ix.generation = -1 // another process wrote in between
+		return
+	}
+	ix.generation = generation
 }
 
 // readSnapshot runs fn on one connection inside a deferred (read)

@@ -85,10 +85,12 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 
 	results := ix.process(ctx, jobs)
 	var batch []result
+	wrote := false
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
+		wrote = true
 		if err := ix.apply(ctx, batch, nil, nil); err != nil {
 			return err
 		}
@@ -136,6 +138,7 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 		if err := ix.apply(ctx, nil, removed, problems); err != nil {
 			return sum, err
 		}
+		wrote = true
 	}
 	for _, p := range removed {
 		if !present[p] {
@@ -143,7 +146,7 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 		}
 	}
 
-	counts, files, err := ix.counts(ctx)
+	counts, files, err := ix.counts(ctx, wrote)
 	if err != nil {
 		return sum, err
 	}
@@ -285,11 +288,13 @@ func (ix *Index) apply(ctx context.Context, batch []result, removed []string, pr
 			return err
 		}
 	}
-	if err := w.commit(); err != nil {
+	generation, err := w.commit()
+	if err != nil {
 		return err
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.committed(generation)
 	for _, r := range batch {
 		p := r.facts.Path
 		switch cur := ix.files[p]; {
@@ -324,8 +329,9 @@ func (ix *Index) apply(ctx context.Context, batch []result, removed []string, pr
 }
 
 // counts returns the fact counts and the number of files of the index:
-// from the view when the facts are in memory, else from the database.
-func (ix *Index) counts(ctx context.Context) (factCounts, int, error) {
+// from the view when the facts are in memory (storing them if the refresh
+// wrote), else from the database.
+func (ix *Index) counts(ctx context.Context, wrote bool) (factCounts, int, error) {
 	ix.mu.RLock()
 	loaded, files := ix.loaded, len(ix.files)
 	ix.mu.RUnlock()
@@ -334,7 +340,14 @@ func (ix *Index) counts(ctx context.Context) (factCounts, int, error) {
 		return c, files, err
 	}
 	v := ix.current()
-	return factCounts{Symbols: len(v.symbols), Edges: len(v.edges), Usages: len(v.usages)}, len(v.files), nil
+	c := factCounts{Symbols: len(v.symbols), Edges: len(v.edges), Usages: len(v.usages)}
+	ix.mu.RLock()
+	generation, pending := ix.generation, ix.pending.size()
+	ix.mu.RUnlock()
+	if wrote && generation > 0 && pending == 0 {
+		return c, len(v.files), storeCounts(ctx, ix.db, generation, c)
+	}
+	return c, len(v.files), nil
 }
 
 // problemsChanged reports whether the walk's problems differ from the

@@ -361,19 +361,22 @@ func (w *writer) setProblems(problems []Problem) error {
 	return nil
 }
 
-func (w *writer) commit() error {
+// commit writes the buffered rows, moves the index to its next generation
+// and commits; it returns that generation.
+func (w *writer) commit() (int64, error) {
 	if err := w.flushRows(); err != nil {
 		w.rollback()
-		return err
+		return 0, err
 	}
-	if _, err := w.tx.Exec(bumpGeneration); err != nil {
+	var generation int64
+	if err := w.tx.QueryRow(bumpGeneration).Scan(&generation); err != nil {
 		w.rollback()
-		return err
+		return 0, err
 	}
 	for _, st := range w.stmts {
 		st.Close()
 	}
-	return w.tx.Commit()
+	return generation, w.tx.Commit()
 }
 
 func (w *writer) rollback() {
