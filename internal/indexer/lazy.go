@@ -11,16 +11,23 @@ import (
 )
 
 // An Index opens with its files' stamps only (loadStamps) and reads their
-// facts the first time a view is needed (load). Until then a refresh
-// writes each batch and keeps only the new stamps, so neither a cold build
-// nor a refresh that finds nothing changed holds a tree's facts in memory:
-// `mcpc index` on 47,550 files had peaked at 570-600 MiB doing both.
+// facts the first time a view is needed (ensureLoaded). Until then a
+// refresh writes each batch and keeps only the new stamps, so a cold build
+// never holds the tree's facts in memory: `mcpc index` on 47,550 files had
+// peaked at 570-600 MiB holding them and the view built from them.
 //
-// The counts a Summary reports without a view (symbols, edges, usages)
-// are computed from the database, references resolved one file at a time
-// (streamEdges), and kept in idx_meta under the index generation they were
-// computed at: every write transaction bumps the generation, so a refresh
-// that changed nothing reads them back instead of resolving the tree.
+// A refresh reports counts that need the facts (symbols, edges, usages).
+// A serving process counts them from the view it queries anyway; `mcpc
+// index` (Options.CountsFromStore) counts them from the database,
+// resolving references one file at a time (streamEdges), and keeps them in
+// idx_meta under the index generation they were computed at. Every write
+// transaction bumps the generation, so a refresh that changed nothing
+// reads them back instead of resolving the tree.
+//
+// A serving process stores its view's counts after each of its writes, so
+// that the next process finds them fresh, but only while its facts are
+// known to be those of the database (Index.generation): another process's
+// write in between leaves them to be counted from the database.
 
 // Keys of idx_meta.
 const (
@@ -33,12 +40,6 @@ const (
 
 const bumpGeneration = `INSERT INTO idx_meta (key, value) VALUES ('` + metaGeneration + `', 1)
 	ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value`
-
-// A process that serves has a view and writes what it re-indexed: it
-// stores the counts of its view after each such write, so that the next
-// process finds them fresh, but only while its facts are known to be those
-// of the database (Index.generation): another process's write in between
-// leaves them to be counted from the database.
 
 // factCounts are the totals of a Summary that need the facts.
 type factCounts struct {

@@ -10,14 +10,15 @@ import (
 )
 
 // TestRefreshWithoutViewKeepsOnlyStamps indexes a tree, edits, touches,
-// adds and removes files with an index that never built a view, and checks
+// adds and removes files with an index that counts from the store (mcpc
+// index) and so never builds a view, and checks
 // after each step that it holds no facts in memory, that its summary
 // counts are those of a view built from scratch on the same database, and
 // that the view it loads when asked equals that one.
 func TestRefreshWithoutViewKeepsOnlyStamps(t *testing.T) {
 	root := copyWorkspace(t)
 	dbDir := t.TempDir()
-	ix, err := Open(openDB(t, dbDir), Options{Root: root})
+	ix, err := Open(openDB(t, dbDir), Options{Root: root, CountsFromStore: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestStoredCountsFollowOtherWriters(t *testing.T) {
 	dbDir := t.TempDir()
 	ctx := context.Background()
 	open := func() *Index {
-		ix, err := Open(openDB(t, dbDir), Options{Root: root})
+		ix, err := Open(openDB(t, dbDir), Options{Root: root, CountsFromStore: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,8 +138,14 @@ func TestStoredCountsFollowOtherWriters(t *testing.T) {
 	if m := stored(); m[metaGeneration] == 0 || m[metaCountsGeneration] != m[metaGeneration] || m[metaEdges] != int64(built.Edges) {
 		t.Fatalf("counts not stored after the build: %v, summary %+v", m, built)
 	}
-	served := open() // serve: a view
-	served.current()
+	served, err := Open(openDB(t, dbDir), Options{Root: root}) // serve: a view
+	if err != nil {
+		t.Fatal(err)
+	}
+	refresh(served)
+	if !served.loaded {
+		t.Fatal("a serving index's refresh did not load the view it is opened for")
+	}
 	writeFile(t, root, "src/app/orders/orders.audit.ts", []byte("import { OrdersService } from './orders.service';\nexport class OrdersAudit { constructor(s: OrdersService) {} }\n"))
 	after := refresh(served)
 	if after.Edges <= built.Edges || after.Symbols <= built.Symbols {

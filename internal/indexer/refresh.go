@@ -335,7 +335,7 @@ func (ix *Index) counts(ctx context.Context, wrote bool) (factCounts, int, error
 	ix.mu.RLock()
 	loaded, files := ix.loaded, len(ix.files)
 	ix.mu.RUnlock()
-	if !loaded {
+	if !loaded && ix.opts.CountsFromStore {
 		c, err := ix.storedCounts(ctx)
 		return c, files, err
 	}
