@@ -34,6 +34,9 @@ type Index struct {
 	res        *resolver          // the resolution tables view was built with
 	// pending is what changed in files since view was built.
 	pending delta
+	// recounts counts summaries counted from the whole database (for
+	// tests); under refreshMu.
+	recounts int
 	// derivedViews counts views derived from their predecessor rather
 	// than built from scratch (for tests and benchmarks).
 	derivedViews int

@@ -129,6 +129,7 @@ func (ix *Index) storedCounts(ctx context.Context) (factCounts, error) {
 			fresh = true
 			return nil
 		}
+		ix.recounts++
 		c, err = countFacts(ctx, q, ix.opts.Root)
 		return err
 	})

@@ -23,10 +23,11 @@ func TestRefreshWithoutViewKeepsOnlyStamps(t *testing.T) {
 		t.Fatal(err)
 	}
 	steps := []struct {
-		note   string
-		change func()
+		note    string
+		change  func()
+		recount bool // the counts must be counted again, not derived or read back
 	}{
-		{note: "a cold build", change: func() {}},
+		{note: "a cold build", change: func() {}, recount: true},
 		{note: "nothing changed", change: func() {}},
 		{note: "a file touched without a content change", change: func() {
 			later := time.Now().Add(time.Hour)
@@ -34,10 +35,13 @@ func TestRefreshWithoutViewKeepsOnlyStamps(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{note: "a definition other files name is renamed", change: func() {
+		{note: "a body changes and an import and a symbol reference are added", change: func() {
+			writeFile(t, root, "src/app/dashboard/dashboard.component.ts", []byte("import { Component } from '@angular/core';\nimport { OrdersService } from '../orders/orders.service';\nimport { formatTotal } from '../../../server/api/format';\n@Component({ selector: 'app-dashboard', templateUrl: './dashboard.component.html' })\nexport class DashboardComponent {\n  constructor(private orders: OrdersService) {}\n  total() { return formatTotal(DataTableComponent.size); }\n}\n"))
+		}},
+		{note: "a definition other files name is renamed", recount: true, change: func() {
 			writeFile(t, root, "src/app/orders/orders.service.ts", []byte("export class OrdersStore {}\n"))
 		}},
-		{note: "a file added and one removed", change: func() {
+		{note: "a file added and one removed", recount: true, change: func() {
 			writeFile(t, root, "src/app/orders/orders.model.ts", []byte("export interface OrderModel { id: string }\n"))
 			if err := os.Remove(filepath.Join(root, "server/api/format.js")); err != nil {
 				t.Fatal(err)
@@ -47,9 +51,13 @@ func TestRefreshWithoutViewKeepsOnlyStamps(t *testing.T) {
 	for _, st := range steps {
 		t.Run(st.note, func(t *testing.T) {
 			st.change()
+			recounts := ix.recounts
 			sum, err := ix.Refresh(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if recounted := ix.recounts > recounts; recounted != st.recount {
+				t.Errorf("counted from the whole database: %v, want %v", recounted, st.recount)
 			}
 			if ix.loaded || ix.view != nil {
 				t.Fatal("a refresh built a view nobody asked for")

@@ -86,11 +86,15 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 	results := ix.process(ctx, jobs)
 	var batch []result
 	wrote := false
+	change := ix.newCountChange()
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
 		wrote = true
+		if err := change.note(ctx, ix, batch); err != nil {
+			return err
+		}
 		if err := ix.apply(ctx, batch, nil, nil); err != nil {
 			return err
 		}
@@ -134,6 +138,9 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 	sort.Slice(problems, func(i, j int) bool { return problems[i].File < problems[j].File })
 	// A refresh that found nothing new must not pay for a write
 	// transaction: it runs before every pack.
+	if len(removed) > 0 {
+		change.ok = false
+	}
 	if len(removed) > 0 || ix.problemsChanged(problems) {
 		if err := ix.apply(ctx, nil, removed, problems); err != nil {
 			return sum, err
@@ -146,7 +153,7 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 		}
 	}
 
-	counts, files, err := ix.counts(ctx, wrote)
+	counts, files, err := ix.counts(ctx, wrote, change)
 	if err != nil {
 		return sum, err
 	}
@@ -331,11 +338,14 @@ func (ix *Index) apply(ctx context.Context, batch []result, removed []string, pr
 // counts returns the fact counts and the number of files of the index:
 // from the view when the facts are in memory (storing them if the refresh
 // wrote), else from the database.
-func (ix *Index) counts(ctx context.Context, wrote bool) (factCounts, int, error) {
+func (ix *Index) counts(ctx context.Context, wrote bool, change *countChange) (factCounts, int, error) {
 	ix.mu.RLock()
 	loaded, files := ix.loaded, len(ix.files)
 	ix.mu.RUnlock()
 	if !loaded && ix.opts.CountsFromStore {
+		if c, ok, err := change.derive(ctx, ix); ok || err != nil {
+			return c, files, err
+		}
 		c, err := ix.storedCounts(ctx)
 		return c, files, err
 	}

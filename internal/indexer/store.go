@@ -151,7 +151,13 @@ const (
 
 // scanSymbols calls fn with every stored symbol of the files, in order.
 func scanSymbols(ctx context.Context, q querier, files map[string]*fileFacts, order string, fn func(*fileFacts, Symbol)) error {
-	return scanRows(ctx, q, `SELECT file, name, kind, start_line, end_line, exported, container FROM idx_symbols ORDER BY `+order, func(r *sql.Rows) error {
+	return scanRows(ctx, q, `SELECT file, name, kind, start_line, end_line, exported, container FROM idx_symbols ORDER BY `+order, symbolRow(files, fn))
+}
+
+// symbolRow scans a row of idx_symbols' columns and hands it to fn if its
+// file is one of files.
+func symbolRow(files map[string]*fileFacts, fn func(*fileFacts, Symbol)) func(*sql.Rows) error {
+	return func(r *sql.Rows) error {
 		var s Symbol
 		if err := r.Scan(&s.File, &s.Name, &s.Kind, &s.StartLine, &s.EndLine, &s.Exported, &s.Container); err != nil {
 			return err
@@ -161,12 +167,18 @@ func scanSymbols(ctx context.Context, q querier, files map[string]*fileFacts, or
 			fn(f, s)
 		}
 		return nil
-	})
+	}
 }
 
 // scanRefs calls fn with every stored reference of the files, in order.
 func scanRefs(ctx context.Context, q querier, files map[string]*fileFacts, order string, fn func(*fileFacts, rawRef)) error {
-	return scanRows(ctx, q, `SELECT file, kind, by, target, symbol FROM idx_refs ORDER BY `+order, func(r *sql.Rows) error {
+	return scanRows(ctx, q, `SELECT file, kind, by, target, symbol FROM idx_refs ORDER BY `+order, refRow(files, fn))
+}
+
+// refRow scans a row of idx_refs' columns and hands it to fn if its file
+// is one of files.
+func refRow(files map[string]*fileFacts, fn func(*fileFacts, rawRef)) func(*sql.Rows) error {
+	return func(r *sql.Rows) error {
 		var file string
 		var ref rawRef
 		if err := r.Scan(&file, &ref.Kind, &ref.By, &ref.Target, &ref.Symbol); err != nil {
@@ -177,7 +189,7 @@ func scanRefs(ctx context.Context, q querier, files map[string]*fileFacts, order
 			fn(f, ref)
 		}
 		return nil
-	})
+	}
 }
 
 // kinds holds the few distinct kind strings a load meets, so that hundreds
@@ -201,7 +213,11 @@ type querier interface {
 }
 
 func scanRows(ctx context.Context, q querier, query string, fn func(*sql.Rows) error) error {
-	rows, err := q.QueryContext(ctx, query)
+	return scanRowsArgs(ctx, q, query, nil, fn)
+}
+
+func scanRowsArgs(ctx context.Context, q querier, query string, args []any, fn func(*sql.Rows) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
