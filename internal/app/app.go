@@ -97,7 +97,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if len(opts.Bundles) == 0 && eng.Current() == nil {
 		return nil, eng.LoadErr() // the embedded policies must always compile
 	}
-	st, ix, err := openIndex(ws, cfg)
+	st, ix, err := openIndex(ws, cfg, false)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,9 @@ func workspace(dir string) (string, *config.Config, error) {
 	return ws, cfg, err
 }
 
-func openIndex(ws string, cfg *config.Config) (*store.Store, *indexer.Index, error) {
+// openIndex opens the store and the code index; countsOnly is for a
+// process that only refreshes the index (see indexer.Options).
+func openIndex(ws string, cfg *config.Config, countsOnly bool) (*store.Store, *indexer.Index, error) {
 	if err := checkStateDir(ws); err != nil {
 		return nil, nil, err
 	}
@@ -191,7 +193,7 @@ func openIndex(ws string, cfg *config.Config) (*store.Store, *indexer.Index, err
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude})
+	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude, CountsFromStore: countsOnly})
 	if err != nil {
 		st.Close()
 		return nil, nil, err
@@ -231,13 +233,15 @@ func checkStateDir(ws string) error {
 }
 
 // OpenIndex opens only the store and the code index, for commands that need
-// no policy engine (mcpc index). Close the store when done.
+// no policy engine (mcpc index): its Refresh counts the summary from the
+// database, never reading the tree's facts into memory. Close the store
+// when done.
 func OpenIndex(dir string) (*store.Store, *indexer.Index, error) {
 	ws, cfg, err := workspace(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	return openIndex(ws, cfg)
+	return openIndex(ws, cfg, true)
 }
 
 // Close flushes decision records and releases the store.

@@ -12,6 +12,11 @@
 // index. Parsing uses tree-sitter with the official grammars; only stable
 // headers are persisted, never whole syntax trees.
 //
+// An Index opens with its files' stamps only and reads their facts from the
+// database when a view is first needed; a refresh without a view writes
+// each batch and keeps only stamps, and `mcpc index` counts its summary
+// from the database (lazy.go), so indexing holds no tree's facts in memory.
+//
 // A long-lived Index (a serve process refreshes before every pack) keeps its
 // cost proportional to what changed: the walk reuses the listing of every
 // directory whose modification time and .gitignore did not change and only

@@ -20,19 +20,30 @@ type Index struct {
 	refreshMu sync.Mutex          // one Refresh at a time per Index
 	listings  map[string]*listing // directories of the last walk; under refreshMu
 
-	mu       sync.RWMutex
-	files    map[string]*fileFacts
-	problems map[string]Problem // walk problems of the last refresh
-	view     *view              // derived lookups, brought up to date lazily after changes
-	res      *resolver          // the resolution tables view was built with
+	mu sync.RWMutex
+	// files holds every indexed file; until loaded only their stamps (the
+	// row without its terms), see lazy.go.
+	files   map[string]*fileFacts
+	loaded  bool  // files hold their facts
+	loadErr error // of a failed load, for the next Refresh
+	// generation is the database's (see lazy.go) that files reflect, or
+	// -1 when another process's write may have made them differ.
+	generation int64
+	problems   map[string]Problem // walk problems of the last refresh
+	view       *view              // derived lookups, brought up to date lazily after changes
+	res        *resolver          // the resolution tables view was built with
 	// pending is what changed in files since view was built.
 	pending delta
+	// recounts counts summaries counted from the whole database (for
+	// tests); under refreshMu.
+	recounts int
 	// derivedViews counts views derived from their predecessor rather
 	// than built from scratch (for tests and benchmarks).
 	derivedViews int
 }
 
-// Open creates the idx_ tables in db if absent and loads the index.
+// Open creates the idx_ tables in db if absent and reads the stamps of the
+// indexed files; their facts are read when first needed.
 func Open(db *sql.DB, opts Options) (*Index, error) {
 	if opts.Root == "" || !filepath.IsAbs(opts.Root) {
 		return nil, errors.New("indexer: Options.Root must be an absolute path")
@@ -44,11 +55,20 @@ func Open(db *sql.DB, opts Options) (*Index, error) {
 	if err := createSchema(ctx, db); err != nil {
 		return nil, err
 	}
-	files, problems, err := loadAll(ctx, db)
+	ix := &Index{db: db, opts: opts}
+	err := readSnapshot(ctx, db, func(q querier) error {
+		meta, err := readMeta(ctx, q)
+		if err != nil {
+			return err
+		}
+		ix.generation = meta[metaGeneration]
+		ix.files, ix.problems, err = loadStamps(ctx, q)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &Index{db: db, opts: opts, files: files, problems: problems}, nil
+	return ix, nil
 }
 
 // Root is the workspace root the index covers.
@@ -80,6 +100,7 @@ func (ix *Index) AllSymbols() []Symbol { return ix.current().symbols }
 
 // FileSymbols returns the definitions of one file in line order.
 func (ix *Index) FileSymbols(file string) []Symbol {
+	ix.current() // the facts are loaded with the first view
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if f := ix.files[file]; f != nil {

@@ -21,12 +21,12 @@ const batchSize = 256
 // job is one file the refresh must look at; result is what a worker made of it.
 type job struct {
 	cand     candidate
-	prev     *fileFacts
+	prevHash string // of the indexed content, "" for a new file
 	maxBytes int64
 }
 
 type result struct {
-	facts   *fileFacts // new facts, or prev with new size/mtime when only touched
+	facts   *fileFacts // new facts, or only path, size and mtime when touched
 	touched bool       // content unchanged: only size/mtime moved
 	problem *Problem
 	rel     string
@@ -42,6 +42,9 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 	defer ix.refreshMu.Unlock()
 	started := time.Now()
 	var sum Summary
+	if err := ix.takeLoadError(); err != nil {
+		return sum, err
+	}
 
 	w := &walker{root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes, prev: ix.listings}
 	if err := w.walk(ctx, ix.opts.Exclude); err != nil {
@@ -57,7 +60,11 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 		if prev != nil && prev.Size == c.Size && prev.ModTime == c.ModTime {
 			continue
 		}
-		jobs = append(jobs, job{cand: c, prev: prev, maxBytes: ix.opts.MaxFileBytes})
+		j := job{cand: c, maxBytes: ix.opts.MaxFileBytes}
+		if prev != nil {
+			j.prevHash = prev.Hash
+		}
+		jobs = append(jobs, j)
 	}
 	var removed []string
 	for p := range ix.files {
@@ -78,9 +85,15 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 
 	results := ix.process(ctx, jobs)
 	var batch []result
+	wrote := false
+	change := ix.newCountChange()
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
+		}
+		wrote = true
+		if err := change.note(ctx, ix, batch); err != nil {
+			return err
 		}
 		if err := ix.apply(ctx, batch, nil, nil); err != nil {
 			return err
@@ -125,10 +138,14 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 	sort.Slice(problems, func(i, j int) bool { return problems[i].File < problems[j].File })
 	// A refresh that found nothing new must not pay for a write
 	// transaction: it runs before every pack.
+	if len(removed) > 0 {
+		change.ok = false
+	}
 	if len(removed) > 0 || ix.problemsChanged(problems) {
 		if err := ix.apply(ctx, nil, removed, problems); err != nil {
 			return sum, err
 		}
+		wrote = true
 	}
 	for _, p := range removed {
 		if !present[p] {
@@ -136,11 +153,11 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 		}
 	}
 
-	v := ix.current()
-	sum.Files = len(v.files)
-	sum.Symbols = len(v.symbols)
-	sum.Edges = len(v.edges)
-	sum.Usages = len(v.usages)
+	counts, files, err := ix.counts(ctx, wrote, change)
+	if err != nil {
+		return sum, err
+	}
+	sum.Files, sum.Symbols, sum.Edges, sum.Usages = files, counts.Symbols, counts.Edges, counts.Usages
 	sum.Problems = ix.Problems()
 	for _, p := range sum.Problems {
 		if p.Kind == ProblemParseError {
@@ -230,10 +247,8 @@ func processFile(ps *parserSet, tc *termCounter, j job) result {
 	}
 	sum := sha256.Sum256(src)
 	hash := hex.EncodeToString(sum[:])
-	if j.prev != nil && j.prev.Hash == hash {
-		touched := *j.prev
-		touched.Size, touched.ModTime = int64(len(src)), c.ModTime
-		return result{rel: c.Rel, facts: &touched, touched: true}
+	if j.prevHash == hash {
+		return result{rel: c.Rel, facts: &fileFacts{Path: c.Rel, Size: int64(len(src)), ModTime: c.ModTime}, touched: true}
 	}
 	f := &fileFacts{Path: c.Rel, Hash: hash, Size: int64(len(src)), ModTime: c.ModTime, Lang: grammar.Of(c.Rel)}
 	f.Terms, f.Length = tc.count(src)
@@ -280,20 +295,34 @@ func (ix *Index) apply(ctx context.Context, batch []result, removed []string, pr
 			return err
 		}
 	}
-	if err := w.commit(); err != nil {
+	generation, err := w.commit()
+	if err != nil {
 		return err
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.committed(generation)
 	for _, r := range batch {
-		if !r.touched {
-			ix.noteChanged(r.facts.Path, ix.files[r.facts.Path])
+		p := r.facts.Path
+		switch cur := ix.files[p]; {
+		case r.touched && cur != nil:
+			t := *cur
+			t.Size, t.ModTime = r.facts.Size, r.facts.ModTime
+			ix.files[p] = &t
+		case r.touched:
+		case !ix.loaded:
+			// No view to derive: keep what the next refresh compares.
+			ix.files[p] = r.facts.stamp()
+		default:
+			ix.noteChanged(p, cur)
+			ix.files[p] = r.facts
 		}
-		ix.files[r.facts.Path] = r.facts
 	}
 	for _, p := range removed {
 		if old := ix.files[p]; old != nil {
-			ix.noteRemoved(p, old)
+			if ix.loaded {
+				ix.noteRemoved(p, old)
+			}
 			delete(ix.files, p)
 		}
 	}
@@ -304,6 +333,31 @@ func (ix *Index) apply(ctx context.Context, batch []result, removed []string, pr
 		}
 	}
 	return nil
+}
+
+// counts returns the fact counts and the number of files of the index:
+// from the view when the facts are in memory (storing them if the refresh
+// wrote), else from the database.
+func (ix *Index) counts(ctx context.Context, wrote bool, change *countChange) (factCounts, int, error) {
+	ix.mu.RLock()
+	loaded, files := ix.loaded, len(ix.files)
+	ix.mu.RUnlock()
+	if !loaded && ix.opts.CountsFromStore {
+		if c, ok, err := change.derive(ctx, ix); ok || err != nil {
+			return c, files, err
+		}
+		c, err := ix.storedCounts(ctx)
+		return c, files, err
+	}
+	v := ix.current()
+	c := factCounts{Symbols: len(v.symbols), Edges: len(v.edges), Usages: len(v.usages)}
+	ix.mu.RLock()
+	generation, pending := ix.generation, ix.pending.size()
+	ix.mu.RUnlock()
+	if wrote && generation > 0 && pending == 0 {
+		return c, len(v.files), storeCounts(ctx, ix.db, generation, c)
+	}
+	return c, len(v.files), nil
 }
 
 // problemsChanged reports whether the walk's problems differ from the

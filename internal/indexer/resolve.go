@@ -51,14 +51,7 @@ func newResolver(files map[string]*fileFacts, order []string, symbols []Symbol, 
 		symUsers: map[string]map[string]bool{}, selUsers: map[string]map[string]bool{},
 	}
 	for _, s := range symbols {
-		switch contribution(s) {
-		case "module":
-			r.modules[s.Name] = path.Dir(s.File)
-		case "selector":
-			r.selector[s.Name] = appendUnique(r.selector[s.Name], s.File)
-		case "definer":
-			r.definers[s.Name] = appendUnique(r.definers[s.Name], s.File)
-		}
+		r.addSymbol(s)
 	}
 	for _, p := range order {
 		r.byDir[path.Dir(p)] = append(r.byDir[path.Dir(p)], p)
@@ -66,6 +59,19 @@ func newResolver(files map[string]*fileFacts, order []string, symbols []Symbol, 
 		r.addUsers(p, files[p].Refs)
 	}
 	return r
+}
+
+// addSymbol enters a definition in the tables it contributes to; symbols
+// come in path order, so that each name's files are.
+func (r *resolver) addSymbol(s Symbol) {
+	switch contribution(s) {
+	case "module":
+		r.modules[s.Name] = path.Dir(s.File)
+	case "selector":
+		r.selector[s.Name] = appendUnique(r.selector[s.Name], s.File)
+	case "definer":
+		r.definers[s.Name] = appendUnique(r.definers[s.Name], s.File)
+	}
 }
 
 func appendUnique(list []string, s string) []string {
@@ -126,9 +132,12 @@ func (r *resolver) resolveAll() map[string][]Edge {
 	return out
 }
 
-// resolveFile resolves one file's references. Module-like references come
-// first: symbol references are disambiguated by what the file imports.
-func (r *resolver) resolveFile(from string) []Edge {
+// resolveFile resolves one file's references.
+func (r *resolver) resolveFile(from string) []Edge { return r.resolveRefs(from, r.files[from].Refs) }
+
+// resolveRefs resolves the references of file from. Module-like references
+// come first: symbol references are disambiguated by what the file imports.
+func (r *resolver) resolveRefs(from string, refs []rawRef) []Edge {
 	var edges []Edge
 	seen := map[Edge]bool{}
 	add := func(e Edge) {
@@ -139,7 +148,6 @@ func (r *resolver) resolveFile(from string) []Edge {
 		edges = append(edges, e)
 	}
 	r.imports = map[string]bool{}
-	refs := r.files[from].Refs
 	for _, ref := range refs {
 		if ref.By == "symbol" || ref.By == "selector" {
 			continue

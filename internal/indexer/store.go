@@ -58,6 +58,10 @@ CREATE TABLE IF NOT EXISTS idx_problems (
 	kind    TEXT NOT NULL,
 	message TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS idx_meta (
+	key   TEXT PRIMARY KEY,
+	value INTEGER NOT NULL
+);
 `
 
 func createSchema(ctx context.Context, db *sql.DB) error {
@@ -67,69 +71,26 @@ func createSchema(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// loadAll reads the whole index into memory.
-func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string]Problem, error) {
+// loadStamps reads what a refresh compares the tree against and what the
+// stamp-only queries answer (HasFile, Lang, ParseFailures, Problems): each
+// file's row without its terms, and the walk problems. The facts stay on
+// disk until a view needs them (loadFacts): a refresh that finds nothing
+// changed, or a cold build, never holds a tree's facts in memory.
+func loadStamps(ctx context.Context, q querier) (map[string]*fileFacts, map[string]Problem, error) {
 	files := map[string]*fileFacts{}
-	rows, err := db.QueryContext(ctx, `SELECT path, hash, size, mtime, lang, parse_error, length, terms FROM idx_files`)
-	if err != nil {
-		return nil, nil, err
-	}
-	for rows.Next() {
+	if err := scanRows(ctx, q, `SELECT path, hash, size, mtime, lang, parse_error, length FROM idx_files`, func(r *sql.Rows) error {
 		f := &fileFacts{}
-		var blob []byte
-		if err := rows.Scan(&f.Path, &f.Hash, &f.Size, &f.ModTime, &f.Lang, &f.ParseError, &f.Length, &blob); err != nil {
-			rows.Close()
-			return nil, nil, err
+		if err := r.Scan(&f.Path, &f.Hash, &f.Size, &f.ModTime, &f.Lang, &f.ParseError, &f.Length); err != nil {
+			return err
 		}
-		f.Terms = termBlob(blob)
+		f.Lang = intern(f.Lang)
 		files[f.Path] = f
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, nil, err
-	}
-	if err := scanRows(ctx, db, `SELECT file, name, kind, start_line, end_line, exported, container FROM idx_symbols ORDER BY rowid`, func(r *sql.Rows) error {
-		var s Symbol
-		if err := r.Scan(&s.File, &s.Name, &s.Kind, &s.StartLine, &s.EndLine, &s.Exported, &s.Container); err != nil {
-			return err
-		}
-		if f := files[s.File]; f != nil {
-			s.File, s.Kind = f.Path, intern(s.Kind)
-			f.Symbols = append(f.Symbols, s)
-		}
-		return nil
-	}); err != nil {
-		return nil, nil, err
-	}
-	if err := scanRows(ctx, db, `SELECT file, kind, by, target, symbol FROM idx_refs ORDER BY rowid`, func(r *sql.Rows) error {
-		var file string
-		var ref rawRef
-		if err := r.Scan(&file, &ref.Kind, &ref.By, &ref.Target, &ref.Symbol); err != nil {
-			return err
-		}
-		if f := files[file]; f != nil {
-			ref.Kind, ref.By = intern(ref.Kind), intern(ref.By)
-			f.Refs = append(f.Refs, ref)
-		}
-		return nil
-	}); err != nil {
-		return nil, nil, err
-	}
-	if err := scanRows(ctx, db, `SELECT file, tag, start_line, end_line, attrs, anchor FROM idx_usages ORDER BY rowid`, func(r *sql.Rows) error {
-		var u Usage
-		if err := r.Scan(&u.File, &u.Tag, &u.StartLine, &u.EndLine, &u.Attrs, &u.Anchor); err != nil {
-			return err
-		}
-		if f := files[u.File]; f != nil {
-			u.File = f.Path
-			f.Usages = append(f.Usages, u)
-		}
 		return nil
 	}); err != nil {
 		return nil, nil, err
 	}
 	problems := map[string]Problem{}
-	if err := scanRows(ctx, db, `SELECT file, kind, message FROM idx_problems`, func(r *sql.Rows) error {
+	if err := scanRows(ctx, q, `SELECT file, kind, message FROM idx_problems`, func(r *sql.Rows) error {
 		var p Problem
 		if err := r.Scan(&p.File, &p.Kind, &p.Message); err != nil {
 			return err
@@ -140,6 +101,95 @@ func loadAll(ctx context.Context, db *sql.DB) (map[string]*fileFacts, map[string
 		return nil, nil, err
 	}
 	return files, problems, nil
+}
+
+// loadFacts reads the terms, symbols, references and usages of the files
+// into them (rows of other files are skipped: the caller's file set is the
+// one it answers for).
+func loadFacts(ctx context.Context, q querier, files map[string]*fileFacts) error {
+	for _, f := range files { // what an earlier, failed load left
+		f.Terms, f.Symbols, f.Refs, f.Usages = nil, nil, nil, nil
+	}
+	if err := scanRows(ctx, q, `SELECT path, terms FROM idx_files`, func(r *sql.Rows) error {
+		var path string
+		var blob []byte
+		if err := r.Scan(&path, &blob); err != nil {
+			return err
+		}
+		if f := files[path]; f != nil {
+			f.Terms = termBlob(blob)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := scanSymbols(ctx, q, files, writeOrder, func(f *fileFacts, s Symbol) { f.Symbols = append(f.Symbols, s) }); err != nil {
+		return err
+	}
+	if err := scanRefs(ctx, q, files, writeOrder, func(f *fileFacts, ref rawRef) { f.Refs = append(f.Refs, ref) }); err != nil {
+		return err
+	}
+	return scanRows(ctx, q, `SELECT file, tag, start_line, end_line, attrs, anchor FROM idx_usages ORDER BY rowid`, func(r *sql.Rows) error {
+		var u Usage
+		if err := r.Scan(&u.File, &u.Tag, &u.StartLine, &u.EndLine, &u.Attrs, &u.Anchor); err != nil {
+			return err
+		}
+		if f := files[u.File]; f != nil {
+			u.File = f.Path
+			f.Usages = append(f.Usages, u)
+		}
+		return nil
+	})
+}
+
+// Orders of the fact rows: as written (a table scan), or by file and each
+// file's as written (through the file index, which costs a lookup a row).
+const (
+	writeOrder = "rowid"
+	pathOrder  = "file, rowid"
+)
+
+// scanSymbols calls fn with every stored symbol of the files, in order.
+func scanSymbols(ctx context.Context, q querier, files map[string]*fileFacts, order string, fn func(*fileFacts, Symbol)) error {
+	return scanRows(ctx, q, `SELECT file, name, kind, start_line, end_line, exported, container FROM idx_symbols ORDER BY `+order, symbolRow(files, fn))
+}
+
+// symbolRow scans a row of idx_symbols' columns and hands it to fn if its
+// file is one of files.
+func symbolRow(files map[string]*fileFacts, fn func(*fileFacts, Symbol)) func(*sql.Rows) error {
+	return func(r *sql.Rows) error {
+		var s Symbol
+		if err := r.Scan(&s.File, &s.Name, &s.Kind, &s.StartLine, &s.EndLine, &s.Exported, &s.Container); err != nil {
+			return err
+		}
+		if f := files[s.File]; f != nil {
+			s.File, s.Kind = f.Path, intern(s.Kind)
+			fn(f, s)
+		}
+		return nil
+	}
+}
+
+// scanRefs calls fn with every stored reference of the files, in order.
+func scanRefs(ctx context.Context, q querier, files map[string]*fileFacts, order string, fn func(*fileFacts, rawRef)) error {
+	return scanRows(ctx, q, `SELECT file, kind, by, target, symbol FROM idx_refs ORDER BY `+order, refRow(files, fn))
+}
+
+// refRow scans a row of idx_refs' columns and hands it to fn if its file
+// is one of files.
+func refRow(files map[string]*fileFacts, fn func(*fileFacts, rawRef)) func(*sql.Rows) error {
+	return func(r *sql.Rows) error {
+		var file string
+		var ref rawRef
+		if err := r.Scan(&file, &ref.Kind, &ref.By, &ref.Target, &ref.Symbol); err != nil {
+			return err
+		}
+		if f := files[file]; f != nil {
+			ref.Kind, ref.By = intern(ref.Kind), intern(ref.By)
+			fn(f, ref)
+		}
+		return nil
+	}
 }
 
 // kinds holds the few distinct kind strings a load meets, so that hundreds
@@ -157,8 +207,17 @@ func intern(s string) string {
 	return v.(string)
 }
 
-func scanRows(ctx context.Context, db *sql.DB, query string, fn func(*sql.Rows) error) error {
-	rows, err := db.QueryContext(ctx, query)
+// querier is a database, a connection or a transaction to read from.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func scanRows(ctx context.Context, q querier, query string, fn func(*sql.Rows) error) error {
+	return scanRowsArgs(ctx, q, query, nil, fn)
+}
+
+func scanRowsArgs(ctx context.Context, q querier, query string, args []any, fn func(*sql.Rows) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
@@ -318,15 +377,22 @@ func (w *writer) setProblems(problems []Problem) error {
 	return nil
 }
 
-func (w *writer) commit() error {
+// commit writes the buffered rows, moves the index to its next generation
+// and commits; it returns that generation.
+func (w *writer) commit() (int64, error) {
 	if err := w.flushRows(); err != nil {
 		w.rollback()
-		return err
+		return 0, err
+	}
+	var generation int64
+	if err := w.tx.QueryRow(bumpGeneration).Scan(&generation); err != nil {
+		w.rollback()
+		return 0, err
 	}
 	for _, st := range w.stmts {
 		st.Close()
 	}
-	return w.tx.Commit()
+	return generation, w.tx.Commit()
 }
 
 func (w *writer) rollback() {

@@ -11,6 +11,12 @@ type Options struct {
 	Exclude []string
 	// Workers bounds parallel parsing. Default: GOMAXPROCS.
 	Workers int
+	// CountsFromStore is for a process that only refreshes the index and
+	// reports its Summary (mcpc index): the summary's symbol, edge and
+	// usage counts then come from the database (see lazy.go) and the
+	// tree's facts are never read into memory. Otherwise Refresh builds
+	// the view the process will query anyway and counts from it.
+	CountsFromStore bool
 }
 
 // DefaultMaxFileBytes is the size above which files are skipped.
@@ -112,4 +118,10 @@ type fileFacts struct {
 	// memory, and the blob is what the database stores anyway.
 	Terms  termBlob
 	Length int32
+}
+
+// stamp is f without its facts: what an index that has not loaded them
+// keeps of a file.
+func (f *fileFacts) stamp() *fileFacts {
+	return &fileFacts{Path: f.Path, Hash: f.Hash, Size: f.Size, ModTime: f.ModTime, Lang: f.Lang, ParseError: f.ParseError, Length: f.Length}
 }

@@ -61,6 +61,7 @@ func (ix *Index) current() *view {
 	}
 	ix.pending = delta{}
 	if ix.view == nil {
+		ix.ensureLoaded()
 		ix.view, ix.res = buildView(ix.files, loadProjectConfig(ix.opts.Root))
 	}
 	return ix.view

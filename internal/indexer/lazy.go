@@ -1,0 +1,242 @@
+package indexer
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/mcpc/mcpc/internal/store"
+)
+
+// An Index opens with its files' stamps only (loadStamps) and reads their
+// facts the first time a view is needed (ensureLoaded). Until then a
+// refresh writes each batch and keeps only the new stamps, so a cold build
+// never holds the tree's facts in memory: `mcpc index` on 47,550 files had
+// peaked at 570-600 MiB holding them and the view built from them.
+//
+// A refresh reports counts that need the facts (symbols, edges, usages).
+// A serving process counts them from the view it queries anyway; `mcpc
+// index` (Options.CountsFromStore) counts them from the database,
+// resolving references one file at a time (streamEdges), and keeps them in
+// idx_meta under the index generation they were computed at. Every write
+// transaction bumps the generation, so a refresh that changed nothing
+// reads them back instead of resolving the tree.
+//
+// A serving process stores its view's counts after each of its writes, so
+// that the next process finds them fresh, but only while its facts are
+// known to be those of the database (Index.generation): another process's
+// write in between leaves them to be counted from the database.
+
+// Keys of idx_meta.
+const (
+	metaGeneration       = "generation"        // bumped by every write transaction
+	metaCountsGeneration = "counts_generation" // the generation the counts below are of
+	metaSymbols          = "symbols"
+	metaEdges            = "edges"
+	metaUsages           = "usages"
+)
+
+const bumpGeneration = `INSERT INTO idx_meta (key, value) VALUES ('` + metaGeneration + `', 1)
+	ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value`
+
+// factCounts are the totals of a Summary that need the facts.
+type factCounts struct {
+	Symbols, Edges, Usages int
+}
+
+// ensureLoaded reads the facts of the indexed files if they are not in
+// memory yet; the caller holds ix.mu for writing. A failed load is kept
+// and returned by the next Refresh, and tried again by the next view.
+func (ix *Index) ensureLoaded() {
+	if ix.loaded {
+		return
+	}
+	ctx := context.Background()
+	err := readSnapshot(ctx, ix.db, func(q querier) error {
+		meta, err := readMeta(ctx, q)
+		if err != nil {
+			return err
+		}
+		if meta[metaGeneration] != ix.generation {
+			ix.generation = -1 // the facts may be newer than the stamps
+		}
+		return loadFacts(ctx, q, ix.files)
+	})
+	if err != nil {
+		ix.loadErr = fmt.Errorf("indexer: load the index: %w", err)
+		return
+	}
+	ix.loaded, ix.loadErr = true, nil
+}
+
+// takeLoadError returns the error of a failed lazy load, once, and drops
+// the view built without the facts so the next one loads again.
+func (ix *Index) takeLoadError() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	err := ix.loadErr
+	if err != nil {
+		ix.loadErr, ix.view, ix.pending = nil, nil, delta{}
+	}
+	return err
+}
+
+// committed records that the index's own write moved the database to
+// generation; the caller holds ix.mu for writing.
+func (ix *Index) committed(generation int64) {
+	if ix.generation < 0 || generation != ix.generation+1 {
+		ix.generation = -1 // another process wrote in between
+		return
+	}
+	ix.generation = generation
+}
+
+// readSnapshot runs fn on one connection inside a deferred (read)
+// transaction: its queries see one state of the database however other
+// processes write meanwhile.
+func readSnapshot(ctx context.Context, db *sql.DB, fn func(querier) error) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN DEFERRED"); err != nil {
+		return err
+	}
+	err = fn(conn)
+	if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// storedCounts returns the fact counts of the index as stored, computing
+// and storing them first if the stored ones are of an older generation.
+func (ix *Index) storedCounts(ctx context.Context) (factCounts, error) {
+	var c factCounts
+	var generation int64
+	fresh := false
+	err := readSnapshot(ctx, ix.db, func(q querier) error {
+		meta, err := readMeta(ctx, q)
+		if err != nil {
+			return err
+		}
+		generation = meta[metaGeneration]
+		if at, ok := meta[metaCountsGeneration]; ok && at == generation {
+			c = factCounts{Symbols: int(meta[metaSymbols]), Edges: int(meta[metaEdges]), Usages: int(meta[metaUsages])}
+			fresh = true
+			return nil
+		}
+		ix.recounts++
+		c, err = countFacts(ctx, q, ix.opts.Root)
+		return err
+	})
+	if err != nil || fresh {
+		return c, err
+	}
+	return c, storeCounts(ctx, ix.db, generation, c)
+}
+
+func readMeta(ctx context.Context, q querier) (map[string]int64, error) {
+	meta := map[string]int64{}
+	err := scanRows(ctx, q, `SELECT key, value FROM idx_meta`, func(r *sql.Rows) error {
+		var k string
+		var v int64
+		if err := r.Scan(&k, &v); err != nil {
+			return err
+		}
+		meta[k] = v
+		return nil
+	})
+	return meta, err
+}
+
+// storeCounts records counts as those of generation, unless a write
+// moved the index past it meanwhile.
+func storeCounts(ctx context.Context, db *sql.DB, generation int64, c factCounts) error {
+	return store.RetryBusy(ctx, func() error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		var now int64
+		err = tx.QueryRowContext(ctx, `SELECT value FROM idx_meta WHERE key = ?`, metaGeneration).Scan(&now)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if now != generation {
+			return nil
+		}
+		for k, v := range map[string]int64{metaCountsGeneration: generation, metaSymbols: int64(c.Symbols), metaEdges: int64(c.Edges), metaUsages: int64(c.Usages)} {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO idx_meta (key, value) VALUES (?, ?)`, k, v); err != nil {
+				return err
+			}
+		}
+		return tx.Commit()
+	})
+}
+
+// countFacts counts the stored symbols, usages and resolved edges.
+func countFacts(ctx context.Context, q querier, root string) (factCounts, error) {
+	var c factCounts
+	files, _, err := loadStamps(ctx, q)
+	if err != nil {
+		return c, err
+	}
+	err = streamEdges(ctx, q, files, root, func(s Symbol) { c.Symbols++ }, func(_ string, edges []Edge) { c.Edges += len(edges) })
+	if err != nil {
+		return c, err
+	}
+	err = scanRows(ctx, q, `SELECT file FROM idx_usages`, func(r *sql.Rows) error {
+		var file string
+		if err := r.Scan(&file); err != nil {
+			return err
+		}
+		if files[file] != nil {
+			c.Usages++
+		}
+		return nil
+	})
+	return c, err
+}
+
+// streamEdges resolves the stored references of files (stamps, keyed by
+// path) as a view would, holding the symbol tables but only one file's
+// references at a time: it calls symbol with every symbol and edges with
+// every file's edges, in path order.
+func streamEdges(ctx context.Context, q querier, files map[string]*fileFacts, root string, symbol func(Symbol), edges func(string, []Edge)) error {
+	order := make([]string, 0, len(files))
+	for p := range files {
+		order = append(order, p)
+	}
+	sort.Strings(order)
+	r := newResolver(files, order, nil, loadProjectConfig(root))
+	if err := scanSymbols(ctx, q, files, pathOrder, func(_ *fileFacts, s Symbol) {
+		symbol(s)
+		r.addSymbol(s)
+	}); err != nil {
+		return err
+	}
+	var from string
+	var refs []rawRef
+	flush := func() {
+		if from != "" {
+			edges(from, r.resolveRefs(from, refs))
+		}
+		refs = refs[:0]
+	}
+	if err := scanRefs(ctx, q, files, pathOrder, func(f *fileFacts, ref rawRef) {
+		if f.Path != from {
+			flush()
+			from = f.Path
+		}
+		refs = append(refs, ref)
+	}); err != nil {
+		return err
+	}
+	flush()
+	return nil
+}
