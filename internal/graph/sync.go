@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"time"
 )
@@ -18,6 +19,10 @@ type SyncSummary struct {
 	Counts   map[string]int `json:"nodes,omitempty"`
 	Problems []Problem      `json:"problems,omitempty"`
 	Seconds  float64        `json:"seconds"`
+	// Unchanged says the sync built nothing: neither the index nor a file
+	// the builder reads changed since the Builder's last sync to this
+	// store, which wrote the graph as it stands.
+	Unchanged bool `json:"unchanged,omitempty"`
 }
 
 // Sync brings the graph up to date with the index, the seeds and the prose
@@ -35,9 +40,22 @@ func Sync(ctx context.Context, s Store, ix CodeIndex, o Options, full bool) (*Sy
 }
 
 // Sync is the package Sync with the Builder's memo: a long-lived process
-// (serve) pays for building only the files that changed.
+// (serve) pays for building only the files that changed, and, when ix is
+// Versioned, for nothing at all while nothing the facts come from changed.
 func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (*SyncSummary, error) {
 	start := time.Now()
+	var stamp *sourceStamp
+	if v, ok := ix.(Versioned); ok {
+		stamp = bl.stamp(s, ix, v, bl.synced)
+		if !full && stamp.holds(bl.synced) {
+			sum := bl.syncedSum
+			sum.Problems = slices.Clone(sum.Problems)
+			sum.Changed, sum.Removed, sum.Nodes, sum.Edges, sum.Unchanged = 0, 0, 0, 0, true
+			sum.Seconds = time.Since(start).Seconds()
+			return &sum, nil
+		}
+	}
+	bl.synced = nil // until this sync has written the graph
 	if err := s.EnsureSchema(ctx); err != nil {
 		return nil, err
 	}
@@ -83,6 +101,7 @@ func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (
 		}
 	}
 	sum.Seconds = time.Since(start).Seconds()
+	bl.synced, bl.syncedSum = stamp, *sum
 	return sum, nil
 }
 

@@ -21,6 +21,7 @@ type view struct {
 	edgesTo     map[string][]Edge // file -> edges into it, by source
 	usages      []Usage
 	corpus      *Corpus
+	generation  uint64 // see Index.Generation
 }
 
 // maxIncremental bounds how many changed files are folded into the previous
@@ -49,6 +50,7 @@ func (ix *Index) current() *view {
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	published := ix.view
 	switch n := ix.pending.size(); {
 	case ix.view == nil:
 	case n > maxIncremental:
@@ -63,8 +65,18 @@ func (ix *Index) current() *view {
 	if ix.view == nil {
 		ix.view, ix.res = buildView(ix.files, loadProjectConfig(ix.opts.Root))
 	}
+	if ix.view != published {
+		ix.generations++
+		ix.view.generation = ix.generations
+	}
 	return ix.view
 }
+
+// Generation identifies the view Files, AllSymbols, Edges and Usages read:
+// it changes whenever a refresh changed a file's facts, and only then, so
+// what is derived from the view (the knowledge graph's facts) need not be
+// derived again while it holds. It is local to this Index.
+func (ix *Index) Generation() uint64 { return ix.current().generation }
 
 // noteChanged records, before the facts of path are replaced, what they
 // were (nil for a file the index did not hold); the caller holds ix.mu.
