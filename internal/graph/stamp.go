@@ -1,11 +1,18 @@
 package graph
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
+	"strings"
+	"sync"
 )
 
 // Versioned is a CodeIndex that says when what it serves changed
@@ -131,3 +138,56 @@ func statOf(root, rel string) fileStat {
 func (st *sourceStamp) holds(prev *sourceStamp) bool {
 	return prev != nil && st.store == prev.store && st.generation == prev.generation && slices.Equal(st.stats, prev.stats)
 }
+
+// Digester is a CodeIndex that identifies its content across processes
+// (indexer.Index.Digest). With one, a Builder's first Sync compares the
+// stamp the last sync to the store wrote (SourceSyncStamp) with its own
+// and builds nothing when they are equal: a new serve process on a
+// 48,000-file tree otherwise built the whole graph (some 3 CPU-s) on its
+// first turn to find it already written.
+type Digester interface {
+	Digest() string
+}
+
+// SourceSyncStamp is the source whose stored hash is the persistent stamp
+// of the sync that wrote the graph (persistentKey); it has no facts.
+const SourceSyncStamp = "sync-stamp"
+
+// projectConfigFiles are what the index reads besides the files it holds
+// (import aliases): they change its edges without changing a file's hash.
+var projectConfigFiles = []string{"tsconfig.base.json", "tsconfig.json", "jsconfig.json"}
+
+// persistentKey is the stamp a later process compares: this program, the
+// options, the index's digest and every file the builder reads.
+func (bl *Builder) persistentKey(st *sourceStamp, digest, root string) string {
+	h := sha256.New()
+	o := bl.o
+	o.BatchRows = 0 // how it is written, not what
+	opts, _ := json.Marshal(o) // plain strings and numbers: cannot fail
+	fmt.Fprintf(h, "%s\n%s\n%s\n", programIdentity(), opts, digest)
+	stats := slices.Clone(st.stats)
+	for _, f := range projectConfigFiles {
+		stats = append(stats, statOf(root, f))
+	}
+	for _, s := range stats {
+		fmt.Fprintf(h, "%q %v %o %d %d\n", s.path, s.missing, uint32(s.mode), s.size, s.modTime)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// programIdentity names this mcpc build: the facts a build makes of the
+// same index depend on its code. The executable's stat changes with every
+// build, which a module version alone (a development build's "(devel)")
+// would not.
+var programIdentity = sync.OnceValue(func() string {
+	var id strings.Builder
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		fmt.Fprintf(&id, "%s %s %s %v;", bi.GoVersion, bi.Main.Path, bi.Main.Version, bi.Settings)
+	}
+	if exe, err := os.Executable(); err == nil {
+		if info, err := os.Stat(exe); err == nil {
+			fmt.Fprintf(&id, "%s %d %d", exe, info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	return id.String()
+})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpc/mcpc/internal/graph"
+	"github.com/mcpc/mcpc/internal/indexer"
 )
 
 func TestSyncIncremental(t *testing.T) {
@@ -72,6 +73,7 @@ func TestSyncIncremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	stored, _ := f.g.Hashes(ctx)
+	delete(stored, graph.SourceSyncStamp)
 	if len(stored) != len(fresh.Groups) {
 		t.Fatalf("%d groups stored, %d built", len(stored), len(fresh.Groups))
 	}
@@ -161,6 +163,55 @@ declare global { interface HTMLAcmeChipElement extends Components.AcmeChip, HTML
 			}
 			if settled := f.sync(t, false); !settled.Unchanged {
 				t.Fatalf("once written, the change is not built again: %+v", settled)
+			}
+		})
+	}
+}
+
+// TestSyncStampAcrossProcesses: a new process (a new Index and Builder on
+// the same database) finds the stamp the last sync wrote and builds
+// nothing; a file changed while no process ran, or other graph options,
+// make it build and write what changed.
+func TestSyncStampAcrossProcesses(t *testing.T) {
+	root := copyWorkspace(t)
+	f := newFixture(t, root)
+	f.sync(t, false)
+	restart := func(o graph.Options) {
+		ix, err := indexer.Open(f.st.DB(), indexer.Options{Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.ix, f.b = ix, graph.NewBuilder(o)
+	}
+	for _, tc := range []struct {
+		note      string
+		opts      graph.Options
+		change    func()
+		wantBuilt bool
+	}{
+		{note: "nothing changed", change: func() {}},
+		{note: "a template changed while no process ran", wantBuilt: true, change: func() {
+			tpl := filepath.Join(root, "src/app/orders/detail/order-detail.component.html")
+			if err := os.WriteFile(tpl, []byte("<sdf-badge></sdf-badge>\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{note: "the same files again", change: func() {}},
+		{note: "other anchor options", opts: graph.Options{AnchorDepth: 1}, wantBuilt: true, change: func() {}},
+		{note: "only the batch size differs", opts: graph.Options{AnchorDepth: 1, BatchRows: 7}, change: func() {}},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			tc.change()
+			restart(tc.opts)
+			sum := f.sync(t, false)
+			if sum.Unchanged == tc.wantBuilt {
+				t.Fatalf("built = %v, want %v: %+v", !sum.Unchanged, tc.wantBuilt, sum)
+			}
+			if tc.wantBuilt && sum.Changed == 0 {
+				t.Fatalf("the build wrote nothing: %+v", sum)
+			}
+			if !tc.wantBuilt && sum.Groups == 0 {
+				t.Fatalf("an unchanged sync reports the stored graph: %+v", sum)
 			}
 		})
 	}

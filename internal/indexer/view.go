@@ -1,9 +1,13 @@
 package indexer
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"maps"
 	"path"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -77,6 +81,29 @@ func (ix *Index) current() *view {
 // what is derived from the view (the knowledge graph's facts) need not be
 // derived again while it holds. It is local to this Index.
 func (ix *Index) Generation() uint64 { return ix.current().generation }
+
+// Digest identifies across processes what the view is built from: every
+// indexed file's path, content hash, language and parse error. Two
+// processes of one mcpc build with equal digests serve the same facts, so
+// a new serve process can tell that the knowledge graph it finds was
+// synced from this very index without building it again.
+func (ix *Index) Digest() string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	paths := slices.Sorted(maps.Keys(ix.files))
+	h := sha256.New()
+	var buf []byte
+	for _, p := range paths {
+		f := ix.files[p]
+		buf = buf[:0]
+		for _, s := range [...]string{f.Path, f.Hash, f.Lang, f.ParseError} {
+			buf = strconv.AppendInt(buf, int64(len(s)), 10)
+			buf = append(append(buf, ':'), s...)
+		}
+		h.Write(buf)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
 
 // noteChanged records, before the facts of path are replaced, what they
 // were (nil for a file the index did not hold); the caller holds ix.mu.
