@@ -162,7 +162,7 @@ var projectConfigFiles = []string{"tsconfig.base.json", "tsconfig.json", "jsconf
 func (bl *Builder) persistentKey(st *sourceStamp, digest, root string) string {
 	h := sha256.New()
 	o := bl.o
-	o.BatchRows = 0 // how it is written, not what
+	o.BatchRows = 0            // how it is written, not what
 	opts, _ := json.Marshal(o) // plain strings and numbers: cannot fail
 	fmt.Fprintf(h, "%s\n%s\n%s\n", programIdentity(), opts, digest)
 	stats := slices.Clone(st.stats)
