@@ -123,6 +123,10 @@ type Builder struct {
 	// summary.
 	synced    *sourceStamp
 	syncedSum SyncSummary
+	// built are the facts of the last build whose write has not finished,
+	// builtFrom their stamp.
+	built     *Facts
+	builtFrom *sourceStamp
 }
 
 type fileMemo struct {

@@ -74,7 +74,7 @@ func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (
 		bl.syncedSum = SyncSummary{Groups: len(stored) - 1, Seeds: len(seeds)}
 		return bl.unchanged(start), nil
 	}
-	facts, err := bl.Build(ix, seeds)
+	facts, err := bl.factsFor(stamp, ix, seeds)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,27 @@ func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	bl.synced, bl.syncedSum = stamp, *sum
+	bl.built, bl.builtFrom = nil, nil // written: synced stands for them
 	return sum, nil
+}
+
+// factsFor builds the facts stamp describes, or takes those the last
+// build made from the same stamp when their write did not finish: at
+// 48,000 files on a loaded machine a build can outrun the turn's deadline
+// for the sync, and building again every turn, each to fail the same way,
+// never wrote the graph at all.
+func (bl *Builder) factsFor(stamp *sourceStamp, ix CodeIndex, seeds []SeedRow) (*Facts, error) {
+	if stamp != nil && stamp.holds(bl.builtFrom) {
+		return bl.built, nil
+	}
+	facts, err := bl.Build(ix, seeds)
+	if err != nil {
+		return nil, err
+	}
+	if stamp != nil {
+		bl.built, bl.builtFrom = facts, stamp
+	}
+	return facts, nil
 }
 
 // changeOf is what must be written for the store to hold facts: every
