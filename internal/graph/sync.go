@@ -20,8 +20,9 @@ type SyncSummary struct {
 	Problems []Problem      `json:"problems,omitempty"`
 	Seconds  float64        `json:"seconds"`
 	// Unchanged says the sync built nothing: neither the index nor a file
-	// the builder reads changed since the Builder's last sync to this
-	// store, which wrote the graph as it stands.
+	// the builder reads changed since the sync that wrote the graph as it
+	// stands (this Builder's last, or the one whose stamp the store holds;
+	// after the latter, Problems are not known and left empty).
 	Unchanged bool `json:"unchanged,omitempty"`
 }
 
