@@ -107,6 +107,12 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		reportProgress(ctx, 0, 3, "refreshing the code index")
 		gctx, cancel := step()
 		c.refreshIndex(gctx)
+		cancel()
+		// The sync is a step of its own: sharing the refresh's deadline, a
+		// large tree's refresh and build (48,000 files: 2 s and more on a
+		// loaded machine) outran it, and every turn built the graph again
+		// only to fail before writing it.
+		gctx, cancel = step()
 		c.syncGraph(gctx) // never inside the transaction: a graph write needs the database's write lock
 		cancel()
 		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index

@@ -118,6 +118,15 @@ func Build(ix CodeIndex, seeds []SeedRow, o Options) (*Facts, error) {
 type Builder struct {
 	o    Options
 	memo map[string]fileMemo
+	// synced is what the last successful Sync was built from (nil when
+	// the index is not Versioned or that sync failed), syncedSum its
+	// summary.
+	synced    *sourceStamp
+	syncedSum SyncSummary
+	// built are the facts of the last build whose write has not finished,
+	// builtFrom their stamp.
+	built     *Facts
+	builtFrom *sourceStamp
 }
 
 type fileMemo struct {

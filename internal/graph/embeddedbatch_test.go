@@ -13,14 +13,15 @@ import (
 )
 
 // graphDump is every stored row of the embedded graph, in a stable order
-// (the generation column, a write's clock, left out).
+// (the generation column, a write's clock, left out, and the sync stamp,
+// which stats the fixture's own copy of the files).
 func graphDump(t *testing.T, db *sql.DB) string {
 	t.Helper()
 	var b strings.Builder
 	for _, q := range []string{
 		`SELECT id || '|' || label || '|' || key || '|' || source || '|' || props FROM gr_nodes ORDER BY id`,
 		`SELECT src || '|' || type || '|' || dst || '|' || source || '|' || props FROM gr_edges ORDER BY src, type, dst`,
-		`SELECT source || '|' || hash FROM gr_sources ORDER BY source`,
+		`SELECT source || '|' || hash FROM gr_sources WHERE source <> '` + graph.SourceSyncStamp + `' ORDER BY source`,
 	} {
 		rows, err := db.Query(q)
 		if err != nil {

@@ -40,6 +40,8 @@ type Index struct {
 	// derivedViews counts views derived from their predecessor rather
 	// than built from scratch (for tests and benchmarks).
 	derivedViews int
+	// generations counts the views published (Generation).
+	generations uint64
 }
 
 // Open creates the idx_ tables in db if absent and reads the stamps of the

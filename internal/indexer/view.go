@@ -1,9 +1,13 @@
 package indexer
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"maps"
 	"path"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -21,6 +25,7 @@ type view struct {
 	edgesTo     map[string][]Edge // file -> edges into it, by source
 	usages      []Usage
 	corpus      *Corpus
+	generation  uint64 // see Index.Generation
 }
 
 // maxIncremental bounds how many changed files are folded into the previous
@@ -49,6 +54,7 @@ func (ix *Index) current() *view {
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	published := ix.view
 	switch n := ix.pending.size(); {
 	case ix.view == nil:
 	case n > maxIncremental:
@@ -64,7 +70,40 @@ func (ix *Index) current() *view {
 		ix.ensureLoaded()
 		ix.view, ix.res = buildView(ix.files, loadProjectConfig(ix.opts.Root))
 	}
+	if ix.view != published {
+		ix.generations++
+		ix.view.generation = ix.generations
+	}
 	return ix.view
+}
+
+// Generation identifies the view Files, AllSymbols, Edges and Usages read:
+// it changes whenever a refresh changed a file's facts, and only then, so
+// what is derived from the view (the knowledge graph's facts) need not be
+// derived again while it holds. It is local to this Index.
+func (ix *Index) Generation() uint64 { return ix.current().generation }
+
+// Digest identifies across processes what the view is built from: every
+// indexed file's path, content hash, language and parse error. Two
+// processes of one mcpc build with equal digests serve the same facts, so
+// a new serve process can tell that the knowledge graph it finds was
+// synced from this very index without building it again.
+func (ix *Index) Digest() string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	paths := slices.Sorted(maps.Keys(ix.files))
+	h := sha256.New()
+	var buf []byte
+	for _, p := range paths {
+		f := ix.files[p]
+		buf = buf[:0]
+		for _, s := range [...]string{f.Path, f.Hash, f.Lang, f.ParseError} {
+			buf = strconv.AppendInt(buf, int64(len(s)), 10)
+			buf = append(append(buf, ':'), s...)
+		}
+		h.Write(buf)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // noteChanged records, before the facts of path are replaced, what they

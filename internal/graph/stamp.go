@@ -1,0 +1,193 @@
+package graph
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Versioned is a CodeIndex that says when what it serves changed
+// (indexer.Index.Generation). With one, a Builder's Sync skips the whole
+// build while neither the index nor a file the builder reads itself
+// changed: at 48,000 files the build (regrouping every symbol, edge and
+// usage by file, fingerprinting every file, checking every edge) cost about
+// 1.5 CPU-s a turn for a graph that was already up to date.
+type Versioned interface {
+	Generation() uint64
+}
+
+// sourceStamp is what one successful sync was built from: the index's
+// generation and the stat of every file the builder reads from disk
+// itself (seed files and folders, prose documents, contract files). Equal
+// stamps mean a build would make the same facts.
+type sourceStamp struct {
+	store      Store
+	generation uint64
+	// read are the indexed files the builder reads itself (prose and
+	// contracts): fixed while the generation holds, since they come from
+	// the index's file list.
+	read  []string
+	stats []fileStat
+}
+
+// fileStat is the part of a file's stat that changes when it is written,
+// created or removed. A folder's stat changes when an entry is added or
+// removed in it.
+type fileStat struct {
+	path    string
+	missing bool
+	mode    fs.FileMode
+	size    int64
+	modTime int64 // nanoseconds
+}
+
+// sourceFiles lists the indexed files the builder reads from disk: prose
+// documents and contract files.
+func (bl *Builder) sourceFiles(ix CodeIndex) []string {
+	b := &builder{o: bl.o}
+	var out []string
+	for _, f := range ix.Files() {
+		if b.isContract(f) || matchAny(bl.o.Prose, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// stamp takes the stamp a sync would be built from, before the build reads
+// anything, so a file written while the build runs makes the next stamp
+// differ. prev, when of the same generation, lends its list of read files.
+func (bl *Builder) stamp(s Store, ix CodeIndex, v Versioned, prev *sourceStamp) *sourceStamp {
+	st := &sourceStamp{store: s, generation: v.Generation()}
+	if prev != nil && prev.generation == st.generation {
+		st.read = prev.read
+	} else {
+		st.read = bl.sourceFiles(ix)
+	}
+	root := ix.Root()
+	for _, f := range st.read {
+		st.stats = append(st.stats, statOf(root, f))
+	}
+	st.stats = append(st.stats, bl.contractGlobStats(root)...)
+	st.stats = append(st.stats, seedStats(root)...)
+	return st
+}
+
+// contractGlobStats stats what graph.contracts globs match now, indexed or
+// not: a contract file appearing under node_modules changes the facts
+// without changing the index.
+func (bl *Builder) contractGlobStats(root string) []fileStat {
+	var out []fileStat
+	for _, pat := range bl.o.Contracts {
+		if !filepath.IsLocal(filepath.FromSlash(pat)) {
+			continue // reported by the build, never read
+		}
+		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat))) // a bad pattern matches nothing, both times
+		sort.Strings(matches)
+		for _, m := range matches {
+			if rel, err := filepath.Rel(root, m); err == nil {
+				out = append(out, statOf(root, filepath.ToSlash(rel)))
+			}
+		}
+	}
+	return out
+}
+
+// seedStats stats the seed folder and everything under it, as LoadSeeds
+// walks it.
+func seedStats(root string) []fileStat {
+	dir := filepath.Join(root, filepath.FromSlash(SeedDir))
+	out := []fileStat{statOf(root, SeedDir)}
+	if out[0].missing {
+		return out
+	}
+	// A walk error (a folder that cannot be read) is in the stamp as the
+	// entries it hid: the stamp differs from one that read them.
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return nil
+		}
+		rel, relErr := filepath.Rel(root, p)
+		if relErr == nil {
+			out = append(out, statOf(root, filepath.ToSlash(rel)))
+		}
+		return nil
+	})
+	return out
+}
+
+func statOf(root, rel string) fileStat {
+	info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return fileStat{path: rel, missing: true}
+	}
+	return fileStat{path: rel, mode: info.Mode(), size: info.Size(), modTime: info.ModTime().UnixNano()}
+}
+
+// holds reports whether a sync stamped st may be skipped after one stamped
+// prev: same store, same index generation, same files on disk.
+func (st *sourceStamp) holds(prev *sourceStamp) bool {
+	return prev != nil && st.store == prev.store && st.generation == prev.generation && slices.Equal(st.stats, prev.stats)
+}
+
+// Digester is a CodeIndex that identifies its content across processes
+// (indexer.Index.Digest). With one, a Builder's first Sync compares the
+// stamp the last sync to the store wrote (SourceSyncStamp) with its own
+// and builds nothing when they are equal: a new serve process on a
+// 48,000-file tree otherwise built the whole graph (some 3 CPU-s) on its
+// first turn to find it already written.
+type Digester interface {
+	Digest() string
+}
+
+// SourceSyncStamp is the source whose stored hash is the persistent stamp
+// of the sync that wrote the graph (persistentKey); it has no facts.
+const SourceSyncStamp = "sync-stamp"
+
+// projectConfigFiles are what the index reads besides the files it holds
+// (import aliases): they change its edges without changing a file's hash.
+var projectConfigFiles = []string{"tsconfig.base.json", "tsconfig.json", "jsconfig.json"}
+
+// persistentKey is the stamp a later process compares: this program, the
+// options, the index's digest and every file the builder reads.
+func (bl *Builder) persistentKey(st *sourceStamp, digest, root string) string {
+	h := sha256.New()
+	o := bl.o
+	o.BatchRows = 0            // how it is written, not what
+	opts, _ := json.Marshal(o) // plain strings and numbers: cannot fail
+	fmt.Fprintf(h, "%s\n%s\n%s\n", programIdentity(), opts, digest)
+	stats := slices.Clone(st.stats)
+	for _, f := range projectConfigFiles {
+		stats = append(stats, statOf(root, f))
+	}
+	for _, s := range stats {
+		fmt.Fprintf(h, "%q %v %o %d %d\n", s.path, s.missing, uint32(s.mode), s.size, s.modTime)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// programIdentity names this mcpc build: the facts a build makes of the
+// same index depend on its code. The executable's stat changes with every
+// build, which a module version alone (a development build's "(devel)")
+// would not.
+var programIdentity = sync.OnceValue(func() string {
+	var id strings.Builder
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		fmt.Fprintf(&id, "%s %s %s %v;", bi.GoVersion, bi.Main.Path, bi.Main.Version, bi.Settings)
+	}
+	if exe, err := os.Executable(); err == nil {
+		if info, err := os.Stat(exe); err == nil {
+			fmt.Fprintf(&id, "%s %d %d", exe, info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	return id.String()
+})
