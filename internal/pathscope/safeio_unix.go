@@ -143,8 +143,16 @@ func (r *Resolver) writeInPlace(canonical string, data []byte, mkdirParents, app
 	if err != nil {
 		return r.pathError("write", canonical, classifyOpenError(dirfd, base, err))
 	}
-	f := os.NewFile(uintptr(fd), filepath.Join(r.root, canonical))
-	defer f.Close()
+	// The descriptor is written with write(2), not through an os.File: a
+	// regular file gains nothing from the poller, which would cost an
+	// fcntl and a refused epoll_ctl on each of these writes (one a turn,
+	// its decision record).
+	closed := false
+	defer func() {
+		if !closed {
+			unix.Close(fd)
+		}
+	}()
 	if err := unix.Fstat(fd, &st); err != nil {
 		return r.pathError("write", canonical, err)
 	}
@@ -152,14 +160,33 @@ func (r *Resolver) writeInPlace(canonical string, data []byte, mkdirParents, app
 		return r.pathError("write", canonical, err)
 	}
 	if !appending {
-		if err := f.Truncate(0); err != nil {
+		if err := ignoringEINTR(func() error { return unix.Ftruncate(fd, 0) }); err != nil {
 			return r.pathError("write", canonical, err)
 		}
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := writeAll(fd, data); err != nil {
 		return r.pathError("write", canonical, err)
 	}
-	return f.Close()
+	closed = true
+	if err := unix.Close(fd); err != nil {
+		return r.pathError("write", canonical, err)
+	}
+	return nil
+}
+
+// writeAll writes data to fd with write(2), however many calls it takes.
+func writeAll(fd int, data []byte) error {
+	for len(data) > 0 {
+		n, err := ignoringEINTRValue(func() (int, error) { return unix.Write(fd, data) })
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return io.ErrShortWrite
+		}
+		data = data[n:]
+	}
+	return nil
 }
 
 // Remove deletes the file at the canonical path; a missing file is not an
