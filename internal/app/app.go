@@ -264,6 +264,8 @@ type codeIndex struct {
 	ix       *indexer.Index
 	root     string
 	maxBytes int64
+	// commits is the workspace's history as ranking read it last.
+	commits retrieval.HistoryCache
 }
 
 func (c *codeIndex) Refresh(ctx context.Context) error {
@@ -310,7 +312,7 @@ func (c *codeIndex) history(ctx context.Context, prompt string) []retrieval.Comm
 	if h, ok := retrieval.HistoryFrom(ctx); ok {
 		return h
 	}
-	h, err := retrieval.ReadHistory(ctx, c.root, "", "", retrieval.HistoryNeeded(prompt))
+	h, err := c.commits.Read(ctx, c.root, retrieval.HistoryNeeded(prompt))
 	if err != nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Commit is one commit of the workspace's history: its subject and the
@@ -79,12 +80,73 @@ func ReadHistory(ctx context.Context, dir, gitDir, rev string, n int) ([]Commit,
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
+	out := &cappedBuffer{max: maxHistoryBytes}
+	cmd.Stdout, cmd.Stderr = out, &stderr
+	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("git log: %w: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	return parseHistory(out), nil
+	commits := parseHistory(out.Bytes())
+	if out.cut && len(commits) > 0 {
+		commits = commits[:len(commits)-1] // the last one's file list was cut
+	}
+	return commits, nil
+}
+
+// maxHistoryBytes bounds what ReadHistory keeps of git's output: a
+// vendoring or formatting commit can name every file of a monorepo, and
+// the lanes need the commits' files, not all of them at any cost (300
+// ordinary commits list well under 100 KB).
+const maxHistoryBytes = 2 << 20
+
+// cappedBuffer keeps the first max bytes written to it and drops the rest,
+// so a command's output costs bounded memory whatever it prints (the
+// command still runs to its end, bounded by its -n and the context).
+type cappedBuffer struct {
+	bytes.Buffer
+	max int
+	cut bool
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.Len(); len(p) > room {
+		b.cut = true
+		b.Buffer.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
+}
+
+// HistoryCache holds the history one workspace's ranking read last, so a
+// turn reads it again only when HEAD moved: git log costs tens of
+// milliseconds (300 commits: about 80 CPU-ms), rev-parse a few.
+type HistoryCache struct {
+	mu      sync.Mutex
+	head    string
+	n       int
+	commits []Commit
+}
+
+// Read is ReadHistory(ctx, dir, "", "", n), from the cache while dir's
+// HEAD is the commit it was read at and it read at least n commits.
+func (h *HistoryCache) Read(ctx context.Context, dir string, n int) ([]Commit, error) {
+	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--verify", "-q", "HEAD")
+	cmd.Dir = dir
+	raw, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git rev-parse HEAD: %w", err)
+	}
+	head := strings.TrimSpace(string(raw))
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if head == h.head && n <= h.n {
+		return h.commits[:min(n, len(h.commits))], nil
+	}
+	commits, err := ReadHistory(ctx, dir, "", head, n)
+	if err != nil {
+		return nil, err
+	}
+	h.head, h.n, h.commits = head, n, commits
+	return commits, nil
 }
 
 // parseHistory reads `git log --format=%x01%s --name-only` output.

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -164,6 +165,45 @@ func TestReadHistory(t *testing.T) {
 	}
 	if _, err := ReadHistory(context.Background(), t.TempDir(), "", "", 10); err == nil {
 		t.Error("a directory that is no repository gave no error")
+	}
+
+	// The cache answers while HEAD stays, and reads again once it moves.
+	var cache HistoryCache
+	for range 2 {
+		if c, err := cache.Read(context.Background(), dir, 10); err != nil || len(c) != 3 || c[0].Subject != "docs: readme" {
+			t.Fatalf("cache.Read = %+v, %v", c, err)
+		}
+	}
+	if c, _ := cache.Read(context.Background(), dir, 1); len(c) != 1 {
+		t.Errorf("cache.Read(1) = %+v, want the latest commit only", c)
+	}
+	write("src/app.ts", "import { menu } from './menu';\nmenu;\n")
+	git("commit", "-q", "-am", "use the menu")
+	if c, err := cache.Read(context.Background(), dir, 10); err != nil || len(c) != 4 || c[0].Subject != "use the menu" {
+		t.Errorf("after a commit, cache.Read = %+v, %v", c, err)
+	}
+	if _, err := cache.Read(context.Background(), t.TempDir(), 10); err == nil {
+		t.Error("cache.Read of a directory that is no repository gave no error")
+	}
+}
+
+// TestCappedBuffer: output past the cap is dropped, and the commit whose
+// file list it cut is left out rather than read with part of its files.
+func TestCappedBuffer(t *testing.T) {
+	out := "\x01first\n\na.ts\nb.ts\n\x01second\n\nc.ts\nd.ts\n"
+	b := &cappedBuffer{max: strings.Index(out, "d.ts")}
+	for _, chunk := range []string{out[:5], out[5:]} {
+		if n, err := b.Write([]byte(chunk)); n != len(chunk) || err != nil {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+	}
+	if !b.cut || b.Len() != b.max {
+		t.Fatalf("cut %v, kept %d of %d", b.cut, b.Len(), b.max)
+	}
+	whole := &cappedBuffer{max: len(out)}
+	whole.Write([]byte(out))
+	if whole.cut || len(parseHistory(whole.Bytes())) != 2 {
+		t.Errorf("output within the cap was cut: %v", whole.cut)
 	}
 }
 
