@@ -80,15 +80,8 @@ type distinctValues map[string]any
 
 // add adds what Rego's `some x in v` visits in v.
 func (d distinctValues) addEach(v any) {
-	switch v := v.(type) {
-	case []any:
-		for _, x := range v {
-			d.add(x)
-		}
-	case map[string]any:
-		for _, x := range v {
-			d.add(x)
-		}
+	for _, x := range elements(v) {
+		d.add(x)
 	}
 }
 
@@ -231,21 +224,28 @@ func gatherPlanAggregates(submission map[string]any, nodeTags [][]string) *planA
 	return a
 }
 
-// hookRecipes are the distinct string recipeIds of a verificationHooks
-// value's hooks (an array's elements, an object's values), as policy's
-// `some hook in node.verificationHooks; hook.recipeId == ...` reads them.
-func hookRecipes(v any) []string {
-	var hooks []any
+// elements are what Rego's `some x in v` visits in v: an array's
+// elements, an object's values, nothing of anything else.
+func elements(v any) []any {
 	switch v := v.(type) {
 	case []any:
-		hooks = v
+		return v
 	case map[string]any:
+		out := make([]any, 0, len(v))
 		for _, x := range v {
-			hooks = append(hooks, x)
+			out = append(out, x)
 		}
+		return out
 	}
+	return nil
+}
+
+// hookRecipes are the distinct string recipeIds of a verificationHooks
+// value's hooks, as policy's `some hook in node.verificationHooks;
+// hook.recipeId == ...` reads them.
+func hookRecipes(v any) []string {
 	var out []string
-	for _, h := range hooks {
+	for _, h := range elements(v) {
 		if m, ok := h.(map[string]any); ok {
 			if recipe, ok := m["recipeId"].(string); ok && !slices.Contains(out, recipe) {
 				out = append(out, recipe)
@@ -255,21 +255,12 @@ func hookRecipes(v any) []string {
 	return out
 }
 
-// stringRefs are the distinct strings among a policyRefs value's entries
-// (an array's elements, an object's values), as policy reads them.
+// stringRefs are the distinct strings among a policyRefs value's entries,
+// as policy reads them.
 func stringRefs(v any) []string {
-	var all []any
-	switch v := v.(type) {
-	case []any:
-		all = v
-	case map[string]any:
-		for _, x := range v {
-			all = append(all, x)
-		}
-	}
 	seen := map[string]bool{}
 	var out []string
-	for _, x := range all {
+	for _, x := range elements(v) {
 		if s, ok := x.(string); ok && !seen[s] {
 			seen[s] = true
 			out = append(out, s)
