@@ -90,17 +90,11 @@ func Check(s *jsonschema.Schema, v any) []Problem {
 	if !ok {
 		return []Problem{{Path: "", Message: err.Error()}}
 	}
-	var out []Problem
-	seen := map[string]bool{}
+	var leaves []Problem
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			for _, p := range leafProblems(e) {
-				if k := p.Path + "\x00" + p.Message; !seen[k] {
-					seen[k] = true
-					out = append(out, p)
-				}
-			}
+			leaves = append(leaves, leafProblems(e)...)
 			return
 		}
 		for _, c := range e.Causes {
@@ -108,7 +102,7 @@ func Check(s *jsonschema.Schema, v any) []Problem {
 		}
 	}
 	walk(ve)
-	return out
+	return mergeProblems(nil, leaves)
 }
 
 // leafProblems are the problems of one leaf error. A missing-properties

@@ -94,21 +94,24 @@ func (rc *RequestChecker) Check(doc any) []Problem {
 	return probs
 }
 
-// mergeProblems appends more to probs, but a fault both the envelope and
-// the verb's branch see (args not an object) once: keyed by path and
-// message, keeping the verb branch's Expected, the more specific shape.
+// mergeProblems appends more to probs, each fault once (keyed by path and
+// message): one two schema branches both see, or the envelope and the
+// verb's branch (args not an object). A later copy's Expected wins, the
+// verb branch's being the more specific shape.
 func mergeProblems(probs, more []Problem) []Problem {
-	at := make(map[string]int, len(probs))
+	at := make(map[string]int, len(probs)+len(more))
 	for i, p := range probs {
 		at[p.Path+"\x00"+p.Message] = i
 	}
 	for _, p := range more {
-		if i, ok := at[p.Path+"\x00"+p.Message]; ok {
+		k := p.Path + "\x00" + p.Message
+		if i, ok := at[k]; ok {
 			if p.Expected != "" {
 				probs[i].Expected = p.Expected
 			}
 			continue
 		}
+		at[k] = len(probs)
 		probs = append(probs, p)
 	}
 	return probs
