@@ -366,7 +366,7 @@ func BenchmarkReadTurnPlan200(b *testing.B) {
 // server's and the pipe's, not an SDK client's decoding.
 func BenchmarkStdioReadTurnRaw(b *testing.B) {
 	s := rawReadSession(b)
-	loopLatency(b, func() time.Duration { return s.readTurn(b) })
+	s.loopServerCPU(b)
 }
 
 // BenchmarkStdioReadTurnRawNoEvents is BenchmarkStdioReadTurnRaw with
@@ -375,7 +375,7 @@ func BenchmarkStdioReadTurnRaw(b *testing.B) {
 func BenchmarkStdioReadTurnRawNoEvents(b *testing.B) {
 	b.Setenv("MCPC_OBSERVE_DISABLED", "true")
 	s := rawReadSession(b)
-	loopLatency(b, func() time.Duration { return s.readTurn(b) })
+	s.loopServerCPU(b)
 }
 
 // BenchmarkStdioReadTurnPaced is that read turn as an agent makes it: after
@@ -411,6 +411,23 @@ type rawSession struct {
 	id   int
 	tail []byte // the read turn's request line after its id
 	line []byte
+	pid  int // the serve process
+}
+
+// loopServerCPU is loopLatency over the session's read turns that also
+// reports the serve process's CPU per turn (server-cpu-us/op, Linux): the
+// figure to compare builds by on a loaded machine, where wall time mostly
+// measures the other jobs.
+func (s *rawSession) loopServerCPU(b *testing.B) {
+	b.Helper()
+	var from time.Duration
+	measured := true
+	loopLatencyFrom(b, func() time.Duration { return s.readTurn(b) }, func() {
+		from, measured = childCPU(s.pid)
+	})
+	if to, ok := childCPU(s.pid); ok && measured {
+		b.ReportMetric(float64((to-from).Microseconds())/float64(b.N), "server-cpu-us/op")
+	}
 }
 
 // rawReadSession starts serve on a copy of the example and initializes a
@@ -424,7 +441,7 @@ func rawReadSession(b *testing.B) *rawSession {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { stdin.Close(); cmd.Wait() })
-	s := &rawSession{w: stdin, r: bufio.NewReaderSize(stdout, 1<<20)}
+	s := &rawSession{w: stdin, r: bufio.NewReaderSize(stdout, 1<<20), pid: cmd.Process.Pid}
 	call := func(method string, params any) map[string]any {
 		s.id++
 		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": s.id, "method": method, "params": params})
@@ -482,10 +499,18 @@ const warmTurns = 200
 // p99.
 func loopLatency(b *testing.B, turn func() time.Duration) {
 	b.Helper()
+	loopLatencyFrom(b, turn, func() {})
+}
+
+// loopLatencyFrom is loopLatency calling started once the warm turns are
+// done, right before the measured ones.
+func loopLatencyFrom(b *testing.B, turn func() time.Duration, started func()) {
+	b.Helper()
 	for range warmTurns {
 		turn()
 	}
 	var lat []time.Duration
+	started()
 	b.ResetTimer()
 	for b.Loop() {
 		lat = append(lat, turn())
