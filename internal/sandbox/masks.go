@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -18,23 +19,50 @@ import (
 // left to the name rules (as the pack's own scan does).
 const keyScanBytes = 1 << 20
 
+// racyWindow is how old a file's last change must be for its verdict to be
+// kept: well past the coarsest clock tick of Linux's file systems.
+var racyWindow = 2 * time.Second // a variable for tests of what the cache keeps
+
 // masker finds the worktree's secret files before each run: by name (the
 // pack policy's secret globs) and by content (key material). A file is
-// read again only when its size or modification time changed.
+// read again only when its stamp changed; with a ScanCache the verdicts
+// outlive the process, so a new process reads only what changed since the
+// last one ran a command, not the whole worktree.
 type masker struct {
-	root string
-	key  KeyMatcher
+	root  string
+	key   KeyMatcher
+	keyID string // the matcher's identity in the ScanCache; "" keeps no cache
+	cache ScanCache
 
 	mu      sync.Mutex
 	globs   []string
 	matcher []*glob.Pattern
 	scanned map[string]scanned
+	loaded  bool // the ScanCache was read
+	dirty   bool // scanned differs from what the ScanCache holds
+}
+
+// stamp identifies one content of a file (stampOf).
+type stamp struct {
+	dev, ino     uint64
+	size         int64
+	mtime, ctime int64 // nanoseconds
 }
 
 type scanned struct {
-	size   int64
-	mtime  time.Time
+	stamp  stamp
 	secret bool
+}
+
+// ScanCache keeps the key-material verdicts between processes: Load
+// returns what Save last stored (an error, or content that does not
+// decode, leaves every file to be read again). Save reports its own
+// failures: a verdict not kept only costs a read in the next process.
+// What it stores must be out of the sandbox's reach (mcpc's state folder,
+// masked whole), or a command could mark a secret clean.
+type ScanCache interface {
+	Load() ([]byte, error)
+	Save(data []byte)
 }
 
 // KeyMatcher says whether a file's content holds key material. The first
@@ -42,8 +70,15 @@ type scanned struct {
 // it should be fast on content that holds none.
 type KeyMatcher interface{ Match(content []byte) bool }
 
-func newMasker(root string, key KeyMatcher) *masker {
-	return &masker{root: root, key: key, scanned: map[string]scanned{}}
+// newMasker keeps verdicts in cache only for a matcher that names itself
+// (a fmt.Stringer, as *regexp.Regexp is): verdicts of another matcher, an
+// older mcpc's pattern, are never trusted.
+func newMasker(root string, key KeyMatcher, cache ScanCache) *masker {
+	m := &masker{root: root, key: key, scanned: map[string]scanned{}}
+	if named, ok := key.(fmt.Stringer); ok && cache != nil {
+		m.keyID, m.cache = named.String(), cache
+	}
+	return m
 }
 
 // secrets walks the worktree and returns the absolute paths of its secret
@@ -54,6 +89,7 @@ func (m *masker) secrets(globs []string, skip []string) ([]string, error) {
 	if err := m.compile(globs); err != nil {
 		return nil, err
 	}
+	m.load()
 	skipped := map[string]bool{}
 	for _, s := range skip {
 		skipped[filepath.ToSlash(filepath.Clean(s))] = true
@@ -101,12 +137,17 @@ func (m *masker) secrets(globs []string, skip []string) ([]string, error) {
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	for rel := range m.scanned {
 		if !seen[rel] {
 			delete(m.scanned, rel)
+			m.dirty = true
 		}
 	}
-	return found, err
+	m.save()
+	return found, nil
 }
 
 // compile compiles globs unless they are those compiled last.
@@ -147,7 +188,8 @@ func (m *masker) holdsKey(p, rel string, d fs.DirEntry) bool {
 	if err != nil || info.Size() > keyScanBytes {
 		return false
 	}
-	if s, ok := m.scanned[rel]; ok && s.size == info.Size() && s.mtime.Equal(info.ModTime()) {
+	st := stampOf(info)
+	if s, ok := m.scanned[rel]; ok && s.stamp == st {
 		return s.secret
 	}
 	secret, err := m.scanFile(p)
@@ -155,7 +197,18 @@ func (m *masker) holdsKey(p, rel string, d fs.DirEntry) bool {
 		// Unreadable here is unreadable in the sandbox too.
 		return false
 	}
-	m.scanned[rel] = scanned{size: info.Size(), mtime: info.ModTime(), secret: secret}
+	if time.Since(time.Unix(0, st.ctime)) < racyWindow {
+		// Racily clean, as git says: a write in the same tick of the
+		// file system's clock as the one stamped could keep the stamp,
+		// so a verdict on content this fresh is not kept.
+		if _, ok := m.scanned[rel]; ok {
+			delete(m.scanned, rel)
+			m.dirty = true
+		}
+		return secret
+	}
+	m.scanned[rel] = scanned{stamp: st, secret: secret}
+	m.dirty = true
 	return secret
 }
 
