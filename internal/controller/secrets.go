@@ -39,8 +39,9 @@ func (k keyMaterialMatcher) String() string { return k.pattern.String() }
 // keyScanFile keeps the sandbox's key-material verdicts between processes,
 // in the state folder: masked in the sandbox, out of an agent's scope, so
 // neither can mark a secret file clean. Without it a new process's first
-// validation command read every small file of the worktree (8 CPU-s at
-// 47,550 files).
+// validation command read every small file of the worktree (3 CPU-s at
+// 47,870 files). Processes sharing a worktree each replace it whole; the
+// verdicts are by stamp, so whichever is kept is true.
 const keyScanFile = ".ai/tmp/sandbox-keyscan"
 
 // maxKeyScanFile bounds the cache read back: about 70 bytes a file.
@@ -50,12 +51,12 @@ const maxKeyScanFile = 256 << 20
 // without following links.
 type keyScanCache struct{ c *Controller }
 
-func (k keyScanCache) Load() ([]byte, error) {
+func (k keyScanCache) Load() []byte {
 	data, err := k.c.paths.ReadFile(keyScanFile, maxKeyScanFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		k.c.log.Warn().Err(err).Msg("the sandbox's kept key scan is unreadable: the worktree is read again")
 	}
-	return data, err
+	return data
 }
 
 func (k keyScanCache) Save(data []byte) {

@@ -43,7 +43,12 @@ type masker struct {
 	dirty   bool   // scanned differs from what the ScanCache holds
 }
 
-// stamp identifies one content of a file (stampOf).
+// stamp identifies one content of a file without reading it (entry.stat):
+// the file (device and inode), its size and its modification and change
+// times. A write moves both times, and the change time cannot be set back
+// (touch -r restores only the modification time), so content given key
+// material under its old modification time and size still gets a new
+// stamp.
 type stamp struct {
 	dev, ino     uint64
 	size         int64
@@ -67,19 +72,20 @@ type nameState struct {
 var errNotRegular = errors.New("not a regular file")
 
 // ScanCache keeps the key-material verdicts between processes: Load
-// returns what Save last stored (an error, or content that does not
-// decode, leaves every file to be read again). Save reports its own
+// returns what Save last stored (nothing, or content that does not
+// decode, leaves every file to be read again). Both report their own
 // failures: a verdict not kept only costs a read in the next process.
 // What it stores must be out of the sandbox's reach (mcpc's state folder,
 // masked whole), or a command could mark a secret clean.
 type ScanCache interface {
-	Load() ([]byte, error)
+	Load() []byte
 	Save(data []byte)
 }
 
-// KeyMatcher says whether a file's content holds key material. The first
-// run of a sandbox reads every small file of the worktree through it, so
-// it should be fast on content that holds none.
+// KeyMatcher says whether a file's content holds key material. A
+// sandbox's first command reads through it every small file of the
+// worktree its ScanCache does not answer for, so it should be fast on
+// content that holds none.
 type KeyMatcher interface{ Match(content []byte) bool }
 
 // newMasker keeps verdicts in cache only for a matcher that names itself

@@ -20,8 +20,8 @@ func (m *masker) load() {
 		return
 	}
 	m.loaded = true
-	raw, err := m.cache.Load()
-	if err != nil || len(raw) == 0 {
+	raw := m.cache.Load()
+	if len(raw) == 0 {
 		return
 	}
 	if got, ok := decodeScans(raw, m.header()); ok {

@@ -41,8 +41,8 @@ func (c *countingMatcher) took() int {
 // memCache is a ScanCache in memory: what a store file would hold.
 type memCache struct{ data []byte }
 
-func (m *memCache) Load() ([]byte, error) { return m.data, nil }
-func (m *memCache) Save(data []byte)      { m.data = data }
+func (m *memCache) Load() []byte     { return m.data }
+func (m *memCache) Save(data []byte) { m.data = data }
 
 // keepFreshVerdicts lets a test keep the verdicts of files it just wrote
 // (the cache never keeps content changed within racyWindow).
