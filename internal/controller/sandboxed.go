@@ -58,9 +58,13 @@ type sandboxFacts struct {
 // per process.
 func (c *Controller) newSandbox() *sandbox.Sandbox {
 	sc := c.cfg.Sandbox
+	var cache sandbox.ScanCache
+	if c.paths != nil {
+		cache = keyScanCache{c}
+	}
 	return sandbox.New(sandbox.Options{
 		Root: c.root, Network: sc.Network, Env: sc.Env, ReadOnlyPaths: sc.ReadOnlyPaths, Writable: sc.Writable, TmpBytes: sc.TmpMaxBytes,
-		SecretGlobs: c.packExclusionGlobs, Hidden: c.protectedPaths(), KeyMaterial: keyMaterial, AllowUnsandboxed: sc.AllowUnsandboxed,
+		SecretGlobs: c.packExclusionGlobs, Hidden: c.protectedPaths(), KeyMaterial: keyMaterial, ScanCache: cache, AllowUnsandboxed: sc.AllowUnsandboxed,
 	})
 }
 

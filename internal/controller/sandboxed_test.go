@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpc/mcpc/internal/config"
+	"github.com/mcpc/mcpc/internal/pathscope"
 	"github.com/mcpc/mcpc/internal/sandbox"
 )
 
@@ -99,6 +100,62 @@ func TestValidationMasksPolicyExclusions(t *testing.T) {
 	out, _ := res["output"].(string)
 	if res["sandboxed"] != true || !strings.Contains(out, "SOURCE") || strings.Contains(out, "_SECRET") {
 		t.Errorf("result %v", res)
+	}
+}
+
+// TestValidationMasksKeyMaterialAcrossProcesses: the sandbox's key scan is
+// kept in the state folder, and a process that reads it back still masks
+// key material written after the last process ran a command (a new file,
+// an indexed one given a key), while it reads only what changed.
+func TestValidationMasksKeyMaterialAcrossProcesses(t *testing.T) {
+	if err := sandbox.MachineCannotSandbox(); err != nil {
+		t.Skip(err)
+	}
+	root := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("src/a.ts", "SOURCE\n")
+	write("src/b.ts", "OTHER\n")
+	// The scan keeps no verdict on content changed within the last two
+	// seconds (a write in the same clock tick could keep its stamp).
+	time.Sleep(2100 * time.Millisecond)
+	process := func() *Controller {
+		t.Helper()
+		paths, err := pathscope.New(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := &config.Config{}
+		cfg.Sandbox.OutputMaxBytes = 1 << 20
+		c := &Controller{root: root, cfg: cfg, paths: paths, engine: dataOnly{}, redactor: noRedaction{}}
+		c.sandbox = c.newSandbox()
+		return c
+	}
+	validate := func(c *Controller) string {
+		t.Helper()
+		res, _ := c.runValidation(context.Background(), []string{"sh", "-c", "cat src/*.ts 2>&1; true"}, "", 30*time.Second)
+		out, _ := res["output"].(string)
+		if res["sandboxed"] != true || !strings.Contains(out, "OTHER") {
+			t.Fatalf("result %v", res)
+		}
+		return out
+	}
+	validate(process())
+	if info, err := os.Stat(filepath.Join(root, filepath.FromSlash(keyScanFile))); err != nil || info.Size() == 0 {
+		t.Fatalf("no key scan kept: %v", err)
+	}
+	write("src/new.ts", "-----BEGIN EC PRIVATE KEY-----\nNEW_SECRET\n")
+	write("src/a.ts", "aws_secret_access_key = A_SECRET\n")
+	if out := validate(process()); strings.Contains(out, "_SECRET") {
+		t.Errorf("a new process's command read key material:\n%s", out)
 	}
 }
 

@@ -3,6 +3,8 @@ package controller
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"regexp"
 	"runtime"
 	"slices"
@@ -27,6 +29,40 @@ type keyMaterialMatcher struct{ pattern *regexp.Regexp }
 
 func (k keyMaterialMatcher) Match(content []byte) bool {
 	return mayHoldKeyMaterial(content) && k.pattern.Match(content)
+}
+
+// String names the matcher in the sandbox's scan cache: verdicts an mcpc
+// with another pattern kept are not this one's. The prefilter answers as
+// the pattern does, so the pattern alone names it.
+func (k keyMaterialMatcher) String() string { return k.pattern.String() }
+
+// keyScanFile keeps the sandbox's key-material verdicts between processes,
+// in the state folder: masked in the sandbox, out of an agent's scope, so
+// neither can mark a secret file clean. Without it a new process's first
+// validation command read every small file of the worktree (3 CPU-s at
+// 47,870 files). Processes sharing a worktree each replace it whole; the
+// verdicts are by stamp, so whichever is kept is true.
+const keyScanFile = ".ai/tmp/sandbox-keyscan"
+
+// maxKeyScanFile bounds the cache read back: about 70 bytes a file.
+const maxKeyScanFile = 256 << 20
+
+// keyScanCache is the sandbox.ScanCache in keyScanFile, read and written
+// without following links.
+type keyScanCache struct{ c *Controller }
+
+func (k keyScanCache) Load() []byte {
+	data, err := k.c.paths.ReadFile(keyScanFile, maxKeyScanFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		k.c.log.Warn().Err(err).Msg("the sandbox's kept key scan is unreadable: the worktree is read again")
+	}
+	return data
+}
+
+func (k keyScanCache) Save(data []byte) {
+	if err := k.c.paths.WriteFileAtomic(keyScanFile, data, true); err != nil {
+		k.c.log.Warn().Err(err).Msg("the sandbox's key scan was not kept: the next process reads the worktree again")
+	}
 }
 
 // mayHoldKeyMaterial reports whether content holds "-----BEGIN " or

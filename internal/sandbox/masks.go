@@ -2,13 +2,13 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gobwas/glob"
@@ -18,32 +18,85 @@ import (
 // left to the name rules (as the pack's own scan does).
 const keyScanBytes = 1 << 20
 
+// racyWindow is how old a file's last change must be for its verdict to be
+// kept: well past the coarsest clock tick of Linux's file systems.
+var racyWindow = 2 * time.Second // a variable for tests of what the cache keeps
+
 // masker finds the worktree's secret files before each run: by name (the
 // pack policy's secret globs) and by content (key material). A file is
-// read again only when its size or modification time changed.
+// read again only when its stamp changed; with a ScanCache the verdicts
+// outlive the process, so a new process reads only what changed since the
+// last one ran a command, not the whole worktree.
 type masker struct {
-	root string
-	key  KeyMatcher
+	root  string
+	key   KeyMatcher
+	keyID string // the matcher's identity in the ScanCache; "" keeps no cache
+	cache ScanCache
 
 	mu      sync.Mutex
 	globs   []string
 	matcher []*glob.Pattern
 	scanned map[string]scanned
+	names   map[string]*nameState
+	walk    uint32 // counts the walks, for nameState.seen
+	loaded  bool   // the ScanCache was read
+	dirty   bool   // scanned differs from what the ScanCache holds
+}
+
+// stamp identifies one content of a file without reading it (entry.stat):
+// the file (device and inode), its size and its modification and change
+// times. A write moves both times, and the change time cannot be set back
+// (touch -r restores only the modification time), so content given key
+// material under its old modification time and size still gets a new
+// stamp.
+type stamp struct {
+	dev, ino     uint64
+	size         int64
+	mtime, ctime int64 // nanoseconds
 }
 
 type scanned struct {
-	size   int64
-	mtime  time.Time
+	stamp  stamp
 	secret bool
 }
 
-// KeyMatcher says whether a file's content holds key material. The first
-// run of a sandbox reads every small file of the worktree through it, so
-// it should be fast on content that holds none.
+// nameState is what a walk knows of an entry by its path: whether a
+// secret glob names it, and which walk saw it last.
+type nameState struct {
+	named bool
+	seen  uint32
+}
+
+// errNotRegular is entry.stat's answer for what is no regular file (any
+// more).
+var errNotRegular = errors.New("not a regular file")
+
+// ScanCache keeps the key-material verdicts between processes: Load
+// returns what Save last stored (nothing, or content that does not
+// decode, leaves every file to be read again). Both report their own
+// failures: a verdict not kept only costs a read in the next process.
+// What it stores must be out of the sandbox's reach (mcpc's state folder,
+// masked whole), or a command could mark a secret clean.
+type ScanCache interface {
+	Load() []byte
+	Save(data []byte)
+}
+
+// KeyMatcher says whether a file's content holds key material. A
+// sandbox's first command reads through it every small file of the
+// worktree its ScanCache does not answer for, so it should be fast on
+// content that holds none.
 type KeyMatcher interface{ Match(content []byte) bool }
 
-func newMasker(root string, key KeyMatcher) *masker {
-	return &masker{root: root, key: key, scanned: map[string]scanned{}}
+// newMasker keeps verdicts in cache only for a matcher that names itself
+// (a fmt.Stringer, as *regexp.Regexp is): verdicts of another matcher, an
+// older mcpc's pattern, are never trusted.
+func newMasker(root string, key KeyMatcher, cache ScanCache) *masker {
+	m := &masker{root: root, key: key, scanned: map[string]scanned{}, names: map[string]*nameState{}}
+	if named, ok := key.(fmt.Stringer); ok && cache != nil {
+		m.keyID, m.cache = named.String(), cache
+	}
+	return m
 }
 
 // secrets walks the worktree and returns the absolute paths of its secret
@@ -54,59 +107,52 @@ func (m *masker) secrets(globs []string, skip []string) ([]string, error) {
 	if err := m.compile(globs); err != nil {
 		return nil, err
 	}
+	m.load()
 	skipped := map[string]bool{}
 	for _, s := range skip {
 		skipped[filepath.ToSlash(filepath.Clean(s))] = true
 	}
-	seen := map[string]bool{}
+	m.walk++
 	var found []string
-	err := filepath.WalkDir(m.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == m.root {
-				return err
-			}
-			// A folder the walk cannot read cannot be read in the
-			// sandbox either (same user, fewer capabilities).
-			return nil
+	err := walkTree(m.root, func(e entry) bool {
+		if skipped[e.rel] {
+			return true
 		}
-		if p == m.root {
-			return nil
+		if e.typ&fs.ModeSymlink != 0 {
+			return true
 		}
-		rel, err := filepath.Rel(m.root, p)
-		if err != nil {
-			return err
+		if m.named(e.rel) {
+			found = append(found, filepath.Join(m.root, filepath.FromSlash(e.rel)))
+			return true
 		}
-		rel = filepath.ToSlash(rel)
-		if skipped[rel] {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
+		if e.typ.IsRegular() && m.holdsKey(e) {
+			found = append(found, filepath.Join(m.root, filepath.FromSlash(e.rel)))
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			return nil
-		}
-		if m.named(rel) {
-			found = append(found, p)
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() && m.holdsKey(p, rel, d) {
-			found = append(found, p)
-		}
-		if !d.IsDir() {
-			seen[rel] = true
-		}
-		return nil
+		return false
 	})
-	for rel := range m.scanned {
-		if !seen[rel] {
-			delete(m.scanned, rel)
+	if err != nil {
+		return nil, err
+	}
+	m.forgetUnseen()
+	m.save()
+	slices.Sort(found)
+	return found, nil
+}
+
+// forgetUnseen drops what the last walk did not see: deleted files, and
+// those under a folder now masked whole.
+func (m *masker) forgetUnseen() {
+	for rel, n := range m.names {
+		if n.seen != m.walk {
+			delete(m.names, rel)
 		}
 	}
-	return found, err
+	for rel := range m.scanned {
+		if n, ok := m.names[rel]; !ok || n.seen != m.walk {
+			delete(m.scanned, rel)
+			m.dirty = true
+		}
+	}
 }
 
 // compile compiles globs unless they are those compiled last.
@@ -123,46 +169,65 @@ func (m *masker) compile(globs []string) error {
 		matcher = append(matcher, c)
 	}
 	m.globs, m.matcher = globs, matcher
+	clear(m.names)
 	return nil
 }
 
 // named says whether rel matches a secret glob; globs are lower case and
-// match any case, as in the pack policy.
+// match any case, as in the pack policy. The answer is kept until the
+// globs change: matching every path against every glob was a third of a
+// warm Command at 47,870 files.
 func (m *masker) named(rel string) bool {
+	if n, ok := m.names[rel]; ok {
+		n.seen = m.walk
+		return n.named
+	}
+	n := &nameState{seen: m.walk}
 	lower := strings.ToLower(rel)
 	for _, g := range m.matcher {
 		if g.Match(lower) {
-			return true
+			n.named = true
+			break
 		}
 	}
-	return false
+	m.names[rel] = n
+	return n.named
 }
 
-// holdsKey says whether the regular file p holds key material.
-func (m *masker) holdsKey(p, rel string, d fs.DirEntry) bool {
+// holdsKey says whether the regular file holds key material.
+func (m *masker) holdsKey(e entry) bool {
 	if m.key == nil {
 		return false
 	}
-	info, err := d.Info()
-	if err != nil || info.Size() > keyScanBytes {
+	st, err := e.stat()
+	if err != nil || st.size > keyScanBytes {
 		return false
 	}
-	if s, ok := m.scanned[rel]; ok && s.size == info.Size() && s.mtime.Equal(info.ModTime()) {
+	if s, ok := m.scanned[e.rel]; ok && s.stamp == st {
 		return s.secret
 	}
-	secret, err := m.scanFile(p)
+	secret, err := m.scanFile(e)
 	if err != nil {
 		// Unreadable here is unreadable in the sandbox too.
 		return false
 	}
-	m.scanned[rel] = scanned{size: info.Size(), mtime: info.ModTime(), secret: secret}
+	if time.Since(time.Unix(0, st.ctime)) < racyWindow {
+		// Racily clean, as git says: a write in the same tick of the
+		// file system's clock as the one stamped could keep the stamp,
+		// so a verdict on content this fresh is not kept.
+		if _, ok := m.scanned[e.rel]; ok {
+			delete(m.scanned, e.rel)
+			m.dirty = true
+		}
+		return secret
+	}
+	m.scanned[e.rel] = scanned{stamp: st, secret: secret}
+	m.dirty = true
 	return secret
 }
 
-func (m *masker) scanFile(p string) (bool, error) {
-	// O_NONBLOCK: the entry was a regular file when listed, but a FIFO
-	// put in its place must not hang the walk.
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+func (m *masker) scanFile(e entry) (bool, error) {
+	f, err := e.open()
 	if err != nil {
 		return false, err
 	}
