@@ -240,10 +240,6 @@ func (t *TicketKeys) keys(prompt string) []string {
 	return keys
 }
 
-// ticketKeys returns the ticket keys prompt names, read by the default
-// pattern.
-func ticketKeys(prompt string) []string { return defaultTicketKeys.keys(prompt) }
-
 // ticketLane gives the files earlier commits of the same ticket changed.
 // "[DURACOM-347] fix missing label for library components" is the fourth
 // commit of a ticket whose first three touched the files this one
