@@ -112,9 +112,15 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		st.Close()
 		return nil, err
 	}
+	tickets, err := retrieval.NewTicketKeys(cfg.Connectors.Jira.KeyPattern)
+	if err != nil {
+		closeGraph()
+		st.Close()
+		return nil, err
+	}
 	var obs *observe.Pipeline
 	ctlOpts := controller.Options{
-		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes},
+		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes, tickets: tickets},
 		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains, Domain: domain, Now: now, Contracts: contractsOf(chains),
 		NoLearning: opts.NoLearning,
 	}
@@ -266,6 +272,9 @@ type codeIndex struct {
 	maxBytes int64
 	// commits is the workspace's history as ranking read it last.
 	commits retrieval.HistoryCache
+	// tickets reads ticket keys as the requirements connector does
+	// (connectors.jira.keyPattern), for the ticket lane.
+	tickets *retrieval.TicketKeys
 }
 
 func (c *codeIndex) Refresh(ctx context.Context) error {
@@ -298,10 +307,10 @@ func (c *codeIndex) candidates(ranked []retrieval.Ranked) []controller.Candidate
 func (c *codeIndex) Rank(ctx context.Context, q controller.RankQuery) ([]controller.Candidate, error) {
 	boost := retrieval.SideLanes(c.ix, retrieval.SideInputs{
 		Prompt: q.Prompt, Lexemes: q.Lexemes, Attachments: q.Attachments,
-		MemoryAnchors: q.MemoryAnchors, History: c.history(ctx, q.Prompt),
+		MemoryAnchors: q.MemoryAnchors, History: c.history(ctx, q.Prompt), Tickets: c.tickets,
 	})
 	return c.candidates(retrieval.Rank(c.ix, retrieval.Query{
-		Prompt: q.Prompt, Lexemes: q.Lexemes, Limit: q.Limit, MaxBytes: c.maxBytes * 2, Boost: boost,
+		Prompt: q.Prompt, Lexemes: q.Lexemes, Limit: q.Limit, MaxBytes: c.maxBytes * 2, Boost: boost, Tickets: c.tickets,
 	})), nil
 }
 
@@ -312,7 +321,7 @@ func (c *codeIndex) history(ctx context.Context, prompt string) []retrieval.Comm
 	if h, ok := retrieval.HistoryFrom(ctx); ok {
 		return h
 	}
-	h, err := c.commits.Read(ctx, c.root, retrieval.HistoryNeeded(prompt))
+	h, err := c.commits.Read(ctx, c.root, c.tickets.HistoryNeeded(prompt))
 	if err != nil {
 		return nil
 	}

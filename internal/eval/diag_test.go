@@ -22,7 +22,11 @@ import (
 // change is measured on the same trees in a minute, and the figures do not
 // depend on the machine's load (initialize_work's in-turn deadlines cut
 // packs short on a loaded machine). MCPC_DIAG_ROWS=3,15 prints those rows
-// in full. A tuning aid: CI sets none of the variables and skips it.
+// in full. MCPC_DIAG_ROBUST=1 also ranks each row with the agent's lexemes
+// derived two ways (LexemesFromIdentifiers, LexemesFromWords) and reports
+// the mean overlap of their first 20 files, as `eval retrieval
+// --robustness` does. A tuning aid: CI sets none of the variables and
+// skips it.
 func TestDiagnoseSet(t *testing.T) {
 	set, repo, cache := os.Getenv("MCPC_DIAG_SET"), os.Getenv("MCPC_DIAG_REPO"), os.Getenv("MCPC_DIAG_CACHE")
 	if set == "" || repo == "" || cache == "" {
@@ -35,8 +39,9 @@ func TestDiagnoseSet(t *testing.T) {
 	show := strings.Split(os.Getenv("MCPC_DIAG_ROWS"), ",")
 	var results []RowResult
 	bm := NewBM25()
+	robust := os.Getenv("MCPC_DIAG_ROBUST") != ""
 	for i, row := range rows {
-		res, detail, err := diagnoseRow(context.Background(), cache, repo, i+1, row, bm)
+		res, detail, err := diagnoseRow(context.Background(), cache, repo, i+1, row, bm, robust)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,13 +54,17 @@ func TestDiagnoseSet(t *testing.T) {
 		}
 	}
 	s := summariseRows(results)
-	fmt.Printf("\nSUMMARY %s rows=%d r@5=%.3f r@10=%.3f r@20=%.3f all=%.3f bm25@10=%.3f bm25@20=%.3f pack=%.1f\n",
-		filepath.Base(set), s.Scored, s.Recall5, s.Recall10, s.Recall20, s.RecallAll, s.BM25Recall10, s.BM25Recall20, s.MeanPackSize)
+	over := ""
+	if s.LexemeOverlap != nil {
+		over = fmt.Sprintf(" overlap@20=%.3f", *s.LexemeOverlap)
+	}
+	fmt.Printf("\nSUMMARY %s rows=%d r@5=%.3f r@10=%.3f r@20=%.3f all=%.3f bm25@10=%.3f bm25@20=%.3f pack=%.1f%s\n",
+		filepath.Base(set), s.Scored, s.Recall5, s.Recall10, s.Recall20, s.RecallAll, s.BM25Recall10, s.BM25Recall20, s.MeanPackSize, over)
 }
 
 // diagnoseRow scores one row and describes its ranking: a ROW line (printed
 // for every row, so two runs can be diffed) and the detail of a miss.
-func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM25) (RowResult, string, error) {
+func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM25, robust bool) (RowResult, string, error) {
 	res := RowResult{Commit: row.Commit, Prompt: row.Prompt, Gold: row.ChangedFiles}
 	tree := filepath.Join(cache, "ws", row.Parent)
 	materialised, err := MaterialiseTree(ctx, repo, row.Parent, tree)
@@ -87,6 +96,21 @@ func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM
 		pack = append(pack, r.File)
 	}
 	score(&res, pack)
+	overText := ""
+	if robust {
+		// The pack an agent gets with its lexemes derived two natural ways.
+		withLexemes := func(lexemes []string) []string {
+			b := retrieval.SideLanes(ix, retrieval.SideInputs{Prompt: row.Prompt, Lexemes: lexemes, History: history})
+			var files []string
+			for _, r := range retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Lexemes: lexemes, Limit: retrieval.DefaultLimit, Boost: b}) {
+				files = append(files, r.File)
+			}
+			return files
+		}
+		o := overlap(withLexemes(LexemesFromIdentifiers(row.Prompt)), withLexemes(LexemesFromWords(row.Prompt)), 20)
+		res.Overlap = &o
+		overText = fmt.Sprintf(" overlap=%.2f", o)
+	}
 	var ref RowResult
 	ref.Gold = res.Gold
 	bmRanked := bm.Rank(tree, materialised, row.Prompt, 200)
@@ -111,7 +135,7 @@ func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM
 		fmt.Fprintf(&b, "   %2d %.3f %v %s\n", j+1, r.Score, r.Lanes, r.File)
 	}
 	if len(res.Gold) > 0 {
-		fmt.Printf("ROW %2d r5=%.2f r10=%.2f r20=%.2f all=%.2f at=%s bm25=%s\n", n, res.Recall5, res.Recall10, res.Recall20, res.RecallAll, strings.Join(at, ","), strings.Join(bmAt, ","))
+		fmt.Printf("ROW %2d r5=%.2f r10=%.2f r20=%.2f all=%.2f at=%s bm25=%s%s\n", n, res.Recall5, res.Recall10, res.Recall20, res.RecallAll, strings.Join(at, ","), strings.Join(bmAt, ","), overText)
 	}
 	return res, b.String(), nil
 }

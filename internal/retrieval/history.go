@@ -27,8 +27,12 @@ const ticketDepth = 300
 // HistoryNeeded is how many of the latest commits the history lanes use
 // for prompt: the ticket lane's depth when the prompt names a ticket, else
 // only the commits the recent lane can still lift above the faint floor.
-func HistoryNeeded(prompt string) int {
-	if len(ticketKeys(prompt)) > 0 {
+func HistoryNeeded(prompt string) int { return defaultTicketKeys.HistoryNeeded(prompt) }
+
+// HistoryNeeded is the package's HistoryNeeded with tickets read by t (nil:
+// the default pattern).
+func (t *TicketKeys) HistoryNeeded(prompt string) int {
+	if len(t.keys(prompt)) > 0 {
 		return ticketDepth
 	}
 	return recentDepth()
@@ -172,22 +176,65 @@ func parseHistory(out []byte) []Commit {
 	return commits
 }
 
-// ticketKeyRE finds issue-tracker keys: DURACOM-347, LANG-1830, PROJ-12.
+// TicketKeys finds issue-tracker keys: DURACOM-347, LANG-1830, PROJ-12.
 // A project that uses a tracker writes the key into every commit of the
 // ticket, so the key is an exact name for the work, as a quoted string is
-// for the text.
-var ticketKeyRE = regexp.MustCompile(`\b[A-Z][A-Z0-9]+-[0-9]+\b`)
+// for the text. A project whose tracker's keys look otherwise says so in
+// connectors.jira.keyPattern, the pattern the requirements connector reads
+// tickets by; the ranking reads them by the same (NewTicketKeys).
+type TicketKeys struct {
+	// inText finds a key anywhere: in a history commit's subject.
+	inText *regexp.Regexp
+	// inPrompt finds the keys a prompt is about: where trackers put them,
+	// at its head ("[DURACOM-347] …", "LANG-1830: …") or bracketed ("…
+	// (PROJ-12)"). UTF-8 or ISO-8601 in running text has a key's shape
+	// and is a word of the task, not a ticket.
+	inPrompt *regexp.Regexp
+}
 
-// promptTicketRE finds the keys a prompt is about: where trackers put them,
-// at its head ("[DURACOM-347] …", "LANG-1830: …") or bracketed ("… (PROJ-12)").
-// UTF-8 or ISO-8601 in running text has a key's shape and is a word of the
-// task, not a ticket.
-var promptTicketRE = regexp.MustCompile(`(?:^\s*|[\[(])([A-Z][A-Z0-9]+-[0-9]+)\b`)
+// DefaultTicketKeyPattern is connectors.jira.keyPattern's default.
+const DefaultTicketKeyPattern = `[A-Z][A-Z0-9]+-\d+`
 
-// ticketKeys returns the ticket keys prompt names.
-func ticketKeys(prompt string) []string {
+var defaultTicketKeys = mustTicketKeys(DefaultTicketKeyPattern)
+
+// NewTicketKeys reads ticket keys by pattern (a key, unanchored, as
+// connectors.jira.keyPattern spells it); "" is the default. A key is
+// matched whole: DURACOM-347 is not DURACOM-3470.
+func NewTicketKeys(pattern string) (*TicketKeys, error) {
+	if pattern == "" {
+		pattern = DefaultTicketKeyPattern
+	}
+	inText, err := regexp.Compile(`\b(?:` + pattern + `)\b`)
+	if err != nil {
+		return nil, fmt.Errorf("ticket key pattern: %w", err)
+	}
+	inPrompt, err := regexp.Compile(`(?:^\s*|[\[(])(` + pattern + `)\b`)
+	if err != nil {
+		return nil, fmt.Errorf("ticket key pattern: %w", err)
+	}
+	return &TicketKeys{inText: inText, inPrompt: inPrompt}, nil
+}
+
+func mustTicketKeys(pattern string) *TicketKeys {
+	t, err := NewTicketKeys(pattern)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// or returns t, or the default keys when t is nil.
+func (t *TicketKeys) or() *TicketKeys {
+	if t == nil {
+		return defaultTicketKeys
+	}
+	return t
+}
+
+// keys returns the ticket keys prompt names.
+func (t *TicketKeys) keys(prompt string) []string {
 	var keys []string
-	for _, m := range promptTicketRE.FindAllStringSubmatch(prompt, -1) {
+	for _, m := range t.or().inPrompt.FindAllStringSubmatch(prompt, -1) {
 		keys = append(keys, m[1])
 	}
 	return keys
@@ -200,15 +247,15 @@ func ticketKeys(prompt string) []string {
 // the ticket's commits touched often, or lately, counts more: each
 // matching commit adds 1/(its place among them), newest first, and the
 // lane is scaled so the best file has 1.
-func ticketLane(prompt string, history []Commit) map[string]float64 {
-	keys := ticketKeys(prompt)
+func ticketLane(prompt string, history []Commit, tickets *TicketKeys) map[string]float64 {
+	keys := tickets.keys(prompt)
 	out := map[string]float64{}
 	if len(keys) == 0 {
 		return out
 	}
 	place := 0
 	for _, c := range history {
-		if !holdsAny(c.Subject, keys) {
+		if !tickets.holdsAny(c.Subject, keys) {
 			continue
 		}
 		place++
@@ -219,8 +266,8 @@ func ticketLane(prompt string, history []Commit) map[string]float64 {
 	return scaleToOne(out)
 }
 
-func holdsAny(subject string, keys []string) bool {
-	for _, k := range ticketKeyRE.FindAllString(subject, -1) {
+func (t *TicketKeys) holdsAny(subject string, keys []string) bool {
+	for _, k := range t.or().inText.FindAllString(subject, -1) {
 		for _, want := range keys {
 			if k == want {
 				return true

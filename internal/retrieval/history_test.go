@@ -43,7 +43,7 @@ func TestTicketLane(t *testing.T) {
 		{"a key no commit names", "[DURACOM-999] improve labels", map[string]float64{}},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
-			got := ticketLane(tc.prompt, ticketHistory)
+			got := ticketLane(tc.prompt, ticketHistory, nil)
 			if len(got) != len(tc.want) {
 				t.Fatalf("ticketLane = %v, want %v", got, tc.want)
 			}
@@ -248,5 +248,36 @@ func TestTicketKeyIsNoQueryWord(t *testing.T) {
 				t.Errorf("queryTerms(%q) holds %q: %v, want %v", tc.prompt, tc.term, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestConfiguredTicketKeys: a tracker whose keys are not PROJ-12
+// (connectors.jira.keyPattern "GH-\d+|#\d+"-style, here "[a-z]+#\d+") is
+// read by its own pattern, in the prompt, the history and the query words,
+// and a bad pattern is an error, not a panic.
+func TestConfiguredTicketKeys(t *testing.T) {
+	keys, err := NewTicketKeys(`[a-z]+#\d+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	history := []Commit{
+		{Subject: "web#41: stream the export", Files: []string{"src/export/stream.ts"}},
+		{Subject: "web#4: unrelated, shares a prefix", Files: []string{"src/orders/orders.ts"}},
+	}
+	got := ticketLane("web#41: fix lint", history, keys)
+	if len(got) != 1 || got["src/export/stream.ts"] != 1 {
+		t.Errorf("ticketLane with a configured pattern = %v, want the ticket's file only", got)
+	}
+	if got := ticketLane("web#41: fix lint", history, nil); len(got) != 0 {
+		t.Errorf("the default pattern reads %v from keys it does not know", got)
+	}
+	if n := keys.HistoryNeeded("web#41: fix lint"); n != ticketDepth {
+		t.Errorf("a configured key reads %d commits, want %d", n, ticketDepth)
+	}
+	if slices.ContainsFunc(queryTerms(Query{Prompt: "web#41: fix lint", Tickets: keys}), func(q queryTerm) bool { return q.term == "web" }) {
+		t.Error("the configured key's project code is a query word")
+	}
+	if _, err := NewTicketKeys(`[A-Z`); err == nil {
+		t.Error("a pattern that does not compile was accepted")
 	}
 }

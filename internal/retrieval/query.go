@@ -18,6 +18,9 @@ type Query struct {
 	// Boost adds externally found files (policy, artifact or memory lanes):
 	// lane name -> file -> weight in [0, 1].
 	Boost map[string]map[string]float64
+	// Tickets reads the prompt's ticket keys (connectors.jira.keyPattern);
+	// nil is the default pattern.
+	Tickets *TicketKeys
 }
 
 // Ranked is one file of the result with the lanes that put it there.
@@ -73,6 +76,12 @@ func isStopword(w string) bool {
 	return false
 }
 
+// testTerms are stopwords as a commit's type ("test: …") but words of the
+// task when it is about tests: "fix duplication tests pointer state
+// leaking between tests" is about the test setup (setupTests.ts, conftest.py,
+// a test helper), and those files are named for it.
+var testTerms = map[string]bool{"test": true, "tests": true}
+
 // lexemeConfirm is what a lexeme adds to a term the prompt already has.
 const lexemeConfirm = 0.25
 
@@ -87,9 +96,10 @@ type queryTerm struct {
 func queryTerms(q Query) []queryTerm {
 	weights := map[string]float64{}
 	var order []string
+	tests := asksForTests(q)
 	add := func(text string, w float64) {
 		for _, t := range indexer.Tokenize(text) {
-			if stopwords[t] || len(t) < 2 {
+			if (stopwords[t] && !(tests && testTerms[t])) || len(t) < 2 {
 				continue
 			}
 			if _, ok := weights[t]; !ok {
@@ -102,7 +112,7 @@ func queryTerms(q Query) []queryTerm {
 	// its project code is no word of the code ("acme" of ACME-7 matched
 	// every file under com/acme), and the ticket lane reads the key.
 	prompt := stripConventionalPrefix(q.Prompt)
-	for _, k := range ticketKeys(q.Prompt) {
+	for _, k := range q.Tickets.keys(q.Prompt) {
 		prompt = strings.ReplaceAll(prompt, k, " ")
 	}
 	add(prompt, 1)

@@ -25,6 +25,9 @@ type SideInputs struct {
 	// History is the workspace's latest commits, newest first (ReadHistory):
 	// the ticket and recent lanes.
 	History []Commit
+	// Tickets reads the prompt's ticket keys (connectors.jira.keyPattern);
+	// nil is the default pattern.
+	Tickets *TicketKeys
 }
 
 var (
@@ -69,7 +72,7 @@ func SideLanes(ix *indexer.Index, in SideInputs) map[string]map[string]float64 {
 		}
 	}
 	for lane, files := range map[string]map[string]float64{
-		"ticket": ticketLane(in.Prompt, in.History),
+		"ticket": ticketLane(in.Prompt, in.History, in.Tickets),
 		"recent": recentLane(in.History),
 	} {
 		if len(files) > 0 {

@@ -225,3 +225,32 @@ public class StringUtils {
 		t.Errorf("rank = %v, want ExceptionUtils.java before the release notes", got)
 	}
 }
+
+// TestTestWordsWhenTheTaskIsAboutTests: "test" and "tests" are commit-type
+// stopwords, but when the task is about tests they name what it touches:
+// the test setup a "tests leak state between tests" fix changes is
+// setupTests.ts (excalidraw's, from a real commit), which holds no other
+// word of the prompt but "tests" in its name.
+func TestTestWordsWhenTheTaskIsAboutTests(t *testing.T) {
+	ix := indexFiles(t, map[string]string{
+		"setupTests.ts": `import { vi } from "vitest";
+// reset the mocks before each case
+beforeEach(() => { vi.clearAllMocks(); });
+`,
+		"packages/excalidraw/pointer.ts": "export const pointerState = { leaking: false, duplication: 0 };\n",
+		"packages/excalidraw/scene.ts":   "export const renderScene = () => null;\n",
+	})
+	got := files(Rank(ix, Query{Prompt: "fix: duplication tests pointer state leaking between tests"}))
+	if !slices.Contains(got, "setupTests.ts") {
+		t.Errorf("a task about tests ranks %v, want the test setup in the pack", got)
+	}
+	has := func(q Query, term string) bool {
+		return slices.ContainsFunc(queryTerms(q), func(qt queryTerm) bool { return qt.term == term })
+	}
+	if has(Query{Prompt: "test: cover the export dialog"}, "test") {
+		t.Error(`"test:" as a commit type became a query word`)
+	}
+	if !has(Query{Prompt: "Fix flaky tests of the export dialog"}, indexer.Tokenize("tests")[0]) {
+		t.Error(`"tests" in a task about tests is no query word`)
+	}
+}
