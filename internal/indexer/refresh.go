@@ -51,6 +51,7 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 		if q := ix.watched.quiet; w.vouch && len(w.dirty) == 0 && q != nil {
 			// No directory changed since a refresh brought the index up
 			// to date: there is nothing to walk, read or write.
+			ix.watched.quiets++
 			sum = *q
 			sum.Problems = append([]Problem(nil), q.Problems...)
 			sum.Reparsed, sum.Removed, sum.Seconds = 0, 0, time.Since(started).Seconds()

@@ -22,6 +22,7 @@ type watchState struct {
 	// directory watched; nil when the next must walk.
 	quiet  *Summary
 	closed bool // by Close: never start another
+	quiets int  // refreshes answered from quiet (for tests)
 }
 
 // begin drains the watcher before a refresh walks: the directories to read
