@@ -97,7 +97,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if len(opts.Bundles) == 0 && eng.Current() == nil {
 		return nil, eng.LoadErr() // the embedded policies must always compile
 	}
-	st, ix, err := openIndex(ws, cfg, false)
+	st, ix, err := openIndex(ws, cfg, false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -190,8 +190,9 @@ func workspace(dir string) (string, *config.Config, error) {
 }
 
 // openIndex opens the store and the code index; countsOnly is for a
-// process that only refreshes the index (see indexer.Options).
-func openIndex(ws string, cfg *config.Config, countsOnly bool) (*store.Store, *indexer.Index, error) {
+// process that only refreshes the index, watch for one that serves turns
+// (see indexer.Options).
+func openIndex(ws string, cfg *config.Config, countsOnly, watch bool) (*store.Store, *indexer.Index, error) {
 	if err := checkStateDir(ws); err != nil {
 		return nil, nil, err
 	}
@@ -199,7 +200,7 @@ func openIndex(ws string, cfg *config.Config, countsOnly bool) (*store.Store, *i
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude, CountsFromStore: countsOnly})
+	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude, CountsFromStore: countsOnly, Watch: watch})
 	if err != nil {
 		st.Close()
 		return nil, nil, err
@@ -247,12 +248,13 @@ func OpenIndex(dir string) (*store.Store, *indexer.Index, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return openIndex(ws, cfg, true)
+	return openIndex(ws, cfg, true, false)
 }
 
 // Close flushes decision records and releases the store.
 func (a *App) Close() error {
 	a.Controller.Close()
+	watchErr := a.Index.Close() // its watcher: the index itself stays readable
 	if a.Observer != nil {
 		a.Observer.Close() // after the controller: its last turns are queued
 	}
@@ -262,7 +264,10 @@ func (a *App) Close() error {
 			return err
 		}
 	}
-	return a.Store.Close()
+	if err := a.Store.Close(); err != nil {
+		return err
+	}
+	return watchErr
 }
 
 // codeIndex adapts the indexer and retrieval to what the controller needs.

@@ -57,10 +57,12 @@ func BenchmarkRefreshOneChangeLarge(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { os.WriteFile(filepath.Join(root, file), orig, 0o644) })
-	ix, err := Open(openDB(b, b.TempDir()), Options{Root: root})
+	// A serving process's index: it watches the tree (Options.Watch).
+	ix, err := Open(openDB(b, b.TempDir()), Options{Root: root, Watch: true})
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(func() { ix.Close() })
 	sum, err := ix.Refresh(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)

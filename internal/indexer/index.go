@@ -19,6 +19,7 @@ type Index struct {
 
 	refreshMu sync.Mutex          // one Refresh at a time per Index
 	listings  map[string]*listing // directories of the last walk; under refreshMu
+	watched   watchState          // Options.Watch's watcher (watch.go); under refreshMu
 
 	mu sync.RWMutex
 	// files holds every indexed file; until loaded only their stamps (the

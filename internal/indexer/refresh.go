@@ -37,17 +37,38 @@ type result struct {
 // records problems. progress, if not nil, is called with files done and total.
 // If ctx is cancelled the batches already committed stay, and the next
 // Refresh continues from them.
-func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (Summary, error) {
+func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (sum Summary, err error) {
 	ix.refreshMu.Lock()
 	defer ix.refreshMu.Unlock()
 	started := time.Now()
-	var sum Summary
 	if err := ix.takeLoadError(); err != nil {
 		return sum, err
 	}
 
 	w := &walker{root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes, prev: ix.listings}
-	if err := w.walk(ctx, ix.opts.Exclude); err != nil {
+	if ix.opts.Watch {
+		w.dirty, w.vouch = ix.watched.begin()
+		if q := ix.watched.quiet; w.vouch && len(w.dirty) == 0 && q != nil {
+			// No directory changed since a refresh brought the index up
+			// to date: there is nothing to walk, read or write.
+			ix.watched.quiets++
+			sum = *q
+			sum.Problems = append([]Problem(nil), q.Problems...)
+			sum.Reparsed, sum.Removed, sum.Seconds = 0, 0, time.Since(started).Seconds()
+			return sum, nil
+		}
+		ix.watched.quiet = nil
+		w.watch = ix.watched.w
+		defer func() {
+			if err != nil {
+				ix.watched.failed()
+			} else if w.unwatched == 0 && w.watch != nil {
+				q := sum
+				ix.watched.quiet = &q
+			}
+		}()
+	}
+	if err = w.walk(ctx, ix.opts.Exclude); err != nil {
 		return sum, err
 	}
 	ix.listings = w.next
@@ -105,7 +126,6 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (S
 		batch = batch[:0]
 		return nil
 	}
-	var err error
 	for res := range results {
 		if err != nil {
 			continue // drain the workers

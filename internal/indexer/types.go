@@ -17,6 +17,10 @@ type Options struct {
 	// tree's facts are never read into memory. Otherwise Refresh builds
 	// the view the process will query anyway and counts from it.
 	CountsFromStore bool
+	// Watch is for a long-lived process (serve): it watches the tree's
+	// directories (fswatch) and walks only those that changed since its
+	// last refresh, and nothing when none did. Close stops the watcher.
+	Watch bool
 }
 
 // DefaultMaxFileBytes is the size above which files are skipped.

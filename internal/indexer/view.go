@@ -294,6 +294,9 @@ func (ix *Index) update() (*view, bool) {
 		delete(v.edgesTo, p)
 	}
 	for from := range reresolve {
+		if r.files[from] == nil {
+			continue // removed in the same delta (a .gitignore that drops a folder), its edges with it
+		}
 		for _, e := range prev.edgesFrom[from] {
 			targets[e.To] = true
 		}

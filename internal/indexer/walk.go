@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/mcpc/mcpc/internal/fswatch"
 	"github.com/mcpc/mcpc/internal/pathscope"
 )
 
@@ -37,6 +38,14 @@ type walker struct {
 	prev, next map[string]*listing
 	stale      bool // a .gitignore changed: prev cannot be trusted
 	reused     int  // directories walked from prev
+	// watch, when not nil, watches each directory before it is read;
+	// dirty holds the directories it saw change since prev (nil when it
+	// cannot vouch: then no listing is clean). unwatched counts the
+	// directories it could not watch.
+	watch     *fswatch.Watcher
+	dirty     map[string]bool
+	vouch     bool
+	unwatched int
 }
 
 // listing is what one directory contributed to a walk, before any file was
@@ -54,6 +63,22 @@ type listing struct {
 	files    []string // names of files to stat
 	problems []Problem
 	skipped  int
+	// What the directory's own files added to the walk, their stats
+	// included, and the watcher's epoch they were stat'ed under (0: not
+	// watched): a clean listing (walker.clean) is walked from these alone.
+	cands       []candidate
+	ownProblems []Problem
+	ownSkipped  int
+	epoch       uint64
+}
+
+// own records, after a directory's own entries were walked, what they
+// added since the walk stood at files, problems and skipped entries.
+func (l *listing) own(w *walker, files, problems, skipped int, epoch uint64) {
+	l.cands = w.files[files:len(w.files):len(w.files)]
+	l.ownProblems = w.problems[problems:len(w.problems):len(w.problems)]
+	l.ownSkipped = w.skipped - skipped
+	l.epoch = epoch
 }
 
 // stamp identifies one state of a file; the zero stamp means absent.
@@ -82,7 +107,7 @@ func (w *walker) walk(ctx context.Context, extra []string) error {
 	}
 	if w.stale {
 		// Rules above some listings changed: walk again, reading all.
-		*w = walker{root: w.root, maxBytes: w.maxBytes} // no prev
+		*w = walker{root: w.root, maxBytes: w.maxBytes, watch: w.watch} // no prev
 		return w.walk(ctx, extra)
 	}
 	return nil
@@ -99,7 +124,7 @@ func stampOf(abs string) stamp {
 // reuse walks a directory from its previous listing if it is still valid.
 // It stats the directory's entries relative to an open handle on it, which
 // spares the kernel resolving every file's full path again.
-func (w *walker) reuse(ctx context.Context, abs, rel string) bool {
+func (w *walker) reuse(ctx context.Context, abs, rel string, epoch uint64) bool {
 	old := w.prev[rel]
 	if old == nil {
 		return false
@@ -123,8 +148,10 @@ func (w *walker) reuse(ctx context.Context, abs, rel string) bool {
 	if unix.Fstat(fd, &st) != nil || st.Mtim.Nano() != old.mtime || old.listedAt-old.mtime < racyWindow {
 		return false
 	}
-	w.next[rel] = old
+	l := *old
+	w.next[rel] = &l
 	w.reused++
+	files, problems, skipped := len(w.files), len(w.problems), w.skipped
 	w.problems = append(w.problems, old.problems...)
 	w.skipped += old.skipped
 	for _, name := range old.files {
@@ -143,6 +170,30 @@ func (w *walker) reuse(ctx context.Context, abs, rel string) bool {
 			w.files = append(w.files, candidate{Rel: childRel, Abs: childAbs, Size: st.Size, ModTime: st.Mtim.Nano()})
 		}
 	}
+	l.own(w, files, problems, skipped, epoch)
+	for _, name := range old.dirs {
+		_ = w.dir(ctx, abs+string(filepath.Separator)+name, join(rel, name), old.stack)
+	}
+	return true
+}
+
+// clean walks a directory from its previous listing without a system
+// call when the watcher vouches for it: the listing's files were stat'ed
+// while the directory was watched, in this epoch, and no event named the
+// directory since. Every change a walk would see (an entry added, removed
+// or renamed, a file written or touched, the directory's .gitignore) is
+// an event on the directory that holds it, so its entries and their stats
+// are those of the last walk.
+func (w *walker) clean(ctx context.Context, abs, rel string, epoch uint64) bool {
+	old := w.prev[rel]
+	if old == nil || !w.vouch || epoch == 0 || old.epoch != epoch || w.dirty[rel] {
+		return false
+	}
+	w.next[rel] = old
+	w.reused++
+	w.files = append(w.files, old.cands...)
+	w.problems = append(w.problems, old.ownProblems...)
+	w.skipped += old.ownSkipped
 	for _, name := range old.dirs {
 		_ = w.dir(ctx, abs+string(filepath.Separator)+name, join(rel, name), old.stack)
 	}
@@ -162,7 +213,16 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) er
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if w.reuse(ctx, abs, rel) {
+	var epoch uint64
+	if w.watch != nil {
+		// Before the directory is read: a change after this is an event.
+		if w.watch.Add(abs, rel) {
+			epoch = w.watch.Epoch()
+		} else {
+			w.unwatched++
+		}
+	}
+	if w.clean(ctx, abs, rel, epoch) || w.reuse(ctx, abs, rel, epoch) {
 		return nil
 	}
 	l := &listing{listedAt: time.Now().UnixNano(), ignore: stampOf(filepath.Join(abs, ".gitignore"))}
@@ -180,6 +240,7 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) er
 	}
 	l.stack = stack
 	w.next[rel] = l
+	files, problems, skipped := len(w.files), len(w.problems), w.skipped
 	var subdirs []string
 	for _, e := range entries {
 		name := e.Name()
@@ -225,6 +286,7 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) er
 		}
 		w.file(childAbs, childRel, info)
 	}
+	l.own(w, files, problems, skipped, epoch)
 	for _, name := range subdirs {
 		_ = w.dir(ctx, filepath.Join(abs, name), join(rel, name), stack)
 	}
