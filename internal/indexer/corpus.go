@@ -28,6 +28,7 @@ type Corpus struct {
 	docOf    map[string]int32
 	terms    map[string]uint32 // term -> its span
 	spans    []span            // where each term's postings are in arena
+	names    []string          // span -> its term: walked faster than terms
 	arena    []Posting
 	overlay  map[string][]Posting // changed terms; wins over postings
 	totalLen int64
@@ -63,8 +64,10 @@ func buildCorpus(files map[string]*fileFacts, order []string) *Corpus {
 			id, ok := c.terms[string(t)]
 			if !ok {
 				id = uint32(len(c.spans))
-				c.terms[string(t)] = id
+				name := string(t)
+				c.terms[name] = id
 				c.spans = append(c.spans, span{})
+				c.names = append(c.names, name)
 			}
 			c.spans[id].n++
 			total++
@@ -118,6 +121,7 @@ func (c *Corpus) update(d *delta, files map[string]*fileFacts, order []string) *
 		docOf:    c.docOf,
 		terms:    c.terms,
 		spans:    c.spans,
+		names:    c.names,
 		arena:    c.arena,
 		overlay:  maps.Clone(c.overlay),
 		totalLen: c.totalLen,
