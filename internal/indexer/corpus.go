@@ -28,6 +28,7 @@ type Corpus struct {
 	docOf    map[string]int32
 	terms    map[string]uint32 // term -> its span
 	spans    []span            // where each term's postings are in arena
+	names    []string          // span -> its term: walked faster than terms
 	arena    []Posting
 	overlay  map[string][]Posting // changed terms; wins over postings
 	totalLen int64
@@ -63,8 +64,10 @@ func buildCorpus(files map[string]*fileFacts, order []string) *Corpus {
 			id, ok := c.terms[string(t)]
 			if !ok {
 				id = uint32(len(c.spans))
-				c.terms[string(t)] = id
+				name := string(t)
+				c.terms[name] = id
 				c.spans = append(c.spans, span{})
+				c.names = append(c.names, name)
 			}
 			c.spans[id].n++
 			total++
@@ -97,8 +100,18 @@ func (c *Corpus) setAvgLen() {
 // list. Documents keep their numbers unless files were added or removed:
 // then the surviving postings are renumbered in one pass over the arena.
 func (c *Corpus) update(d *delta, files map[string]*fileFacts, order []string) *Corpus {
+	// The files the view was built from no longer hold their terms (see
+	// dropTerms): what a changed or removed file had is read back from c.
+	old := c.docTerms(func(want func(string)) {
+		for p := range d.changed {
+			want(p)
+		}
+		for p := range d.removed {
+			want(p)
+		}
+	})
 	if len(c.overlay) > len(c.terms)/maxOverlayFraction {
-		return buildCorpus(files, order)
+		c = c.compact()
 	}
 	n := &Corpus{
 		Files:    order,
@@ -108,6 +121,7 @@ func (c *Corpus) update(d *delta, files map[string]*fileFacts, order []string) *
 		docOf:    c.docOf,
 		terms:    c.terms,
 		spans:    c.spans,
+		names:    c.names,
 		arena:    c.arena,
 		overlay:  maps.Clone(c.overlay),
 		totalLen: c.totalLen,
@@ -117,9 +131,9 @@ func (c *Corpus) update(d *delta, files map[string]*fileFacts, order []string) *
 	}
 	renumbered := len(d.added)+len(d.removed) > 0
 	if renumbered {
-		n.renumber(c, files, d.removed) // lengths and sizes from files
+		n.renumber(c, files, d.removed, old) // lengths and sizes from files
 	}
-	for p, old := range d.changed {
+	for p, was := range d.changed {
 		doc, ok := n.docOf[p]
 		if !ok {
 			continue
@@ -127,9 +141,9 @@ func (c *Corpus) update(d *delta, files map[string]*fileFacts, order []string) *
 		f := files[p]
 		if !renumbered {
 			n.Lens[doc], n.Sizes[doc], n.Langs[doc] = f.Length, f.Size, f.Lang
-			n.totalLen += int64(f.Length) - int64(old.Length)
+			n.totalLen += int64(f.Length) - int64(was.Length)
 		}
-		n.replaceTerms(doc, old.Terms, f.Terms)
+		n.replaceTerms(doc, old[p], f.Terms)
 	}
 	for p := range d.added {
 		n.replaceTerms(n.docOf[p], nil, files[p].Terms)
@@ -141,7 +155,7 @@ func (c *Corpus) update(d *delta, files map[string]*fileFacts, order []string) *
 // renumber gives the documents their numbers in the new file list: the
 // postings of removed files are dropped (each under one of that file's
 // terms), the others renumbered, which keeps every list in document order.
-func (n *Corpus) renumber(c *Corpus, files, removed map[string]*fileFacts) {
+func (n *Corpus) renumber(c *Corpus, files, removed map[string]*fileFacts, old map[string]termBlob) {
 	n.docOf = make(map[string]int32, len(n.Files))
 	n.Lens, n.Sizes, n.Langs = make([]int32, len(n.Files)), make([]int64, len(n.Files)), make([]string, len(n.Files))
 	n.totalLen = 0
@@ -175,8 +189,8 @@ func (n *Corpus) renumber(c *Corpus, files, removed map[string]*fileFacts) {
 		}
 		n.overlay[t] = out
 	}
-	for _, old := range removed {
-		old.Terms.each(func(t []byte, _ int32) {
+	for p := range removed {
+		old[p].each(func(t []byte, _ int32) {
 			list := n.Postings(string(t))
 			out := make([]Posting, 0, len(list))
 			for _, p := range list {

@@ -24,9 +24,12 @@ type Index struct {
 	mu sync.RWMutex
 	// files holds every indexed file; until loaded only their stamps (the
 	// row without its terms), see lazy.go.
-	files   map[string]*fileFacts
-	loaded  bool  // files hold their facts
-	loadErr error // of a failed load, for the next Refresh
+	files  map[string]*fileFacts
+	loaded bool // files hold their facts
+	// termsDropped: the files a view was built from hold no term blobs
+	// (dropTerms); their corpus does.
+	termsDropped bool
+	loadErr      error // of a failed load, for the next Refresh
 	// generation is the database's (see lazy.go) that files reflect, or
 	// -1 when another process's write may have made them differ.
 	generation int64

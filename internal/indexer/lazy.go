@@ -68,7 +68,7 @@ func (ix *Index) ensureLoaded() {
 		ix.loadErr = fmt.Errorf("indexer: load the index: %w", err)
 		return
 	}
-	ix.loaded, ix.loadErr = true, nil
+	ix.loaded, ix.loadErr, ix.termsDropped = true, nil, false
 }
 
 // takeLoadError returns the error of a failed lazy load, once, and drops

@@ -65,10 +65,24 @@ func (ix *Index) current() *view {
 			ix.derivedViews++
 		}
 	}
+	pending := ix.pending
 	ix.pending = delta{}
 	if ix.view == nil {
 		ix.ensureLoaded()
+		if published != nil {
+			ix.restoreTerms(published.corpus, &pending)
+		}
 		ix.view, ix.res = buildView(ix.files, loadProjectConfig(ix.opts.Root))
+		ix.dropTerms(ix.view.files)
+	} else if ix.view != published {
+		var paths []string
+		for p := range pending.changed {
+			paths = append(paths, p)
+		}
+		for p := range pending.added {
+			paths = append(paths, p)
+		}
+		ix.dropTerms(paths)
 	}
 	if ix.view != published {
 		ix.generations++
