@@ -29,7 +29,31 @@ type proofChains struct {
 	opts    graph.Options
 	sync    bool
 	root    string
-	mu      sync.Mutex // one sync at a time: the Builder is not concurrent
+	bg      backgroundSync
+}
+
+// backgroundSync runs the embedded graph's syncs beside the turns, one at
+// a time (the Builder is not concurrent). A turn waits for the sync up to
+// its own step deadline and then reads the last synced graph; a sync still
+// writing goes on, in its bounded transactions whose pauses let the turns
+// write. Cut short with the turn instead, the first sync of a 48,000-file
+// tree (47,552 groups, about a minute) never wrote a group's hash in any
+// turn, so every turn and every new process began it again and the graph
+// was never written at all.
+type backgroundSync struct {
+	mu      sync.Mutex
+	ctx     context.Context    // the process's: stop cancels it
+	cancel  context.CancelFunc // nil until the first sync
+	wg      sync.WaitGroup
+	running *syncRun // the sync in flight, nil when none is
+	started int      // syncs started so far
+}
+
+// syncRun is one sync: done is closed when it ended, with err.
+type syncRun struct {
+	seq  int
+	done chan struct{}
+	err  error
 }
 
 // maxChainsPerKind bounds the chains a new work gets of each kind.
@@ -41,17 +65,76 @@ var promptWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_-]{3,}`)
 // has just refreshed (this writes only the changed files' facts). Invalid
 // seeds fail the sync and leave the last good graph, which chains and
 // policy facts still read: seeds do not change how code connects.
+//
+// A sync that ran since before this call began may have built from an
+// index older than the one just refreshed, so once it ends a new one
+// starts (nothing to do when the stamps hold) and that is the one waited
+// for. When ctx ends first Sync returns nil: the graph is the last synced
+// one, as readers of a partly written change see it.
 func (p *proofChains) Sync(ctx context.Context) error {
 	if !p.sync {
 		return nil
 	}
-	p.mu.Lock()
-	_, err := p.builder.Sync(ctx, p.store, p.ix, false)
-	p.mu.Unlock()
-	if _, bad := err.(*graph.SourceError); bad {
-		return nil
+	p.bg.mu.Lock()
+	first := p.bg.started
+	p.bg.mu.Unlock()
+	for {
+		run := p.bg.join(p.syncOnce)
+		select {
+		case <-run.done:
+		case <-ctx.Done():
+			return nil
+		}
+		if run.seq > first {
+			if _, bad := run.err.(*graph.SourceError); bad {
+				return nil
+			}
+			return run.err
+		}
 	}
+}
+
+// syncOnce is one sync of the Builder under ctx.
+func (p *proofChains) syncOnce(ctx context.Context) error {
+	_, err := p.builder.Sync(ctx, p.store, p.ix, false)
 	return err
+}
+
+// join returns the sync in flight, or starts one running sync.
+func (b *backgroundSync) join(do func(context.Context) error) *syncRun {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.running != nil {
+		return b.running
+	}
+	if b.cancel == nil {
+		b.ctx, b.cancel = context.WithCancel(context.Background())
+	}
+	b.started++
+	run := &syncRun{seq: b.started, done: make(chan struct{})}
+	b.running = run
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		run.err = do(b.ctx)
+		b.mu.Lock()
+		b.running = nil
+		b.mu.Unlock()
+		close(run.done)
+	}()
+	return run
+}
+
+// stop cancels the sync in flight (SQLite rolls its transaction back; the
+// groups it wrote stay written) and waits for it to end.
+func (b *backgroundSync) stop() {
+	b.mu.Lock()
+	cancel := b.cancel
+	b.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	b.wg.Wait()
 }
 
 // Walk builds the chains s.Chains names (the strategy decision's), those
@@ -100,5 +183,8 @@ func newProofChains(ctx context.Context, ws string, cfg *config.Config, st *stor
 		return nil, func() error { return nil }
 	}
 	pc := &proofChains{store: gs, builder: graph.NewBuilder(GraphOptions(cfg)), ix: ix, code: &codeIndex{ix: ix, root: ws}, opts: GraphOptions(cfg), sync: backend == "embedded", root: ws}
-	return pc, gs.Close
+	return pc, func() error {
+		pc.bg.stop() // before the store it writes to closes
+		return gs.Close()
+	}
 }

@@ -99,3 +99,46 @@ func TestProofChainsWalk(t *testing.T) {
 		t.Fatal("an invalid seed row took the chains away")
 	}
 }
+
+// TestGraphSyncOutlivesTheTurn: a turn whose step ends before the graph's
+// sync does reads the last synced graph, and the sync goes on writing, so
+// a first sync longer than any turn's step (a 48,000-file tree's) is
+// finished by the process instead of begun again by every turn; stopping
+// the process's syncs leaves it one that has ended.
+func TestGraphSyncOutlivesTheTurn(t *testing.T) {
+	ctx := context.Background()
+	ws := copyGraphWorkspace(t)
+	g, err := OpenGraph(ctx, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := g.Index.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	pc := &proofChains{store: g.Store, builder: graph.NewBuilder(g.Options), ix: g.Index, code: &codeIndex{ix: g.Index, root: ws}, sync: true, root: ws}
+	turn, cancel := context.WithCancel(ctx)
+	cancel() // a step already over: the turn does not wait
+	if err := pc.Sync(turn); err != nil {
+		t.Fatalf("a turn whose step ended: %v", err)
+	}
+	pc.bg.wg.Wait() // the sync the turn started, run to its end
+	stored, err := g.Store.Hashes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := stored[graph.SourceSyncStamp]; !ok || len(stored) < 2 {
+		t.Fatalf("the sync did not finish after its turn stopped waiting: %d sources stored, stamp %v", len(stored), ok)
+	}
+	// The next turn finds the graph synced: nothing left to write.
+	if err := pc.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if pc.bg.started != 2 {
+		t.Fatalf("syncs started: %d, want 2 (the turn's, then one from the refreshed index)", pc.bg.started)
+	}
+	pc.bg.stop()
+	if pc.bg.running != nil {
+		t.Fatal("a sync still runs after stop")
+	}
+}
