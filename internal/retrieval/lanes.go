@@ -24,7 +24,7 @@ type derived struct {
 	symTerms  map[string][]int32 // name term -> symbols
 	symbols   []symInfo
 	anchors   []string
-	adj       map[int32][]int32   // built on first use by the graph lane
+	adj       [][]int32           // per document, built on first use by the graph lane
 	byStem    map[string][]int32  // built on first use by the companion lane
 	baseStems map[string][]int32  // built on first use by the qualifier lane
 	byExt     map[string][]int32  // built on first use by the qualifier lane
