@@ -34,9 +34,9 @@ func referencePaths(files []string) (pathTerms map[string][]int32, baseTerms []m
 }
 
 // TestDerivePathsMatchesWholePaths checks that the memoised path tables
-// are exactly those of tokenising every path, on the test workspace laid
-// out twice as a monorepo's applications (directories and file names that
-// repeat) plus paths that test where an extension ends.
+// are exactly those of tokenising every path, on the test workspace beside
+// two copies of it as a monorepo's applications (directories and file
+// names that repeat) plus paths that test where an extension ends.
 func TestDerivePathsMatchesWholePaths(t *testing.T) {
 	var files []string
 	for _, f := range testIndex(t).Corpus().Files {
