@@ -53,8 +53,13 @@ func buildCorpus(files map[string]*fileFacts, order []string) *Corpus {
 	}
 	// Count each term's documents, lay the lists out, then fill them in
 	// document order. Looking a term up by its bytes allocates nothing;
-	// only a new term's key does.
-	total := 0
+	// only a new term's key does. The first pass keeps each occurrence's
+	// term number, so the second decodes the blobs again but looks nothing
+	// up: hashing every term twice was half of the corpus's build (at
+	// 47,870 files, buildCorpus went from 860 to 440 CPU-ms). The numbers
+	// go in fixed-size chunks: one growing slice of millions of them would
+	// be copied at each doubling and peak at twice its size.
+	var ids idChunks
 	for i, p := range order {
 		f := files[p]
 		c.Lens[i], c.Sizes[i], c.Langs[i] = f.Length, f.Size, f.Lang
@@ -70,7 +75,7 @@ func buildCorpus(files map[string]*fileFacts, order []string) *Corpus {
 				c.names = append(c.names, name)
 			}
 			c.spans[id].n++
-			total++
+			ids.add(id)
 		})
 	}
 	off := uint32(0)
@@ -78,10 +83,12 @@ func buildCorpus(files map[string]*fileFacts, order []string) *Corpus {
 		c.spans[i].off, off = off, off+c.spans[i].n
 		c.spans[i].n = 0
 	}
-	c.arena = make([]Posting, total)
+	c.arena = make([]Posting, ids.len())
+	k := 0
 	for i, p := range order {
-		files[p].Terms.each(func(t []byte, n int32) {
-			sp := &c.spans[c.terms[string(t)]]
+		files[p].Terms.each(func(_ []byte, n int32) {
+			sp := &c.spans[ids.at(k)]
+			k++
 			c.arena[sp.off+sp.n] = Posting{Doc: int32(i), TF: n}
 			sp.n++
 		})
@@ -89,6 +96,28 @@ func buildCorpus(files map[string]*fileFacts, order []string) *Corpus {
 	c.setAvgLen()
 	return c
 }
+
+// idChunks is an append-only list of term numbers in chunks of idChunk.
+type idChunks [][]uint32
+
+const idChunk = 1 << 16
+
+func (ch *idChunks) add(id uint32) {
+	if n := len(*ch); n == 0 || len((*ch)[n-1]) == idChunk {
+		*ch = append(*ch, make([]uint32, 0, idChunk))
+	}
+	last := &(*ch)[len(*ch)-1]
+	*last = append(*last, id)
+}
+
+func (ch idChunks) len() int {
+	if len(ch) == 0 {
+		return 0
+	}
+	return (len(ch)-1)*idChunk + len(ch[len(ch)-1])
+}
+
+func (ch idChunks) at(k int) uint32 { return ch[k/idChunk][k%idChunk] }
 
 func (c *Corpus) setAvgLen() {
 	if len(c.Files) > 0 {

@@ -83,3 +83,40 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkFirstRankLarge is what a new serve process pays for its first
+// ranking, the refresh walk aside: open the index of the tree named by
+// MCPC_BENCH_TREE (indexed beforehand with `mcpc index`, so its store is
+// .ai/tmp/mcpc.db; use a copy, the open may write), build its first view
+// and the ranking's derived tables, and rank once.
+func BenchmarkFirstRankLarge(b *testing.B) {
+	root := os.Getenv("MCPC_BENCH_TREE")
+	if root == "" {
+		b.Skip("MCPC_BENCH_TREE not set")
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(root, ".ai", "tmp", "mcpc.db")+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	q := Query{Prompt: "Show the item's access status badge on the search result", Lexemes: []string{"access status"}}
+	var view, rank time.Duration
+	i := 0
+	for b.Loop() {
+		i++
+		cacheMu.Lock()
+		cache = nil
+		cacheMu.Unlock()
+		ix, err := indexer.Open(db, indexer.Options{Root: root})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cpu0 := cpuTime()
+		ix.Corpus()
+		cpu1 := cpuTime()
+		Rank(ix, q)
+		view, rank = view+cpu1-cpu0, rank+cpuTime()-cpu1
+	}
+	b.ReportMetric(float64(view.Microseconds())/1000/float64(i), "view-cpu-ms/op")
+	b.ReportMetric(float64(rank.Microseconds())/1000/float64(i), "rank-cpu-ms/op")
+}

@@ -20,11 +20,11 @@ const (
 type derived struct {
 	corpus    *indexer.Corpus
 	pathTerms map[string][]int32 // path term -> documents
-	baseTerms []map[string]bool  // per document: terms of the file name itself
+	baseTerms [][]string         // per document: terms of the file name itself, distinct (shared)
 	symTerms  map[string][]int32 // name term -> symbols
 	symbols   []symInfo
 	anchors   []string
-	adj       map[int32][]int32   // built on first use by the graph lane
+	adj       [][]int32           // per document, built on first use by the graph lane
 	byStem    map[string][]int32  // built on first use by the companion lane
 	baseStems map[string][]int32  // built on first use by the qualifier lane
 	byExt     map[string][]int32  // built on first use by the qualifier lane
@@ -83,25 +83,51 @@ func derive(ix *indexer.Index) *derived {
 }
 
 // derivePaths fills the lookups that depend only on the file paths.
+//
+// A path's terms are those of its directories followed by those of its
+// file name (a term never spans a '/'), and a tree repeats both far more
+// than it varies: ten copies of one application hold 47,870 paths in a few
+// thousand directories and about 4,800 file names. So each distinct
+// directory and file name is tokenised once; at 47,870 files that took
+// derivePaths from 290 to 80 CPU-ms.
 func (d *derived) derivePaths() {
 	c := d.corpus
 	d.pathTerms = map[string][]int32{}
-	d.baseTerms = make([]map[string]bool, len(c.Files))
+	d.baseTerms = make([][]string, len(c.Files))
 	d.anchors = make([]string, len(c.Files))
+	type dirInfo struct {
+		terms  []string // distinct, in order
+		anchor string
+	}
+	dirs := map[string]*dirInfo{}
+	stems := map[string][]string{}
 	for i, f := range c.Files {
-		seen := map[string]bool{}
-		for _, t := range indexer.PathTerms(f) {
-			if !seen[t] {
-				seen[t] = true
+		slash := strings.LastIndexByte(f, '/')
+		dir, base := f[:slash+1], f[slash+1:]
+		di := dirs[dir]
+		if di == nil {
+			di = &dirInfo{terms: uniqueTerms(dir), anchor: indexer.Anchor(f)}
+			dirs[dir] = di
+		}
+		stem := base
+		if dot := strings.LastIndexByte(base, '.'); dot >= 0 {
+			stem = base[:dot]
+		}
+		st, ok := stems[stem]
+		if !ok {
+			st = uniqueTerms(stem)
+			stems[stem] = st
+		}
+		for _, t := range di.terms {
+			d.pathTerms[t] = append(d.pathTerms[t], int32(i))
+		}
+		for _, t := range st {
+			if !slices.Contains(di.terms, t) {
 				d.pathTerms[t] = append(d.pathTerms[t], int32(i))
 			}
 		}
-		base := f[strings.LastIndexByte(f, '/')+1:]
-		d.baseTerms[i] = map[string]bool{}
-		for _, t := range indexer.PathTerms(base) {
-			d.baseTerms[i][t] = true
-		}
-		d.anchors[i] = indexer.Anchor(f)
+		d.baseTerms[i] = st
+		d.anchors[i] = di.anchor
 	}
 }
 
@@ -209,7 +235,7 @@ func (d *derived) path(terms []queryTerm) map[int32]float64 {
 		}
 		w := idf(n, len(docs)) * qt.weight
 		for _, doc := range docs {
-			if d.baseTerms[doc][qt.term] {
+			if slices.Contains(d.baseTerms[doc], qt.term) {
 				scores[doc] += 2 * w
 			} else {
 				scores[doc] += w
