@@ -1,6 +1,9 @@
 package retrieval
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/mcpc/mcpc/internal/indexer"
 )
 
@@ -31,7 +34,12 @@ func (d *derived) graph(ix *indexer.Index, seeds []docScore) map[int32]float64 {
 		for k, v := range restart {
 			next[k] = (1 - damping) * v
 		}
-		for doc, r := range rank {
+		// In document order: the shares a file receives are summed in the
+		// order they are visited, and a map's order would change a score's
+		// last bits from run to run, and with it the order of files that
+		// score the same (ten copies of one application hold many).
+		for _, doc := range slices.Sorted(maps.Keys(rank)) {
+			r := rank[doc]
 			out := adj[doc]
 			if len(out) == 0 {
 				continue
