@@ -36,21 +36,28 @@ func copyGraphWorkspace(t *testing.T) string {
 	return ws
 }
 
+// indexedChains is proofChains over a copy of the graph's test workspace,
+// its index refreshed and its graph not yet synced.
+func indexedChains(t *testing.T) (string, *Graph, *proofChains) {
+	t.Helper()
+	ws := copyGraphWorkspace(t)
+	g, err := OpenGraph(context.Background(), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	if _, err := g.Index.Refresh(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return ws, g, &proofChains{store: g.Store, builder: graph.NewBuilder(g.Options), ix: g.Index, code: &codeIndex{ix: g.Index, root: ws}, sync: true, root: ws}
+}
+
 // TestProofChainsWalk: the hook syncs the embedded graph and returns the
 // chains policy named that a work's signals touch; an invalid seed row does not take chains
 // away (seeds do not change how code connects).
 func TestProofChainsWalk(t *testing.T) {
 	ctx := context.Background()
-	ws := copyGraphWorkspace(t)
-	g, err := OpenGraph(ctx, ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	if _, err := g.Index.Refresh(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	pc := &proofChains{store: g.Store, builder: graph.NewBuilder(g.Options), ix: g.Index, code: &codeIndex{ix: g.Index, root: ws}, sync: true, root: ws}
+	ws, _, pc := indexedChains(t)
 	walk := func(s controller.ChainSignals) ([]string, []map[string]any) {
 		t.Helper()
 		if err := pc.Sync(ctx); err != nil {
@@ -107,16 +114,7 @@ func TestProofChainsWalk(t *testing.T) {
 // the process's syncs leaves it one that has ended.
 func TestGraphSyncOutlivesTheTurn(t *testing.T) {
 	ctx := context.Background()
-	ws := copyGraphWorkspace(t)
-	g, err := OpenGraph(ctx, ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	if _, err := g.Index.Refresh(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	pc := &proofChains{store: g.Store, builder: graph.NewBuilder(g.Options), ix: g.Index, code: &codeIndex{ix: g.Index, root: ws}, sync: true, root: ws}
+	_, g, pc := indexedChains(t)
 	turn, cancel := context.WithCancel(ctx)
 	cancel() // a step already over: the turn does not wait
 	if err := pc.Sync(turn); err != nil {
