@@ -45,6 +45,11 @@ type planAggregates struct {
 	// TargetNodes are, per string targetFile, the indexes of the change
 	// nodes that change it.
 	TargetNodes map[string][]int `json:"targetNodes"`
+	// FileTagNodes are, per tag a string targetFile uses by the graph's
+	// facts (input.enforcement.fileTags), the indexes of the change nodes
+	// that change such a file (fileTagNodes); null until those facts are
+	// gathered, and then policy joins them itself.
+	FileTagNodes map[string][]int `json:"fileTagNodes"`
 	// RefNodes are, per string policyRefs entry, the indexes of the change
 	// nodes that cite it.
 	RefNodes map[string][]int `json:"refNodes"`

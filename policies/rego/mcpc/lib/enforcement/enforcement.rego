@@ -199,11 +199,33 @@ plan_named_tags := {tag | some tag in regex.find_n(_tag_pattern, _all_texts, -1)
 
 _all_texts := concat(" ", [text | some text in _texts])
 
-# the tags each distinct target file uses, once per file rather than per node
-_target_file_tags := {file: tags | # regal ignore:prefer-set-or-object-rule
-	some file in plan.change_targets
-	tags := {tag | some tag in object.get(input.enforcement.fileTags, file, [])}
+# Go reports, per tag a change node's targetFile uses (input.enforcement
+# fileTags of the string targetFiles), the indexes of the change nodes that
+# change such a file (input.submissionFacts.aggregates.fileTagNodes): the
+# join of the plan and the graph's facts, which Go holds both of, so no rule
+# walks the files by tag. An input without it (one recorded before Go
+# reported it) has it worked out here, node by node.
+_file_tag_facts if is_object(plan.aggregates.fileTagNodes)
+
+# METADATA
+# scope: document
+# description: |
+#   tag to the indexes of the change nodes whose targetFile uses it
+#   (input.enforcement.fileTags), every tag the change targets use
+file_tag_nodes := {tag: {i | some i in list} | # regal ignore:prefer-set-or-object-rule
+	some tag, list in plan.aggregates.fileTagNodes
+} if {
+	_file_tag_facts
 }
+
+file_tag_nodes := {tag: nodes | # regal ignore:prefer-set-or-object-rule
+	some tag in {tag | some file in plan.change_targets; some tag in _file_tags(file)}
+	nodes := {i | some i, node in plan.change_nodes; tag in _file_tags(node.targetFile)}
+} if {
+	not _file_tag_facts
+}
+
+_file_tags(file) := object.get(input.enforcement.fileTags, file, [])
 
 # the tags that have a MigrationRule
 _rule_tags := object.keys(rules_by_tag)
@@ -244,29 +266,21 @@ _naming := {tag: nodes | # regal ignore:prefer-set-or-object-rule
 
 _using := {tag: nodes | # regal ignore:prefer-set-or-object-rule
 	_migration_strategy
-	some tag, files in _files_using
+	some tag, nodes in file_tag_nodes
 	rules_by_tag[tag]
-	nodes := union({_targeting(file) | some file in files})
 }
-
-_targeting(file) := {i | some i in plan.aggregates.targetNodes[file]}
 
 default _untargeted := set()
 
 _untargeted := {i | some i in plan.aggregates.untargeted} if _migration_strategy
-
-# tag to the distinct target files that use it
-_files_using := {tag: files | # regal ignore:prefer-set-or-object-rule
-	some tag in {tag | some tags in _target_file_tags; some tag in tags}
-	files := {file | some file, tags in _target_file_tags; tag in tags}
-}
 
 # change node index to the tags with a MigrationRule it migrates, node by
 # node, for an input without Go's indexes
 _node_migrated := {i: tags | # regal ignore:prefer-set-or-object-rule
 	count(migration_rules) > 0
 	some i, node in plan.change_nodes
-	tags := (node_tags[i] | _target_file_tags[node.targetFile]) & _rule_tags
+	file_tags := _file_tags(node.targetFile) # undefined without a targetFile: it migrates nothing
+	tags := (node_tags[i] | {tag | some tag in file_tags}) & _rule_tags
 	count(tags) > 0
 } if {
 	_migration_strategy

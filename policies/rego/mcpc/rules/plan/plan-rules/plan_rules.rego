@@ -32,10 +32,7 @@ _targets := {file | # regal ignore:prefer-set-or-object-rule
 
 # the tags the change nodes touch: those their targetFiles use and those
 # they name
-_plan_tags := {tag |
-	some file in plan.change_targets
-	some tag in object.get(input.enforcement.fileTags, file, [])
-} | enforcement.plan_named_tags
+_plan_tags := object.keys(enforcement.file_tag_nodes) | enforcement.plan_named_tags
 
 # the active plan_rules whose condition holds for the plan. Each field is
 # checked on its value alone, with one call per field (rules that share

@@ -119,3 +119,41 @@ test_success_memory_plan_rules_carry_no_forbidden_tags if {
 	r := rule.report with input as fixtures.plan_input([node, _validate("unit")], {"memories": [memory]})
 	count(r) == 0 # a memory plan_rule carries requiredSteps only: forbiddenTags are the graph's
 }
+
+# a plan_rule's tags hold on the tags Go's join (aggregates.fileTagNodes)
+# says the change nodes' targets use
+_tagged_rule := object.union(_memory, {"id": "mem-alert-pages", "planRule": object.union(_memory.planRule, {"condition": {"tags": ["adp-alert"]}})})
+
+_joined(file_tag_nodes) := object.union(
+	fixtures.plan_input([fixtures.change_node("change-1", {"targetFile": "src/x.html"}), _validate("unit")], {"memories": [_tagged_rule], "fileTags": {}}),
+	{"submissionFacts": {"cycleNodes": [], "nodeTags": [[], null], "namedTags": [], "aggregates": {
+		"kindIndexes": {"change": [0], "validate": [1]}, "changeTargets": ["src/x.html"],
+		"dependencies": ["change-1"], "hooks": [{"recipeId": "run_targeted_validation", "params": {"commandId": "unit"}}],
+		"citations": [{"source": "prompt", "ref": "originalPrompt"}],
+		"changeEvidence": [{"file": "src/a.html", "startLine": 1}], "componentMappings": [],
+		"tagNodes": {}, "targetNodes": {"src/x.html": [0]}, "refNodes": {}, "untargeted": [],
+		"trueNodes": {"lowEvidenceGuard": [], "requiresHumanReview": []},
+		"textNodes": {"uncertaintyNote": [], "fallback": []},
+		"fileTagNodes": file_tag_nodes,
+	}}},
+)
+
+test_fail_plan_rule_tag_on_a_target_file_tag_nodes_reports if {
+	r := rule.report with input as _joined({"adp-alert": [0]})
+	r == {{
+		"code": "PLAN_VERIFICATION_WEAK",
+		"rule": "mcpc.rules.plan[\"plan-rules\"]",
+		"message": "memory rule mem-alert-pages requires a validate step with commandId e2e; the plan has none (template migrations run the e2e suite)",
+		"path": "args.planGraph.nodes",
+		"remediation": concat("", [
+			"Add the steps the rule requires (its kind, with the named recipe and command in verificationHooks); ",
+			"the pack's policies.memories names the rules in force.",
+		]),
+		"severity": "error",
+		"suggestedVerb": "submit_execution_plan",
+	}}
+}
+
+test_success_plan_rule_tag_no_target_file_uses if {
+	count(rule.report) == 0 with input as _joined({"sdf-alert": [0]})
+}
