@@ -29,11 +29,22 @@ _migration_strategy if _strategy == "migration_adp_to_sdf"
 active_memories contains record if some record in memory.active
 
 # METADATA
-# description: memory records that carry a plan_rule, in the one plan_rule shape
+# scope: document
+# description: memory records that carry a plan_rule, in the one plan_rule shape, and the graph's
 plan_rules contains rule if {
-	some i in memory.active_indexes
+	some i in plan_rule_indexes
 	rule := _plan_rule_at[i]
 }
+
+plan_rules contains rule if some rule in graph_plan_rules
+
+# METADATA
+# description: the indexes (in the records) of the memory records in force that carry a plan_rule
+plan_rule_indexes := {i | some i in memory.active_indexes; _plan_rule_at[i]} # regal ignore:prefer-set-or-object-rule
+
+# METADATA
+# description: the plan_rule of the record at index i (plan_rule_indexes)
+plan_rule(i) := _plan_rule_at[i]
 
 # METADATA
 # description: |
@@ -42,7 +53,7 @@ plan_rules contains rule if {
 #   policies are converted, never persisted as memories): the condition is
 #   the page tag, and forbiddenTags are what a change node on such a page
 #   may not name, unless it migrates that tag away
-plan_rules contains rule if {
+graph_plan_rules contains rule if {
 	some constraint in input.enforcement.macroConstraints
 	rule := {
 		"id": constraint.id,
@@ -68,6 +79,25 @@ _plan_rule_at := {i: rule | # regal ignore:prefer-set-or-object-rule
 		"requiredSteps": record.planRule.requiredSteps,
 		"denyCode": record.planRule.denyCode,
 		"message": object.get(record.planRule, "message", ""),
+	}
+}
+
+# METADATA
+# description: |
+#   the plan_rule records' conditions by field (fileGlobs, strategyIds,
+#   tags): free, the indexes of the records whose condition leaves the field
+#   out (it always holds); by, each value the field lists to the indexes of
+#   the records that list it (a field that lists nothing never holds). Like
+#   _plan_rule_at it reads no clock, so the engine keeps it between turns
+#   while the records stay the same; the clock only picks the records in
+#   force (plan_rule_indexes), and a plan decision looks up the values it
+#   meets instead of checking every record's condition.
+plan_rule_conditions := {field: {"free": free, "by": by} | # regal ignore:prefer-set-or-object-rule
+	some field in ["fileGlobs", "strategyIds", "tags"]
+	free := {i | some i, rule in _plan_rule_at; object.get(rule.condition, field, false) == false}
+	by := {value: indexes |
+		some value in {value | some rule in _plan_rule_at; some value in object.get(rule.condition, field, false)}
+		indexes := {i | some i, rule in _plan_rule_at; value in object.get(rule.condition, field, false)}
 	}
 }
 

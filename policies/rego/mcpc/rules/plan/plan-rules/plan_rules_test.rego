@@ -122,7 +122,7 @@ test_success_memory_plan_rules_carry_no_forbidden_tags if {
 
 # a plan_rule's tags hold on the tags Go's join (aggregates.fileTagNodes)
 # says the change nodes' targets use
-_tagged_rule := object.union(_memory, {"id": "mem-alert-pages", "planRule": object.union(_memory.planRule, {"condition": {"tags": ["adp-alert"]}})})
+_tagged_rule := _conditioned("mem-alert-pages", {"tags": ["adp-alert"]})
 
 _joined(file_tag_nodes) := object.union(
 	fixtures.plan_input([fixtures.change_node("change-1", {"targetFile": "src/x.html"}), _validate("unit")], {"memories": [_tagged_rule], "fileTags": {}}),
@@ -156,4 +156,32 @@ test_fail_plan_rule_tag_on_a_target_file_tag_nodes_reports if {
 
 test_success_plan_rule_tag_no_target_file_uses if {
 	count(rule.report) == 0 with input as _joined({"sdf-alert": [0]})
+}
+
+# records whose conditions leave fields out, list values the plan meets or
+# not, or list nothing: the ones that apply are those the index of the
+# records' conditions says, and each denies
+_conditioned(id, condition) := object.union(object.remove(_memory, ["planRule"]), {
+	"id": id,
+	"planRule": object.union(object.remove(_memory.planRule, ["condition"]), {"condition": condition}),
+})
+
+test_fail_indexed_conditions_pick_the_rules_that_apply if {
+	memories := [
+		_conditioned("mem-any", {}),
+		_conditioned("mem-docs", {"fileGlobs": ["docs/**"]}),
+		_conditioned("mem-neutral", {"strategyIds": ["neutral"]}),
+		_conditioned("mem-no-tags", {"tags": []}),
+		_conditioned("mem-alert-migration", {"strategyIds": ["migration_adp_to_sdf"], "tags": ["adp-alert"], "fileGlobs": ["src/*.html", "lib/**"]}),
+		object.union(_conditioned("mem-pending", {}), {"state": "pending"}),
+	]
+	doc := fixtures.plan_input([fixtures.change_node("change-1", {}), _validate("unit")], {"memories": memories})
+	r := rule.report with input as doc
+	{d.message | some d in r} == {
+		"memory rule mem-any requires a validate step with commandId e2e; the plan has none (template migrations run the e2e suite)",
+		"memory rule mem-alert-migration requires a validate step with commandId e2e; the plan has none (template migrations run the e2e suite)",
+	}
+	conditions := data.mcpc.lib.enforcement.plan_rule_conditions with input as doc
+	conditions.tags == {"free": {0, 1, 2, 5}, "by": {"adp-alert": {4}}}
+	conditions.fileGlobs.by == {"docs/**": {1}, "src/*.html": {4}, "lib/**": {4}}
 }
