@@ -90,7 +90,7 @@ func TestPlanFactsDecideAsWithout(t *testing.T) {
 				f := gatherSubmissionFacts(doc["submission"].(map[string]any), embeddedTagPattern())
 				switch facts {
 				case 2:
-					f.addFileTagNodes(recordedFileTags(t, doc))
+					f.addTagTargets(recordedFileTags(t, doc))
 				case 0:
 					f = submissionFacts{CycleNodes: f.CycleNodes, AllKinded: f.AllKinded}
 				}
@@ -110,7 +110,7 @@ func TestPlanFactsDecideAsWithout(t *testing.T) {
 				t.Fatalf("with Go's facts:\n%s\nwithout:\n%s", with, without)
 			}
 			if string(with) != string(unjoined) {
-				t.Fatalf("with Go's facts:\n%s\nwithout fileTagNodes:\n%s", with, unjoined)
+				t.Fatalf("with Go's facts:\n%s\nwithout tagTargets:\n%s", with, unjoined)
 			}
 			var dec struct {
 				Denials []any `json:"denials"`

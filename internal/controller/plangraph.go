@@ -35,7 +35,7 @@ type submissionFacts struct {
 // (with the embedded policy's tag pattern).
 func SubmissionFactsOf(planGraph map[string]any, fileTags map[string][]string) any {
 	f := gatherSubmissionFacts(planGraph, embeddedTagPattern())
-	f.addFileTagNodes(fileTags)
+	f.addTagTargets(fileTags)
 	return f
 }
 

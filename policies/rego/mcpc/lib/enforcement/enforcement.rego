@@ -230,29 +230,23 @@ plan_named_tags := {tag | some tag in regex.find_n(_tag_pattern, _all_texts, -1)
 _all_texts := concat(" ", [text | some text in _texts])
 
 # Go reports, per tag a change node's targetFile uses (input.enforcement
-# fileTags of the string targetFiles), the indexes of the change nodes that
-# change such a file (input.submissionFacts.aggregates.fileTagNodes): the
-# join of the plan and the graph's facts, which Go holds both of, so no rule
-# walks the files by tag. An input without it (one recorded before Go
-# reported it) has it worked out here, node by node.
-_file_tag_facts if is_object(plan.aggregates.fileTagNodes)
+# fileTags of the string targetFiles), those targetFiles
+# (input.submissionFacts.aggregates.tagTargets): the join of the plan and
+# the graph's facts, which Go holds both of, so no rule builds the tags of
+# every target file and the files of every tag. An input without it (one
+# recorded before Go reported it) has it worked out here.
+_tag_target_facts if is_object(plan.aggregates.tagTargets)
 
 # METADATA
 # scope: document
-# description: |
-#   tag to the indexes of the change nodes whose targetFile uses it
-#   (input.enforcement.fileTags), every tag the change targets use
-file_tag_nodes := {tag: {i | some i in list} | # regal ignore:prefer-set-or-object-rule
-	some tag, list in plan.aggregates.fileTagNodes
-} if {
-	_file_tag_facts
-}
+# description: tag to the change nodes' targetFiles that use it (input.enforcement.fileTags)
+tag_targets := plan.aggregates.tagTargets if _tag_target_facts
 
-file_tag_nodes := {tag: nodes | # regal ignore:prefer-set-or-object-rule
+tag_targets := {tag: files | # regal ignore:prefer-set-or-object-rule
 	some tag in {tag | some file in plan.change_targets; some tag in _file_tags(file)}
-	nodes := {i | some i, node in plan.change_nodes; tag in _file_tags(node.targetFile)}
+	files := {file | some file in plan.change_targets; tag in _file_tags(file)}
 } if {
-	not _file_tag_facts
+	not _tag_target_facts
 }
 
 _file_tags(file) := object.get(input.enforcement.fileTags, file, [])
@@ -296,9 +290,12 @@ _naming := {tag: nodes | # regal ignore:prefer-set-or-object-rule
 
 _using := {tag: nodes | # regal ignore:prefer-set-or-object-rule
 	_migration_strategy
-	some tag, nodes in file_tag_nodes
+	some tag, files in tag_targets
 	rules_by_tag[tag]
+	nodes := union({_targeting(file) | some file in files})
 }
+
+_targeting(file) := {i | some i in plan.aggregates.targetNodes[file]}
 
 default _untargeted := set()
 

@@ -177,7 +177,7 @@ test_success_tag_pattern_is_policy_data if {
 }
 
 # a submission of nodes (change nodes 0 and 1, a validate node 2) with Go's
-# aggregates, fileTagNodes among them when join is an object
+# aggregates, tagTargets among them when join is an object
 _joined(nodes, file_tags, join) := object.union(fixtures.plan_input(nodes, {"fileTags": file_tags}), {"submissionFacts": {
 	"cycleNodes": [],
 	"nodeTags": [[], [], null],
@@ -194,7 +194,7 @@ _joined(nodes, file_tags, join) := object.union(fixtures.plan_input(nodes, {"fil
 			"trueNodes": {"lowEvidenceGuard": [], "requiresHumanReview": []},
 			"textNodes": {"uncertaintyNote": [], "fallback": []},
 		},
-		{"fileTagNodes": join},
+		{"tagTargets": join},
 	),
 }})
 
@@ -208,26 +208,28 @@ _joined_nodes := [
 ]
 
 # Go's join of the change nodes' targets with the tags they use
-# (aggregates.fileTagNodes) and policy's own join of an input recorded
-# before it decide alike
-test_success_file_tag_nodes_fact_matches_the_policy_join if {
+# (aggregates.tagTargets) and policy's own join of an input recorded before
+# it decide alike
+test_success_tag_targets_fact_matches_the_policy_join if {
 	file_tags := {"src/a.html": ["adp-alert", "adp-card"], "src/b.html": ["sdf-alert"]}
-	doc := _joined(_joined_nodes, file_tags, {"adp-alert": [0], "adp-card": [0], "sdf-alert": [1]})
+	doc := _joined(_joined_nodes, file_tags, {"adp-alert": ["src/a.html"], "adp-card": ["src/a.html"], "sdf-alert": ["src/b.html"]})
 	recorded := _joined(_joined_nodes, file_tags, null)
-	want := {"adp-alert": {0}, "adp-card": {0}, "sdf-alert": {1}}
-	enforcement.file_tag_nodes == want with input as doc
-	enforcement.file_tag_nodes == want with input as recorded
-	enforcement.file_tag_nodes == want with input as fixtures.plan_input(_joined_nodes, {"fileTags": file_tags})
+	want := {"adp-alert": {"src/a.html"}, "adp-card": {"src/a.html"}, "sdf-alert": {"src/b.html"}}
+	_as_sets(enforcement.tag_targets) == want with input as doc
+	_as_sets(enforcement.tag_targets) == want with input as recorded
+	_as_sets(enforcement.tag_targets) == want with input as fixtures.plan_input(_joined_nodes, {"fileTags": file_tags})
 	enforcement.migrating_nodes == {"adp-alert": {0}, "adp-card": {0}} with input as doc
 	enforcement.migrating_nodes == {"adp-alert": {0}, "adp-card": {0}} with input as recorded
 	count(data.mcpc.rules.plan["migration-rule-citation"].report) == 0 with input as doc
 }
 
+_as_sets(join) := {tag: {file | some file in files} | some tag, files in join}
+
 # the migration views read Go's join, not fileTags again: a node whose file
 # the join says uses a tag with a MigrationRule migrates it, and is denied
 # for not citing the rule
-test_fail_file_tag_nodes_fact_makes_the_node_migrate if {
-	doc := _joined(_joined_nodes, {}, {"adp-card": [1]})
+test_fail_tag_targets_fact_makes_the_node_migrate if {
+	doc := _joined(_joined_nodes, {}, {"adp-card": ["src/b.html"]})
 	enforcement.migrating_nodes == {"adp-card": {1}} with input as doc
 	r := data.mcpc.rules.plan["migration-rule-citation"].report with input as doc
 	r == {{

@@ -32,7 +32,7 @@ _targets := {file | # regal ignore:prefer-set-or-object-rule
 
 # the tags the change nodes touch: those their targetFiles use and those
 # they name
-_plan_tags := object.keys(enforcement.file_tag_nodes) | enforcement.plan_named_tags
+_plan_tags := object.keys(enforcement.tag_targets) | enforcement.plan_named_tags
 
 # the active plan_rules whose condition holds for the plan. The memory
 # records' conditions are looked up in lib/enforcement's index of them

@@ -120,11 +120,11 @@ test_success_memory_plan_rules_carry_no_forbidden_tags if {
 	count(r) == 0 # a memory plan_rule carries requiredSteps only: forbiddenTags are the graph's
 }
 
-# a plan_rule's tags hold on the tags Go's join (aggregates.fileTagNodes)
+# a plan_rule's tags hold on the tags Go's join (aggregates.tagTargets)
 # says the change nodes' targets use
 _tagged_rule := _conditioned("mem-alert-pages", {"tags": ["adp-alert"]})
 
-_joined(file_tag_nodes) := object.union(
+_joined(tag_targets) := object.union(
 	fixtures.plan_input([fixtures.change_node("change-1", {"targetFile": "src/x.html"}), _validate("unit")], {"memories": [_tagged_rule], "fileTags": {}}),
 	{"submissionFacts": {"cycleNodes": [], "nodeTags": [[], null], "namedTags": [], "aggregates": {
 		"kindIndexes": {"change": [0], "validate": [1]}, "changeTargets": ["src/x.html"],
@@ -134,12 +134,12 @@ _joined(file_tag_nodes) := object.union(
 		"tagNodes": {}, "targetNodes": {"src/x.html": [0]}, "refNodes": {}, "untargeted": [],
 		"trueNodes": {"lowEvidenceGuard": [], "requiresHumanReview": []},
 		"textNodes": {"uncertaintyNote": [], "fallback": []},
-		"fileTagNodes": file_tag_nodes,
+		"tagTargets": tag_targets,
 	}}},
 )
 
-test_fail_plan_rule_tag_on_a_target_file_tag_nodes_reports if {
-	r := rule.report with input as _joined({"adp-alert": [0]})
+test_fail_plan_rule_tag_on_a_target_tag_targets_reports if {
+	r := rule.report with input as _joined({"adp-alert": ["src/x.html"]})
 	r == {{
 		"code": "PLAN_VERIFICATION_WEAK",
 		"rule": "mcpc.rules.plan[\"plan-rules\"]",
@@ -155,7 +155,7 @@ test_fail_plan_rule_tag_on_a_target_file_tag_nodes_reports if {
 }
 
 test_success_plan_rule_tag_no_target_file_uses if {
-	count(rule.report) == 0 with input as _joined({"sdf-alert": [0]})
+	count(rule.report) == 0 with input as _joined({"sdf-alert": ["src/x.html"]})
 }
 
 # records whose conditions leave fields out, list values the plan meets or
