@@ -134,8 +134,9 @@ func familyVariants(b *testing.B, in map[string]any, n int) []*engine.Input {
 		node := sub["nodes"].([]any)[0].(map[string]any)
 		node["editIntent"] = fmt.Sprintf("%s (variant %d)", node["editIntent"], i)
 		doc["enforcement"].(map[string]any)["now"] = fmt.Sprintf("2026-11-25T00:00:%02dZ", i)
-		// the recorded facts describe the recorded plan: Go's facts of this one
-		facts, err := json.Marshal(controller.SubmissionFactsOf(sub))
+		// the recorded facts describe the recorded plan: Go's facts of this
+		// one, joined with the tags its targets use as the server joins them
+		facts, err := json.Marshal(controller.SubmissionFactsOf(sub, fileTagsOf(b, doc)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -153,6 +154,19 @@ func familyVariants(b *testing.B, in map[string]any, n int) []*engine.Input {
 			b.Fatal(err)
 		}
 		out = append(out, parsed)
+	}
+	return out
+}
+
+// fileTagsOf is the input's enforcement fileTags, typed.
+func fileTagsOf(b *testing.B, doc map[string]any) map[string][]string {
+	raw, err := json.Marshal(doc["enforcement"].(map[string]any)["fileTags"])
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out map[string][]string
+	if err := json.Unmarshal(raw, &out); err != nil {
+		b.Fatal(err)
 	}
 	return out
 }

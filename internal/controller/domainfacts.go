@@ -96,6 +96,7 @@ func (c *Controller) gatherDomain(ctx context.Context, t *turn) {
 	c.fillEnforcement(&t.in.Enforcement, c.graphFactsFor(ctx, t, files))
 	if t.req.Verb == "submit_execution_plan" {
 		c.addNamedConstraints(ctx, t)
+		t.in.SubmissionFacts.addTagTargets(t.in.Enforcement.FileTags)
 	}
 }
 

@@ -45,6 +45,11 @@ type planAggregates struct {
 	// TargetNodes are, per string targetFile, the indexes of the change
 	// nodes that change it.
 	TargetNodes map[string][]int `json:"targetNodes"`
+	// TagTargets are, per tag a string targetFile uses by the graph's
+	// facts (input.enforcement.fileTags), those targetFiles, sorted
+	// (tagTargets); null until those facts are gathered, and then policy
+	// joins them itself.
+	TagTargets map[string][]string `json:"tagTargets"`
 	// RefNodes are, per string policyRefs entry, the indexes of the change
 	// nodes that cite it.
 	RefNodes map[string][]int `json:"refNodes"`

@@ -79,14 +79,19 @@ func TestPlanFactsDecideAsWithout(t *testing.T) {
 		{"another strategy", func(doc map[string]any) { doc["envelope"].(map[string]any)["knowledgeStrategyId"] = "neutral" }},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
-			decide := func(facts bool) []byte {
+			// facts: 2 all of Go's, 1 all but the join with the graph's
+			// fileTags (an input recorded before Go reported it), 0 none
+			decide := func(facts int) []byte {
 				var doc map[string]any
 				if err := json.Unmarshal(raw, &doc); err != nil {
 					t.Fatal(err)
 				}
 				tc.alter(doc)
 				f := gatherSubmissionFacts(doc["submission"].(map[string]any), embeddedTagPattern())
-				if !facts {
+				switch facts {
+				case 2:
+					f.addTagTargets(recordedFileTags(t, doc))
+				case 0:
 					f = submissionFacts{CycleNodes: f.CycleNodes, AllKinded: f.AllKinded}
 				}
 				doc["submissionFacts"] = f
@@ -100,9 +105,12 @@ func TestPlanFactsDecideAsWithout(t *testing.T) {
 				}
 				return out
 			}
-			with, without := decide(true), decide(false)
+			with, unjoined, without := decide(2), decide(1), decide(0)
 			if string(with) != string(without) {
 				t.Fatalf("with Go's facts:\n%s\nwithout:\n%s", with, without)
+			}
+			if string(with) != string(unjoined) {
+				t.Fatalf("with Go's facts:\n%s\nwithout tagTargets:\n%s", with, unjoined)
 			}
 			var dec struct {
 				Denials []any `json:"denials"`
@@ -117,4 +125,17 @@ func TestPlanFactsDecideAsWithout(t *testing.T) {
 	if denied == 0 {
 		t.Fatal("no alteration was denied: the comparison proves nothing")
 	}
+}
+
+// recordedFileTags is a recorded input's input.enforcement.fileTags.
+func recordedFileTags(t *testing.T, doc map[string]any) map[string][]string {
+	raw, err := json.Marshal(doc["enforcement"].(map[string]any)["fileTags"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string][]string
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -30,10 +30,13 @@ type submissionFacts struct {
 }
 
 // SubmissionFactsOf is the facts Go reports about a submitted planGraph
-// (input.submissionFacts), for benchmarks that build their own plans.
+// (input.submissionFacts) whose targets use the tags fileTags says
+// (input.enforcement.fileTags), for benchmarks that build their own plans
 // (with the embedded policy's tag pattern).
-func SubmissionFactsOf(planGraph map[string]any) any {
-	return gatherSubmissionFacts(planGraph, embeddedTagPattern())
+func SubmissionFactsOf(planGraph map[string]any, fileTags map[string][]string) any {
+	f := gatherSubmissionFacts(planGraph, embeddedTagPattern())
+	f.addTagTargets(fileTags)
+	return f
 }
 
 // gatherSubmissionFacts walks the plan; pattern is the loaded policy's tag

@@ -29,11 +29,22 @@ _migration_strategy if _strategy == "migration_adp_to_sdf"
 active_memories contains record if some record in memory.active
 
 # METADATA
-# description: memory records that carry a plan_rule, in the one plan_rule shape
+# scope: document
+# description: memory records that carry a plan_rule, in the one plan_rule shape, and the graph's
 plan_rules contains rule if {
-	some i in memory.active_indexes
+	some i in plan_rule_indexes
 	rule := _plan_rule_at[i]
 }
+
+plan_rules contains rule if some rule in graph_plan_rules
+
+# METADATA
+# description: the indexes (in the records) of the memory records in force that carry a plan_rule
+plan_rule_indexes := {i | some i in memory.active_indexes; _plan_rule_at[i]} # regal ignore:prefer-set-or-object-rule
+
+# METADATA
+# description: the plan_rule of the record at index i (plan_rule_indexes)
+plan_rule(i) := _plan_rule_at[i]
 
 # METADATA
 # description: |
@@ -42,7 +53,7 @@ plan_rules contains rule if {
 #   policies are converted, never persisted as memories): the condition is
 #   the page tag, and forbiddenTags are what a change node on such a page
 #   may not name, unless it migrates that tag away
-plan_rules contains rule if {
+graph_plan_rules contains rule if {
 	some constraint in input.enforcement.macroConstraints
 	rule := {
 		"id": constraint.id,
@@ -68,6 +79,25 @@ _plan_rule_at := {i: rule | # regal ignore:prefer-set-or-object-rule
 		"requiredSteps": record.planRule.requiredSteps,
 		"denyCode": record.planRule.denyCode,
 		"message": object.get(record.planRule, "message", ""),
+	}
+}
+
+# METADATA
+# description: |
+#   the plan_rule records' conditions by field (fileGlobs, strategyIds,
+#   tags): free, the indexes of the records whose condition leaves the field
+#   out (it always holds); by, each value the field lists to the indexes of
+#   the records that list it (a field that lists nothing never holds). Like
+#   _plan_rule_at it reads no clock, so the engine keeps it between turns
+#   while the records stay the same; the clock only picks the records in
+#   force (plan_rule_indexes), and a plan decision looks up the values it
+#   meets instead of checking every record's condition.
+plan_rule_conditions := {field: {"free": free, "by": by} | # regal ignore:prefer-set-or-object-rule
+	some field in ["fileGlobs", "strategyIds", "tags"]
+	free := {i | some i, rule in _plan_rule_at; object.get(rule.condition, field, false) == false}
+	by := {value: indexes |
+		some value in {value | some rule in _plan_rule_at; some value in object.get(rule.condition, field, false)}
+		indexes := {i | some i, rule in _plan_rule_at; value in object.get(rule.condition, field, false)}
 	}
 }
 
@@ -199,11 +229,27 @@ plan_named_tags := {tag | some tag in regex.find_n(_tag_pattern, _all_texts, -1)
 
 _all_texts := concat(" ", [text | some text in _texts])
 
-# the tags each distinct target file uses, once per file rather than per node
-_target_file_tags := {file: tags | # regal ignore:prefer-set-or-object-rule
-	some file in plan.change_targets
-	tags := {tag | some tag in object.get(input.enforcement.fileTags, file, [])}
+# Go reports, per tag a change node's targetFile uses (input.enforcement
+# fileTags of the string targetFiles), those targetFiles
+# (input.submissionFacts.aggregates.tagTargets): the join of the plan and
+# the graph's facts, which Go holds both of, so no rule builds the tags of
+# every target file and the files of every tag. An input without it (one
+# recorded before Go reported it) has it worked out here.
+_tag_target_facts if is_object(plan.aggregates.tagTargets)
+
+# METADATA
+# scope: document
+# description: tag to the change nodes' targetFiles that use it (input.enforcement.fileTags)
+tag_targets := plan.aggregates.tagTargets if _tag_target_facts
+
+tag_targets := {tag: files | # regal ignore:prefer-set-or-object-rule
+	some tag in {tag | some file in plan.change_targets; some tag in _file_tags(file)}
+	files := {file | some file in plan.change_targets; tag in _file_tags(file)}
+} if {
+	not _tag_target_facts
 }
+
+_file_tags(file) := object.get(input.enforcement.fileTags, file, [])
 
 # the tags that have a MigrationRule
 _rule_tags := object.keys(rules_by_tag)
@@ -244,7 +290,7 @@ _naming := {tag: nodes | # regal ignore:prefer-set-or-object-rule
 
 _using := {tag: nodes | # regal ignore:prefer-set-or-object-rule
 	_migration_strategy
-	some tag, files in _files_using
+	some tag, files in tag_targets
 	rules_by_tag[tag]
 	nodes := union({_targeting(file) | some file in files})
 }
@@ -255,18 +301,13 @@ default _untargeted := set()
 
 _untargeted := {i | some i in plan.aggregates.untargeted} if _migration_strategy
 
-# tag to the distinct target files that use it
-_files_using := {tag: files | # regal ignore:prefer-set-or-object-rule
-	some tag in {tag | some tags in _target_file_tags; some tag in tags}
-	files := {file | some file, tags in _target_file_tags; tag in tags}
-}
-
 # change node index to the tags with a MigrationRule it migrates, node by
 # node, for an input without Go's indexes
 _node_migrated := {i: tags | # regal ignore:prefer-set-or-object-rule
 	count(migration_rules) > 0
 	some i, node in plan.change_nodes
-	tags := (node_tags[i] | _target_file_tags[node.targetFile]) & _rule_tags
+	file_tags := _file_tags(node.targetFile) # undefined without a targetFile: it migrates nothing
+	tags := (node_tags[i] | {tag | some tag in file_tags}) & _rule_tags
 	count(tags) > 0
 } if {
 	_migration_strategy

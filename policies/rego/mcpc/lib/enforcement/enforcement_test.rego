@@ -175,3 +175,73 @@ test_success_tag_pattern_is_policy_data if {
 	enforcement.node_tags == {0: {"x-ab"}} with input as doc with data.data.mcpc.customElementTag as {"pattern": "x-[a-z]+"} # regal ignore:unresolved-reference
 	enforcement.node_tags == {0: {"x-ab", "adp-alert"}} with input as doc
 }
+
+# a submission of nodes (change nodes 0 and 1, a validate node 2) with Go's
+# aggregates, tagTargets among them when join is an object
+_joined(nodes, file_tags, join) := object.union(fixtures.plan_input(nodes, {"fileTags": file_tags}), {"submissionFacts": {
+	"cycleNodes": [],
+	"nodeTags": [[], [], null],
+	"namedTags": [],
+	"aggregates": object.union(
+		{
+			"kindIndexes": {"change": [0, 1], "validate": [2]},
+			"changeTargets": ["src/a.html", "src/b.html"],
+			"dependencies": ["c-1"], "hooks": [{"recipeId": "run_targeted_validation", "params": {"commandId": "unit"}}],
+			"citations": [{"source": "prompt", "ref": "originalPrompt"}],
+			"changeEvidence": [{"file": "src/a.html", "startLine": 1}], "componentMappings": [],
+			"tagNodes": {}, "targetNodes": {"src/a.html": [0], "src/b.html": [1]},
+			"refNodes": {"mig-adp-alert": [0], "mig-adp-card": [0]}, "untargeted": [],
+			"trueNodes": {"lowEvidenceGuard": [], "requiresHumanReview": []},
+			"textNodes": {"uncertaintyNote": [], "fallback": []},
+		},
+		{"tagTargets": join},
+	),
+}})
+
+_joined_nodes := [
+	fixtures.change_node("c-1", {"policyRefs": ["mig-adp-alert", "mig-adp-card"]}),
+	fixtures.change_node("c-2", {"targetFile": "src/b.html"}),
+	{
+		"nodeId": "v-1", "kind": "validate", "dependsOn": ["c-1"], "mapsToNodeIds": ["c-1"],
+		"verificationHooks": [{"recipeId": "run_targeted_validation", "params": {"commandId": "unit"}}],
+	},
+]
+
+# Go's join of the change nodes' targets with the tags they use
+# (aggregates.tagTargets) and policy's own join of an input recorded before
+# it decide alike
+test_success_tag_targets_fact_matches_the_policy_join if {
+	file_tags := {"src/a.html": ["adp-alert", "adp-card"], "src/b.html": ["sdf-alert"]}
+	doc := _joined(_joined_nodes, file_tags, {"adp-alert": ["src/a.html"], "adp-card": ["src/a.html"], "sdf-alert": ["src/b.html"]})
+	recorded := _joined(_joined_nodes, file_tags, null)
+	want := {"adp-alert": {"src/a.html"}, "adp-card": {"src/a.html"}, "sdf-alert": {"src/b.html"}}
+	_as_sets(enforcement.tag_targets) == want with input as doc
+	_as_sets(enforcement.tag_targets) == want with input as recorded
+	_as_sets(enforcement.tag_targets) == want with input as fixtures.plan_input(_joined_nodes, {"fileTags": file_tags})
+	enforcement.migrating_nodes == {"adp-alert": {0}, "adp-card": {0}} with input as doc
+	enforcement.migrating_nodes == {"adp-alert": {0}, "adp-card": {0}} with input as recorded
+	count(data.mcpc.rules.plan["migration-rule-citation"].report) == 0 with input as doc
+}
+
+_as_sets(join) := {tag: {file | some file in files} | some tag, files in join}
+
+# the migration views read Go's join, not fileTags again: a node whose file
+# the join says uses a tag with a MigrationRule migrates it, and is denied
+# for not citing the rule
+test_fail_tag_targets_fact_makes_the_node_migrate if {
+	doc := _joined(_joined_nodes, {}, {"adp-card": ["src/b.html"]})
+	enforcement.migrating_nodes == {"adp-card": {1}} with input as doc
+	r := data.mcpc.rules.plan["migration-rule-citation"].report with input as doc
+	r == {{
+		"code": "PLAN_POLICY_VIOLATION",
+		"message": "change node c-2 migrates adp-card but does not cite MigrationRule mig-adp-card (status unknown) in policyRefs",
+		"path": "args.planGraph.nodes[1].policyRefs",
+		"remediation": concat("", [
+			"Add the MigrationRule id to the change node's policyRefs; the pack's policies.migrationRules ",
+			"and planGraphSchema.enforcementObligations list the rules in scope.",
+		]),
+		"rule": "mcpc.rules.plan[\"migration-rule-citation\"]",
+		"severity": "error",
+		"suggestedVerb": "submit_execution_plan",
+	}}
+}

@@ -32,20 +32,48 @@ _targets := {file | # regal ignore:prefer-set-or-object-rule
 
 # the tags the change nodes touch: those their targetFiles use and those
 # they name
-_plan_tags := {tag |
-	some file in plan.change_targets
-	some tag in object.get(input.enforcement.fileTags, file, [])
-} | enforcement.plan_named_tags
+_plan_tags := object.keys(enforcement.tag_targets) | enforcement.plan_named_tags
 
-# the active plan_rules whose condition holds for the plan. Each field is
-# checked on its value alone, with one call per field (rules that share
-# fileGlobs or tags, the usual case, share its cached result); an absent
-# field reads as false, and false always holds
+# the active plan_rules whose condition holds for the plan. The memory
+# records' conditions are looked up in lib/enforcement's index of them
+# (kept between turns): a record applies when each field of its condition
+# leaves the field out or lists a value the plan meets
 _applying contains rule if {
-	some rule in enforcement.plan_rules
+	some i in enforcement.plan_rule_indexes
+	i in _glob_holding
+	i in _strategy_holding
+	i in _tag_holding
+	rule := enforcement.plan_rule(i)
+}
+
+# the graph's rules are checked one by one, each field on its value alone,
+# with one call per field; an absent field reads as false, and false
+# always holds
+_applying contains rule if {
+	some rule in enforcement.graph_plan_rules
 	_globs_hold(object.get(rule.condition, "fileGlobs", false))
 	_strategies_hold(object.get(rule.condition, "strategyIds", false))
 	_tags_hold(object.get(rule.condition, "tags", false))
+}
+
+_conditions := enforcement.plan_rule_conditions
+
+# the indexes of the memory records whose fileGlobs, strategyIds and tags
+# hold for the plan, each value the records list checked once
+_glob_holding := _conditions.fileGlobs.free | {i |
+	some pattern, indexes in _conditions.fileGlobs.by
+	_globs_hold([pattern])
+	some i in indexes
+}
+
+_strategy_holding := _conditions.strategyIds.free | {i |
+	some i in _conditions.strategyIds.by[input.envelope.knowledgeStrategyId]
+}
+
+_tag_holding := _conditions.tags.free | {i |
+	some tag, indexes in _conditions.tags.by
+	tag in _plan_tags
+	some i in indexes
 }
 
 _globs_hold(false)

@@ -119,3 +119,69 @@ test_success_memory_plan_rules_carry_no_forbidden_tags if {
 	r := rule.report with input as fixtures.plan_input([node, _validate("unit")], {"memories": [memory]})
 	count(r) == 0 # a memory plan_rule carries requiredSteps only: forbiddenTags are the graph's
 }
+
+# a plan_rule's tags hold on the tags Go's join (aggregates.tagTargets)
+# says the change nodes' targets use
+_tagged_rule := _conditioned("mem-alert-pages", {"tags": ["adp-alert"]})
+
+_joined(tag_targets) := object.union(
+	fixtures.plan_input([fixtures.change_node("change-1", {"targetFile": "src/x.html"}), _validate("unit")], {"memories": [_tagged_rule], "fileTags": {}}),
+	{"submissionFacts": {"cycleNodes": [], "nodeTags": [[], null], "namedTags": [], "aggregates": {
+		"kindIndexes": {"change": [0], "validate": [1]}, "changeTargets": ["src/x.html"],
+		"dependencies": ["change-1"], "hooks": [{"recipeId": "run_targeted_validation", "params": {"commandId": "unit"}}],
+		"citations": [{"source": "prompt", "ref": "originalPrompt"}],
+		"changeEvidence": [{"file": "src/a.html", "startLine": 1}], "componentMappings": [],
+		"tagNodes": {}, "targetNodes": {"src/x.html": [0]}, "refNodes": {}, "untargeted": [],
+		"trueNodes": {"lowEvidenceGuard": [], "requiresHumanReview": []},
+		"textNodes": {"uncertaintyNote": [], "fallback": []},
+		"tagTargets": tag_targets,
+	}}},
+)
+
+test_fail_plan_rule_tag_on_a_target_tag_targets_reports if {
+	r := rule.report with input as _joined({"adp-alert": ["src/x.html"]})
+	r == {{
+		"code": "PLAN_VERIFICATION_WEAK",
+		"rule": "mcpc.rules.plan[\"plan-rules\"]",
+		"message": "memory rule mem-alert-pages requires a validate step with commandId e2e; the plan has none (template migrations run the e2e suite)",
+		"path": "args.planGraph.nodes",
+		"remediation": concat("", [
+			"Add the steps the rule requires (its kind, with the named recipe and command in verificationHooks); ",
+			"the pack's policies.memories names the rules in force.",
+		]),
+		"severity": "error",
+		"suggestedVerb": "submit_execution_plan",
+	}}
+}
+
+test_success_plan_rule_tag_no_target_file_uses if {
+	count(rule.report) == 0 with input as _joined({"sdf-alert": ["src/x.html"]})
+}
+
+# records whose conditions leave fields out, list values the plan meets or
+# not, or list nothing: the ones that apply are those the index of the
+# records' conditions says, and each denies
+_conditioned(id, condition) := object.union(object.remove(_memory, ["planRule"]), {
+	"id": id,
+	"planRule": object.union(object.remove(_memory.planRule, ["condition"]), {"condition": condition}),
+})
+
+test_fail_indexed_conditions_pick_the_rules_that_apply if {
+	memories := [
+		_conditioned("mem-any", {}),
+		_conditioned("mem-docs", {"fileGlobs": ["docs/**"]}),
+		_conditioned("mem-neutral", {"strategyIds": ["neutral"]}),
+		_conditioned("mem-no-tags", {"tags": []}),
+		_conditioned("mem-alert-migration", {"strategyIds": ["migration_adp_to_sdf"], "tags": ["adp-alert"], "fileGlobs": ["src/*.html", "lib/**"]}),
+		object.union(_conditioned("mem-pending", {}), {"state": "pending"}),
+	]
+	doc := fixtures.plan_input([fixtures.change_node("change-1", {}), _validate("unit")], {"memories": memories})
+	r := rule.report with input as doc
+	{d.message | some d in r} == {
+		"memory rule mem-any requires a validate step with commandId e2e; the plan has none (template migrations run the e2e suite)",
+		"memory rule mem-alert-migration requires a validate step with commandId e2e; the plan has none (template migrations run the e2e suite)",
+	}
+	conditions := data.mcpc.lib.enforcement.plan_rule_conditions with input as doc
+	conditions.tags == {"free": {0, 1, 2, 5}, "by": {"adp-alert": {4}}}
+	conditions.fileGlobs.by == {"docs/**": {1}, "src/*.html": {4}, "lib/**": {4}}
+}
