@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -126,7 +127,11 @@ func (b *backgroundSync) join(do func(context.Context) error) *syncRun {
 }
 
 // stop cancels the sync in flight (SQLite rolls its transaction back; the
-// groups it wrote stay written) and waits for it to end.
+// groups it wrote stay written) and waits for it to end, at most
+// stopWait: the building half of a sync looks at no context (about 1.5 s
+// at 48,000 files), and a process told to stop must not wait past a
+// second for a build it would throw away. A sync still building then
+// finds the store closed when it comes to write.
 func (b *backgroundSync) stop() {
 	b.mu.Lock()
 	cancel := b.cancel
@@ -134,8 +139,19 @@ func (b *backgroundSync) stop() {
 	if cancel != nil {
 		cancel()
 	}
-	b.wg.Wait()
+	ended := make(chan struct{})
+	go func() {
+		b.wg.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(stopWait):
+	}
 }
+
+// stopWait bounds how long stop waits for the sync in flight.
+const stopWait = 500 * time.Millisecond
 
 // Walk builds the chains s.Chains names (the strategy decision's), those
 // touching the work's signals first.
