@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -83,23 +84,11 @@ func TestCorpusCompactKeepsPostings(t *testing.T) {
 		terms[term] = true
 	}
 	for term := range terms {
-		if got, want := n.Postings(term), c.Postings(term); !equalPostings(got, want) {
+		if got, want := n.Postings(term), c.Postings(term); !slices.Equal(got, want) {
 			t.Errorf("postings of %q: got %v, want %v", term, got, want)
 		}
 	}
 	if len(n.overlay) != 0 {
 		t.Errorf("overlay left: %d terms", len(n.overlay))
 	}
-}
-
-func equalPostings(a, b []Posting) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

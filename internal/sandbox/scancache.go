@@ -107,18 +107,13 @@ type decoder struct {
 	err error
 }
 
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err, d.b = errBadScanCache, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func (d *decoder) uvarint() uint64 { return decodeVar(d, binary.Uvarint) }
 
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
+func (d *decoder) varint() int64 { return decodeVar(d, binary.Varint) }
+
+// decodeVar takes one varint from d with read (binary.Uvarint or Varint).
+func decodeVar[T uint64 | int64](d *decoder, read func([]byte) (T, int)) T {
+	v, n := read(d.b)
 	if n <= 0 {
 		d.err, d.b = errBadScanCache, nil
 		return 0
