@@ -30,7 +30,8 @@ FUZZ_TARGETS := \
 	internal/patch:FuzzCodemods \
 	schemas:FuzzValidSchema \
 	internal/engine:FuzzDecodeResult \
-	internal/controller:FuzzKeyMaterial
+	internal/controller:FuzzKeyMaterial \
+	internal/indexer:FuzzDecodeView
 FUZZTIME ?= 10s
 
 ## fuzz-short: each of FUZZ_TARGETS for FUZZTIME

@@ -70,6 +70,10 @@ type App struct {
 // StorePath is the runtime database, relative to the workspace.
 const StorePath = ".ai/tmp/mcpc.db"
 
+// ViewCachePath is where a process stores the code index's view for the
+// next one (indexer.Options.ViewCache), beside the database.
+const ViewCachePath = ".ai/tmp/index-view"
+
 // Open wires the workspace.
 func Open(ctx context.Context, opts Options) (*App, error) {
 	ws, cfg, err := workspace(opts.Workspace)
@@ -200,7 +204,8 @@ func openIndex(ws string, cfg *config.Config, countsOnly, watch bool) (*store.St
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude, CountsFromStore: countsOnly, Watch: watch})
+	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude, CountsFromStore: countsOnly, Watch: watch,
+		ViewCache: filepath.Join(ws, filepath.FromSlash(ViewCachePath))})
 	if err != nil {
 		st.Close()
 		return nil, nil, err

@@ -8,11 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"sort"
-	"strings"
-	"sync"
+
+	"github.com/mcpc/mcpc/internal/buildid"
 )
 
 // Versioned is a CodeIndex that says when what it serves changed
@@ -164,7 +163,7 @@ func (bl *Builder) persistentKey(st *sourceStamp, digest, root string) string {
 	o := bl.o
 	o.BatchRows = 0            // how it is written, not what
 	opts, _ := json.Marshal(o) // plain strings and numbers: cannot fail
-	fmt.Fprintf(h, "%s\n%s\n%s\n", programIdentity(), opts, digest)
+	fmt.Fprintf(h, "%s\n%s\n%s\n", buildid.Identity(), opts, digest)
 	stats := slices.Clone(st.stats)
 	for _, f := range projectConfigFiles {
 		stats = append(stats, statOf(root, f))
@@ -174,20 +173,3 @@ func (bl *Builder) persistentKey(st *sourceStamp, digest, root string) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
-
-// programIdentity names this mcpc build: the facts a build makes of the
-// same index depend on its code. The executable's stat changes with every
-// build, which a module version alone (a development build's "(devel)")
-// would not.
-var programIdentity = sync.OnceValue(func() string {
-	var id strings.Builder
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		fmt.Fprintf(&id, "%s %s %s %v;", bi.GoVersion, bi.Main.Path, bi.Main.Version, bi.Settings)
-	}
-	if exe, err := os.Executable(); err == nil {
-		if info, err := os.Stat(exe); err == nil {
-			fmt.Fprintf(&id, "%s %d %d", exe, info.Size(), info.ModTime().UnixNano())
-		}
-	}
-	return id.String()
-})

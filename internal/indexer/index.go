@@ -46,6 +46,17 @@ type Index struct {
 	derivedViews int
 	// generations counts the views published (Generation).
 	generations uint64
+	// storedViewHits counts views read back from Options.ViewCache (for
+	// tests and benchmarks); viewCacheErr is the last fault reading or
+	// writing it; prefetched is the read Open began; background tracks
+	// those reads and writes.
+	storedViewHits int
+	viewCacheErr   error
+	prefetched     *viewPrefetch
+	background     sync.WaitGroup
+	// writes counts the refresh writes that changed or removed a file's
+	// facts.
+	writes int
 }
 
 // Open creates the idx_ tables in db if absent and reads the stamps of the
@@ -74,6 +85,7 @@ func Open(db *sql.DB, opts Options) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	ix.prefetchView()
 	return ix, nil
 }
 

@@ -322,6 +322,14 @@ func (ix *Index) apply(ctx context.Context, batch []result, removed []string, pr
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.committed(generation)
+	if len(replaced) > 0 || len(removed) > 0 {
+		ix.writes++
+		if !ix.loaded && ix.view != nil {
+			// A stored view (viewcache.go) has no facts to derive the
+			// next from: the next view is built from the database's.
+			ix.view = nil
+		}
+	}
 	for _, r := range batch {
 		p := r.facts.Path
 		switch cur := ix.files[p]; {

@@ -21,6 +21,10 @@ type Options struct {
 	// directories (fswatch) and walks only those that changed since its
 	// last refresh, and nothing when none did. Close stops the watcher.
 	Watch bool
+	// ViewCache is a file in which a process that built a view stores it,
+	// and from which a new process with the same files reads it back
+	// instead of building its first view (viewcache.go). Default "": none.
+	ViewCache string
 }
 
 // DefaultMaxFileBytes is the size above which files are skipped.

@@ -67,13 +67,18 @@ func (ix *Index) current() *view {
 	}
 	pending := ix.pending
 	ix.pending = delta{}
+	if ix.view == nil && !ix.loaded && published == nil {
+		ix.view = ix.readViewCache()
+	}
 	if ix.view == nil {
 		ix.ensureLoaded()
 		if published != nil {
 			ix.restoreTerms(published.corpus, &pending)
 		}
-		ix.view, ix.res = buildView(ix.files, loadProjectConfig(ix.opts.Root))
+		cfg := loadProjectConfig(ix.opts.Root)
+		ix.view, ix.res = buildView(ix.files, cfg)
 		ix.dropTerms(ix.view.files)
+		ix.writeViewCacheLater(ix.view, cfg)
 	} else if ix.view != published {
 		var paths []string
 		for p := range pending.changed {
@@ -105,11 +110,16 @@ func (ix *Index) Generation() uint64 { return ix.current().generation }
 func (ix *Index) Digest() string {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	paths := slices.Sorted(maps.Keys(ix.files))
+	return stampDigest(ix.files)
+}
+
+// stampDigest is Digest of files.
+func stampDigest(files map[string]*fileFacts) string {
+	paths := slices.Sorted(maps.Keys(files))
 	h := sha256.New()
 	var buf []byte
 	for _, p := range paths {
-		f := ix.files[p]
+		f := files[p]
 		buf = buf[:0]
 		for _, s := range [...]string{f.Path, f.Hash, f.Lang, f.ParseError} {
 			buf = strconv.AppendInt(buf, int64(len(s)), 10)

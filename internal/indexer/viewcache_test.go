@@ -1,0 +1,215 @@
+package indexer
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// openCached opens an index of root on db that stores its view in file.
+func openCached(t testing.TB, db *sql.DB, root, file string) *Index {
+	t.Helper()
+	ix, err := Open(db, Options{Root: root, ViewCache: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// TestViewCacheMatchesBuiltView checks that a new process reads back the
+// view the last one built, equal to one built from the facts, and that a
+// change drops it for a view built from the database again.
+func TestViewCacheMatchesBuiltView(t *testing.T) {
+	root := copyWorkspace(t)
+	db := openDB(t, t.TempDir())
+	file := filepath.Join(t.TempDir(), "index-view")
+	ctx := context.Background()
+
+	first := openCached(t, db, root, file)
+	if _, err := first.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	built := first.current()
+	first.background.Wait()
+	if err := first.ViewCacheErr(); err != nil {
+		t.Fatal(err)
+	}
+	if first.storedViewHits != 0 {
+		t.Fatal("a cold index read a stored view")
+	}
+
+	second := openCached(t, db, root, file)
+	if _, err := second.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := second.current()
+	if second.storedViewHits != 1 || second.loaded {
+		t.Fatalf("stored view hits %d, facts loaded %v: want the stored view and no facts", second.storedViewHits, second.loaded)
+	}
+	compareViews(t, got, built)
+	compareViews(t, got, storedView(t, second))
+
+	writeFile(t, root, "src/app/orders/orders.service.ts", []byte("export class OrdersService { reload() { return 3; } }\n"))
+	if _, err := second.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	changed := second.current()
+	if changed == got || !second.loaded {
+		t.Fatal("a change kept the stored view")
+	}
+	compareViews(t, changed, storedView(t, second))
+	second.background.Wait()
+
+	third := openCached(t, db, root, file)
+	if _, err := third.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if compareViews(t, third.current(), changed); third.storedViewHits != 1 {
+		t.Fatal("the view stored after the change was not read back")
+	}
+}
+
+// TestViewCacheMisses checks that a stored view is used only for the files
+// it was built from, and that a damaged one is a miss, reported, and
+// replaced by the next build.
+func TestViewCacheMisses(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		note    string
+		spoil   func(t *testing.T, root, file string, db *sql.DB)
+		wantErr bool
+	}{
+		{note: "another process indexed a change", spoil: func(t *testing.T, root, _ string, db *sql.DB) {
+			writeFile(t, root, "src/app/orders/orders.service.ts", []byte("export class Changed {}\n"))
+			other, err := Open(db, Options{Root: root, CountsFromStore: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := other.Refresh(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{note: "the import aliases changed", spoil: func(t *testing.T, root, _ string, _ *sql.DB) {
+			writeFile(t, root, "tsconfig.json", []byte(`{ "compilerOptions": { "baseUrl": ".", "paths": { "@x/*": ["src/*"] } } }`))
+		}},
+		{note: "truncated", wantErr: true, spoil: func(t *testing.T, _, file string, _ *sql.DB) {
+			data := readFile(t, file)
+			writeBytes(t, file, data[:len(data)/2])
+		}},
+		{note: "a flipped byte", wantErr: true, spoil: func(t *testing.T, _, file string, _ *sql.DB) {
+			data := readFile(t, file)
+			data[len(data)*2/3] ^= 0x40
+			writeBytes(t, file, data)
+		}},
+		{note: "not a stored view", wantErr: true, spoil: func(t *testing.T, _, file string, _ *sql.DB) {
+			writeBytes(t, file, []byte("{}"))
+		}},
+		{note: "a link", wantErr: true, spoil: func(t *testing.T, _, file string, _ *sql.DB) {
+			target := file + ".elsewhere"
+			if err := os.Rename(file, target); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, file); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			root := copyWorkspace(t)
+			db := openDB(t, t.TempDir())
+			file := filepath.Join(t.TempDir(), "index-view")
+			first := openCached(t, db, root, file)
+			if _, err := first.Refresh(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			first.current()
+			first.background.Wait()
+			tc.spoil(t, root, file, db)
+
+			ix := openCached(t, db, root, file)
+			got := ix.current() // before any refresh: what the stamps say
+			if ix.storedViewHits != 0 {
+				t.Fatal("read a stored view that does not hold")
+			}
+			if err := ix.ViewCacheErr(); (err != nil) != tc.wantErr {
+				t.Fatalf("ViewCacheErr() = %v, want an error: %v", err, tc.wantErr)
+			}
+			compareViews(t, got, storedView(t, ix))
+			ix.background.Wait()
+			again := openCached(t, db, root, file)
+			if again.current(); again.storedViewHits != 1 {
+				t.Fatal("the next build did not replace the stored view")
+			}
+		})
+	}
+}
+
+// TestViewCacheStoresDerivedViews checks the stored form of a view with a
+// corpus overlay (one derived from its predecessor after edits).
+func TestViewCacheStoresDerivedViews(t *testing.T) {
+	root := copyWorkspace(t)
+	ix, _ := indexWorkspace(t, root)
+	ix.current()
+	writeFile(t, root, "src/app/orders/orders.service.ts", []byte("export class OrdersService { brandNewTerm() {} }\n"))
+	writeFile(t, root, "src/app/orders/orders.extra.ts", []byte("export const extra = 1;\n"))
+	if _, err := ix.Refresh(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	v := ix.current()
+	if len(v.corpus.overlay) == 0 {
+		t.Fatal("the derived view has no overlay to store")
+	}
+	file := filepath.Join(t.TempDir(), "index-view")
+	if err := storeView(file, "k", v); err != nil {
+		t.Fatal(err)
+	}
+	got, err := loadView(file, "k")
+	if err != nil || got == nil {
+		t.Fatalf("loadView: %v, %v", got, err)
+	}
+	compareViews(t, got, v)
+	if other, err := loadView(file, "another key"); other != nil || err != nil {
+		t.Fatalf("another key: %v, %v; want a plain miss", other, err)
+	}
+}
+
+// FuzzDecodeView holds the reader to its promise on any bytes behind a
+// valid checksum: an error or a view, never a panic.
+func FuzzDecodeView(f *testing.F) {
+	ix, _ := indexWorkspace(f, copyWorkspace(f))
+	file := filepath.Join(f.TempDir(), "index-view")
+	if err := storeView(file, "k", ix.current()); err != nil {
+		f.Fatal(err)
+	}
+	data := readFile(f, file)
+	f.Add(data[:len(data)-4])
+	f.Add([]byte(viewCacheMagic + "\x01\x01k"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		data := binary.LittleEndian.AppendUint32(append([]byte(nil), body...), crc32.Checksum(body, crcTable))
+		v, err := decodeView(data, "k")
+		if err == nil && v != nil && len(v.corpus.Lens) != len(v.files) {
+			t.Fatalf("a view of %d files with %d document lengths", len(v.files), len(v.corpus.Lens))
+		}
+	})
+}
+
+func readFile(t testing.TB, file string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func writeBytes(t testing.TB, file string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
