@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 var sink [][]byte
@@ -22,7 +23,9 @@ func TestPause(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	runtime.GC() // the live heap as it is, not as an earlier test left it
 	p := Configure(Options{PauseGarbage: 8 << 20, MemoryFloor: 64 << 20, MemoryPerLive: 4})
+	defer p.Stop()
 	if got := debug.SetGCPercent(1600); got != 1600 {
 		t.Errorf("GOGC %d, want the default 1600", got)
 	}
@@ -52,6 +55,33 @@ func TestPause(t *testing.T) {
 	p.Pause()
 	if got := debug.SetMemoryLimit(-1); got < 4*32<<20 {
 		t.Errorf("memory limit %d with 32 MiB live, want at least %d", got, 4*32<<20)
+	}
+	runtime.KeepAlive(live)
+}
+
+// TestLimitFollowsCollections: the limit follows a live heap that grew
+// past the floor without a Pause, as a turn's does, once a collection has
+// measured it.
+func TestLimitFollowsCollections(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer Configure(Options{MemoryFloor: 16 << 20, MemoryPerLive: 4}).Stop()
+	live := make([]byte, 48<<20)
+	for i := range live {
+		live[i] = 1
+	}
+	want := int64(4 * 48 << 20)
+	for range 50 { // cleanups run on their own goroutine after the cycle
+		runtime.GC()
+		if debug.SetMemoryLimit(-1) >= want {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := debug.SetMemoryLimit(-1); got < want {
+		t.Errorf("memory limit %d with 48 MiB live after collections, want at least %d", got, want)
 	}
 	runtime.KeepAlive(live)
 }
