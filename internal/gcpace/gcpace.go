@@ -22,11 +22,19 @@ type Options struct {
 	// ~1,000 back-to-back turns.
 	GCPercent int
 	// MemoryFloor is the smallest memory limit set; the limit follows the
-	// live heap (MemoryPerLive times it) above that. Default 256 MiB.
+	// live heap (MemoryPerLive times it, at most MaxRoom above it) above
+	// that. Default 256 MiB.
 	MemoryFloor int64
 	// MemoryPerLive is how many times the live heap the memory limit
 	// allows. Default 4.
 	MemoryPerLive int64
+	// MaxRoom caps the room the limit leaves for garbage above the live
+	// heap, however large that is. Default 192 MiB: a collection costs
+	// about its live heap's marking, not its garbage, so past a few turns'
+	// allocations (a warm turn at 47,550 files allocates about 52 MB) more
+	// room buys nothing but memory, and at that size MemoryPerLive's 4x
+	// let a serve process grow past 1 GB.
+	MaxRoom int64
 	// PauseGarbage is how much garbage a pause collects: Pause runs a
 	// collection when more than this has been allocated since the last one.
 	// Default 16 MiB.
@@ -53,6 +61,9 @@ func Configure(opts Options) *Pacer {
 	}
 	if opts.MemoryPerLive == 0 {
 		opts.MemoryPerLive = 4
+	}
+	if opts.MaxRoom == 0 {
+		opts.MaxRoom = 192 << 20
 	}
 	if opts.PauseGarbage == 0 {
 		opts.PauseGarbage = 16 << 20
@@ -116,6 +127,7 @@ func (p *Pacer) setLimit() {
 	}
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(live)
-	limit := max(p.opts.MemoryFloor, int64(live[0].Value.Uint64())*p.opts.MemoryPerLive)
+	heap := int64(live[0].Value.Uint64())
+	limit := max(p.opts.MemoryFloor, heap+min(heap*(p.opts.MemoryPerLive-1), p.opts.MaxRoom))
 	debug.SetMemoryLimit(limit)
 }

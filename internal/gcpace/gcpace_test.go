@@ -59,6 +59,27 @@ func TestPause(t *testing.T) {
 	runtime.KeepAlive(live)
 }
 
+// TestRoomIsCapped: above a large live heap the limit leaves MaxRoom for
+// garbage, not MemoryPerLive times the heap.
+func TestRoomIsCapped(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	p := Configure(Options{MemoryFloor: 16 << 20, MemoryPerLive: 4, MaxRoom: 8 << 20})
+	defer p.Stop()
+	live := make([]byte, 64<<20)
+	for i := range live {
+		live[i] = 1
+	}
+	runtime.GC()
+	p.Pause()
+	if got := debug.SetMemoryLimit(-1); got < 64<<20+8<<20 || got > 64<<20+16<<20 {
+		t.Errorf("memory limit %d MiB with 64 MiB live and 8 MiB of room, want about 72", got>>20)
+	}
+	runtime.KeepAlive(live)
+}
+
 // TestLimitFollowsCollections: the limit follows a live heap that grew
 // past the floor without a Pause, as a turn's does, once a collection has
 // measured it.

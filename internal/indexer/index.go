@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -116,15 +117,20 @@ func (ix *Index) Symbols(name string) []Symbol {
 // modify it.
 func (ix *Index) AllSymbols() []Symbol { return ix.current().symbols }
 
-// FileSymbols returns the definitions of one file in line order.
+// FileSymbols returns the definitions of one file in line order: the
+// view's, which holds every file's in path order, so that a view read back
+// from Options.ViewCache answers without the facts.
 func (ix *Index) FileSymbols(file string) []Symbol {
-	ix.current() // the facts are loaded with the first view
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if f := ix.files[file]; f != nil {
-		return append([]Symbol(nil), f.Symbols...)
+	syms := ix.current().symbols
+	lo, _ := slices.BinarySearchFunc(syms, file, func(s Symbol, f string) int { return strings.Compare(s.File, f) })
+	hi := lo
+	for hi < len(syms) && syms[hi].File == file {
+		hi++
 	}
-	return nil
+	if lo == hi {
+		return nil
+	}
+	return slices.Clone(syms[lo:hi])
 }
 
 // Neighbors returns the resolved edges into and out of file, by source

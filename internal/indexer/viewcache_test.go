@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -53,6 +54,11 @@ func TestViewCacheMatchesBuiltView(t *testing.T) {
 	}
 	compareViews(t, got, built)
 	compareViews(t, got, storedView(t, second))
+	for _, f := range built.files { // answered from the view, without facts
+		if g, w := second.FileSymbols(f), first.FileSymbols(f); !reflect.DeepEqual(g, w) {
+			t.Errorf("FileSymbols(%q) = %v, want %v", f, g, w)
+		}
+	}
 
 	writeFile(t, root, "src/app/orders/orders.service.ts", []byte("export class OrdersService { reload() { return 3; } }\n"))
 	if _, err := second.Refresh(ctx, nil); err != nil {
