@@ -54,6 +54,7 @@ type Index struct {
 	storedViewHits int
 	viewCacheErr   error
 	prefetched     *viewPrefetch
+	storedAs       *view // the view last stored or read back
 	background     sync.WaitGroup
 	// writes counts the refresh writes that changed or removed a file's
 	// facts.

@@ -278,15 +278,20 @@ func processFile(ps *parserSet, tc *termCounter, j job) result {
 
 // apply writes one batch in a transaction, then updates memory.
 func (ix *Index) apply(ctx context.Context, batch []result, removed []string, problems []Problem) error {
-	w, err := beginWriter(ctx, ix.db)
-	if err != nil {
-		return err
-	}
 	var replaced []string
 	for _, r := range batch {
 		if !r.touched {
 			replaced = append(replaced, r.facts.Path)
 		}
+	}
+	if len(replaced) > 0 || len(removed) > 0 {
+		ix.mu.Lock()
+		ix.backStoredView() // before the write: it reads the facts the view was built from
+		ix.mu.Unlock()
+	}
+	w, err := beginWriter(ctx, ix.db)
+	if err != nil {
+		return err
 	}
 	if err := w.removeAll(replaced); err != nil {
 		w.rollback()
@@ -325,8 +330,8 @@ func (ix *Index) apply(ctx context.Context, batch []result, removed []string, pr
 	if len(replaced) > 0 || len(removed) > 0 {
 		ix.writes++
 		if !ix.loaded && ix.view != nil {
-			// A stored view (viewcache.go) has no facts to derive the
-			// next from: the next view is built from the database's.
+			// A stored view whose facts could not be read: the next
+			// view is built from the database's.
 			ix.view = nil
 		}
 	}

@@ -28,10 +28,11 @@ import (
 // those three, and the next process whose stamps give the same key reads it
 // back instead: the facts stay in the database until a change needs them.
 //
-// A view read back has no facts and no resolver behind it, so it cannot be
-// updated in place: the first change a refresh writes drops it, and the
-// next view is built from the facts as before (apply). Nothing else
-// differs: TestViewCacheMatchesBuiltView holds the two equal.
+// A view read back has no facts and no resolver behind it. The first
+// change a refresh writes reads them, before it writes (backStoredView),
+// and the view is derived from there as any other: at 47,550 files that
+// is the facts' read (0.9 CPU-s) and the resolver's tables, not the
+// whole build again. TestViewCacheMatchesBuiltView holds the views equal.
 //
 // The file is mcpc's own state beside its database (.ai/tmp), trusted as
 // the database is; it is still checked whole (a CRC over every byte) and
@@ -517,6 +518,7 @@ func (ix *Index) readViewCache() *view {
 	}
 	if v != nil {
 		ix.storedViewHits++
+		ix.storedAs = v
 	}
 	return v
 }
@@ -528,6 +530,7 @@ func (ix *Index) writeViewCacheLater(v *view, cfg projectConfig) {
 		return
 	}
 	key := viewKey(stampDigest(ix.files), cfg)
+	ix.storedAs = v
 	ix.background.Go(func() {
 		if err := storeView(ix.opts.ViewCache, key, v); err != nil {
 			ix.mu.Lock()
@@ -543,4 +546,47 @@ func (ix *Index) ViewCacheErr() error {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	return ix.viewCacheErr
+}
+
+// backStoredView reads the facts and makes the resolver a view read back
+// from Options.ViewCache was built with, so that the change about to be
+// written derives the next view from it; the caller holds ix.mu for
+// writing, before the change is in the database. When the database moved
+// since Open (another process wrote), its facts are not the view's: the
+// view is dropped and the next one built from them.
+func (ix *Index) backStoredView() {
+	if ix.loaded || ix.view == nil {
+		return
+	}
+	if ix.ensureLoaded(); !ix.loaded || ix.generation < 0 {
+		ix.view = nil
+		return
+	}
+	ix.dropTerms(ix.view.files) // the view's corpus holds them
+	ix.res = newResolver(ix.files, ix.view.files, ix.view.symbols, loadProjectConfig(ix.opts.Root))
+}
+
+// storeChangedView stores the view if it is not the one last stored or
+// read back: one derived after changes, which the next process would
+// otherwise build from the facts again. Close calls it, so a process pays
+// for one store however many changes it derived views for (at 47,550
+// files a store is about 0.3 CPU-s).
+func (ix *Index) storeChangedView() {
+	if ix.opts.ViewCache == "" {
+		return
+	}
+	ix.mu.Lock()
+	v := ix.view
+	if v == nil || v == ix.storedAs || ix.pending.size() > 0 {
+		ix.mu.Unlock()
+		return // nothing built, nothing new, or not up to date with the files
+	}
+	key := viewKey(stampDigest(ix.files), loadProjectConfig(ix.opts.Root))
+	ix.storedAs = v
+	ix.mu.Unlock()
+	if err := storeView(ix.opts.ViewCache, key, v); err != nil {
+		ix.mu.Lock()
+		ix.viewCacheErr = fmt.Errorf("indexer: store the view: %w", err)
+		ix.mu.Unlock()
+	}
 }

@@ -61,15 +61,35 @@ func TestViewCacheMatchesBuiltView(t *testing.T) {
 	}
 
 	writeFile(t, root, "src/app/orders/orders.service.ts", []byte("export class OrdersService { reload() { return 3; } }\n"))
+	derived := second.derivedViews
 	if _, err := second.Refresh(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	changed := second.current()
-	if changed == got || !second.loaded {
-		t.Fatal("a change kept the stored view")
+	if changed == got || !second.loaded || second.derivedViews != derived+1 {
+		t.Fatal("a change did not derive the next view from the one read back")
 	}
 	compareViews(t, changed, storedView(t, second))
-	second.background.Wait()
+	for _, step := range []struct{ file, src string }{
+		{"src/app/orders/orders.extra.ts", "import { OrdersService } from './orders.service';\nexport class Extra {}\n"},
+		{"server/api/format.js", ""},
+	} {
+		if step.src == "" {
+			if err := os.Remove(filepath.Join(root, step.file)); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			writeFile(t, root, step.file, []byte(step.src))
+		}
+		if _, err := second.Refresh(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		changed = second.current()
+		compareViews(t, changed, storedView(t, second))
+	}
+	if err := second.Close(); err != nil { // stores the view it derived
+		t.Fatal(err)
+	}
 
 	third := openCached(t, db, root, file)
 	if _, err := third.Refresh(ctx, nil); err != nil {

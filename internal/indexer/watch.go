@@ -61,10 +61,11 @@ func (s *watchState) failed() {
 	}
 }
 
-// Close stops the index's file-system watcher, if it has one, and waits
-// for a view being stored (Options.ViewCache). The index stays usable; its
-// refreshes walk the whole tree from then on.
+// Close stops the index's file-system watcher, if it has one, and stores
+// the view if it changed since it was last stored (Options.ViewCache). The
+// index stays usable; its refreshes walk the whole tree from then on.
 func (ix *Index) Close() error {
+	ix.storeChangedView()
 	ix.background.Wait()
 	ix.refreshMu.Lock()
 	defer ix.refreshMu.Unlock()
