@@ -40,8 +40,10 @@ func (k keyMaterialMatcher) String() string { return k.pattern.String() }
 // in the state folder: masked in the sandbox, out of an agent's scope, so
 // neither can mark a secret file clean. Without it a new process's first
 // validation command read every small file of the worktree (3 CPU-s at
-// 47,870 files). Processes sharing a worktree each replace it whole; the
-// verdicts are by stamp, so whichever is kept is true.
+// 47,870 files). It holds the masking globs' verdicts too, by path under
+// the glob set's identity (the first Command's other 0.2 CPU-s).
+// Processes sharing a worktree each replace it whole; the verdicts are by
+// stamp or by path, so whichever is kept is true.
 const keyScanFile = ".ai/tmp/sandbox-keyscan"
 
 // maxKeyScanFile bounds the cache read back: about 70 bytes a file.
