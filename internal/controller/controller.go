@@ -26,6 +26,7 @@ import (
 	"github.com/mcpc/mcpc/internal/protocol"
 	"github.com/mcpc/mcpc/internal/requirements"
 	"github.com/mcpc/mcpc/internal/sandbox"
+	"github.com/mcpc/mcpc/internal/secrets"
 	"github.com/mcpc/mcpc/internal/store"
 	"github.com/mcpc/mcpc/schemas"
 )
@@ -124,6 +125,9 @@ type Controller struct {
 	// redactions: pack file to its last redaction (readable).
 	cleanScans sync.Map
 	redactions sync.Map
+	// packScans keeps markSecrets' verdicts between processes, by content
+	// (packScanFile).
+	packScans *secrets.Cache
 
 	verbsMu      sync.Mutex
 	verbsVersion string
@@ -186,6 +190,7 @@ func New(opts Options) (*Controller, error) {
 		c.redactor = detectorRedaction{}
 	}
 	c.sandbox = c.newSandbox()
+	c.packScans = secrets.NewCache(packScanCache{c})
 	if c.sandboxFacts, err = encodeOnce(sandboxFacts{Available: c.sandbox.Available(), AllowUnsandboxed: c.sandbox.AllowUnsandboxed(), Reason: c.sandbox.Reason()}); err != nil {
 		return nil, err
 	}

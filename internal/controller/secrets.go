@@ -40,8 +40,10 @@ func (k keyMaterialMatcher) String() string { return k.pattern.String() }
 // in the state folder: masked in the sandbox, out of an agent's scope, so
 // neither can mark a secret file clean. Without it a new process's first
 // validation command read every small file of the worktree (3 CPU-s at
-// 47,870 files). Processes sharing a worktree each replace it whole; the
-// verdicts are by stamp, so whichever is kept is true.
+// 47,870 files). It holds the masking globs' verdicts too, by path under
+// the glob set's identity (the first Command's other 0.2 CPU-s).
+// Processes sharing a worktree each replace it whole; the verdicts are by
+// stamp or by path, so whichever is kept is true.
 const keyScanFile = ".ai/tmp/sandbox-keyscan"
 
 // maxKeyScanFile bounds the cache read back: about 70 bytes a file.
@@ -101,9 +103,40 @@ func asciiEqualFold(b []byte, lower string) bool {
 	return true
 }
 
-// secretDetector is built once per process, on the first pack: compiling
-// gitleaks' rule set takes tens of milliseconds no read turn should pay.
-var secretDetector = sync.OnceValues(secrets.NewDetector)
+// secretDetector is built once per process, on the first scan the pack
+// cache cannot answer or the first read to redact: compiling gitleaks'
+// rule set takes tens of milliseconds no read turn should pay.
+var secretDetector = secrets.Default
+
+// packScanFile keeps markSecrets' verdicts between processes, by content
+// hash under the rule set's identity (secrets.Cache): without it each new
+// process ran the rules over the pack's 40 files again on its first turn,
+// 0.2 to 0.4 CPU-s. It is in the state folder, which an agent cannot write
+// and the sandbox masks, for the same reason as keyScanFile.
+const packScanFile = ".ai/tmp/pack-secretscan"
+
+// maxPackScanFile bounds the cache read back (secrets.Cache keeps 4,096
+// verdicts, about 50 bytes each when clean).
+const maxPackScanFile = 16 << 20
+
+// packScanCache is the secrets.Store in packScanFile, read and written
+// without following links; a write replaces it whole (temporary file and
+// rename), so processes saving at once leave one's verdicts, never a mix.
+type packScanCache struct{ c *Controller }
+
+func (k packScanCache) Load() []byte {
+	data, err := k.c.paths.ReadFile(packScanFile, maxPackScanFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		k.c.log.Warn().Err(err).Msg("the pack's kept secret scan is unreadable: its files are scanned again")
+	}
+	return data
+}
+
+func (k packScanCache) Save(data []byte) {
+	if err := k.c.paths.WriteFileAtomic(packScanFile, data, true); err != nil {
+		k.c.log.Warn().Err(err).Msg("the pack's secret scan was not kept: the next process scans its files again")
+	}
+}
 
 // markSecrets scans each candidate's content and reports the rules that
 // matched as its SecretFindings (never the secret itself); the pack policy
@@ -115,23 +148,27 @@ var secretDetector = sync.OnceValues(secrets.NewDetector)
 //
 // It runs when a pack is built (initialize_work, escalate), before the
 // turn's transaction, on every core: about 0.1 ms per KiB, within
-// packScanBudget for the whole pack. Content built to make every rule run
-// costs 300 times that; a candidate whose scan the budget cut short is
-// reported with mcpc-scan-incomplete and left out.
+// packScanBudget for the whole pack, and nothing for content an earlier
+// scan (of this process or another) kept a verdict on (packScans).
+// Content built to make every rule run costs 300 times that; a candidate
+// whose scan the budget cut short is reported with mcpc-scan-incomplete
+// and left out.
 func (c *Controller) markSecrets(ctx context.Context, cands []Candidate) {
 	ctx, cancel := context.WithTimeout(ctx, packScanBudget)
 	defer cancel()
-	det, err := secretDetector()
-	if err != nil {
-		c.log.Error().Err(err).Msg("secret detector unavailable: no candidate enters the pack")
-		return
-	}
 	next := make(chan int)
 	var wg sync.WaitGroup
+	var failed sync.Once
 	for range min(runtime.GOMAXPROCS(0), len(cands)) {
 		wg.Go(func() {
 			for i := range next {
-				cands[i].SecretFindings = c.scanFile(ctx, det, cands[i].File)
+				ids, err := c.scanFile(ctx, cands[i].File)
+				if err != nil {
+					failed.Do(func() {
+						c.log.Error().Err(err).Msg("secret detector unavailable: no unscanned candidate enters the pack")
+					})
+				}
+				cands[i].SecretFindings = ids
 			}
 		})
 	}
@@ -140,18 +177,24 @@ func (c *Controller) markSecrets(ctx context.Context, cands []Candidate) {
 	}
 	close(next)
 	wg.Wait()
+	c.packScans.Save()
 }
 
 // scanFile returns the distinct rules that matched the file's content, or
-// nil when it could not be scanned. Content found clean is remembered by
-// hash, so reading it later costs no second scan.
-func (c *Controller) scanFile(ctx context.Context, det *secrets.Detector, file string) []string {
+// nil when it could not be scanned (the error is the detector's). Content
+// found clean is remembered by hash, so reading it later costs no second
+// scan.
+func (c *Controller) scanFile(ctx context.Context, file string) ([]string, error) {
 	data, err := c.paths.ReadFile(file, secrets.MaxScanBytes)
 	if err != nil {
-		return nil
+		return nil, nil
+	}
+	found, err := c.packScans.ScanContext(ctx, data)
+	if err != nil {
+		return nil, err
 	}
 	ids := []string{}
-	for _, f := range det.ScanContext(ctx, data) {
+	for _, f := range found {
 		if !slices.Contains(ids, f.RuleID) {
 			ids = append(ids, f.RuleID)
 		}
@@ -160,7 +203,7 @@ func (c *Controller) scanFile(ctx context.Context, det *secrets.Detector, file s
 		c.cleanScans.Store(file, sha256Hex(data))
 	}
 	slices.Sort(ids)
-	return ids
+	return ids, nil
 }
 
 // Time budgets of the secret scan. A pack's scan, and a read's made ahead

@@ -1,11 +1,14 @@
 package sandbox
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -35,12 +38,20 @@ type masker struct {
 
 	mu      sync.Mutex
 	globs   []string
+	globsID string // globsIdentity(globs)
 	matcher []*glob.Pattern
 	scanned map[string]scanned
 	names   map[string]*nameState
 	walk    uint32 // counts the walks, for nameState.seen
 	loaded  bool   // the ScanCache was read
-	dirty   bool   // scanned differs from what the ScanCache holds
+	dirty   bool   // scanned or names differ from what the ScanCache holds
+	// keptNames and the scanned entries marked unnamed are the name
+	// verdicts under the globs of namesFrom, as the ScanCache kept them:
+	// a new process asks the globs only about the paths an earlier one
+	// did not see.
+	keptNames map[string]bool
+	namesFrom string
+	matched   int // paths asked of the globs, for tests of what is kept
 }
 
 // stamp identifies one content of a file without reading it (entry.stat):
@@ -58,6 +69,9 @@ type stamp struct {
 type scanned struct {
 	stamp  stamp
 	secret bool
+	// unnamed: no glob of masker.namesFrom names the path (a name
+	// verdict, kept beside the key verdict to store the path once).
+	unnamed bool
 }
 
 // nameState is what a walk knows of an entry by its path: whether a
@@ -168,21 +182,59 @@ func (m *masker) compile(globs []string) error {
 		}
 		matcher = append(matcher, c)
 	}
-	m.globs, m.matcher = globs, matcher
+	m.globs, m.matcher, m.globsID = globs, matcher, globsIdentity(globs)
 	clear(m.names)
 	return nil
 }
 
+// namesVersion changes when named's matching does (its case folding, its
+// separator): name verdicts kept under another version are not this one's.
+const namesVersion = "lower-case, '/'-separated v1"
+
+// globsIdentity names the name verdicts of globs: their matching (this
+// version and the glob module's) and the globs, so a policy that adds a
+// glob, or an mcpc that matches otherwise, asks the globs again.
+func globsIdentity(globs []string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n", namesVersion, globModule())
+	for _, g := range globs {
+		fmt.Fprintf(h, "%q\n", g)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// globModule is the glob module's version in this build.
+var globModule = sync.OnceValue(func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range bi.Deps {
+			if dep.Path == "github.com/gobwas/glob" {
+				return dep.Path + "@" + dep.Version
+			}
+		}
+	}
+	return "github.com/gobwas/glob@unknown"
+})
+
 // named says whether rel matches a secret glob; globs are lower case and
 // match any case, as in the pack policy. The answer is kept until the
 // globs change: matching every path against every glob was a third of a
-// warm Command at 47,870 files.
+// warm Command at 47,870 files. An earlier process's answers under the
+// same globs are kept too (the ScanCache), for that was as much of a new
+// process's first Command (the answer depends on the path and the globs
+// alone, so no stamp is needed: a new path is not among them).
 func (m *masker) named(rel string) bool {
 	if n, ok := m.names[rel]; ok {
 		n.seen = m.walk
 		return n.named
 	}
 	n := &nameState{seen: m.walk}
+	m.names[rel] = n
+	if named, ok := m.keptName(rel); ok {
+		n.named = named
+		return named
+	}
+	m.dirty = true // a path the ScanCache has no name verdict on
+	m.matched++
 	lower := strings.ToLower(rel)
 	for _, g := range m.matcher {
 		if g.Match(lower) {
@@ -190,8 +242,20 @@ func (m *masker) named(rel string) bool {
 			break
 		}
 	}
-	m.names[rel] = n
 	return n.named
+}
+
+// keptName is the ScanCache's name verdict on rel under the globs
+// compiled now, if it holds one.
+func (m *masker) keptName(rel string) (named, ok bool) {
+	if m.namesFrom != m.globsID {
+		return false, false
+	}
+	if s, ok := m.scanned[rel]; ok && s.unnamed {
+		return false, true
+	}
+	named, ok = m.keptNames[rel]
+	return named, ok
 }
 
 // holdsKey says whether the regular file holds key material.

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -117,7 +118,8 @@ func TestScanCacheAcrossProcesses(t *testing.T) {
 	}
 	// The cache now holds the second process's verdicts: two files more
 	// (the link is no file of its own), src/c.ts gone.
-	got, ok := decodeScans(cache.data, second.masks.header())
+	kept, ok := decodeScans(cache.data, second.masks.header())
+	got := kept.scans
 	if !ok || len(got) != len(files)+1 {
 		t.Errorf("the cache holds %d verdicts (%v), want %d", len(got), ok, len(files)+1)
 	}
@@ -193,5 +195,83 @@ func TestFreshContentIsReadAgain(t *testing.T) {
 	run(t, s, Run{}, "true")
 	if n := key.took(); n != 1 {
 		t.Errorf("settled content read %d times in two commands, want 1", n)
+	}
+}
+
+// matched is how many paths the sandbox's masks asked the globs about
+// since the last call.
+func matched(s *Sandbox) int {
+	s.masks.mu.Lock()
+	defer s.masks.mu.Unlock()
+	n := s.masks.matched
+	s.masks.matched = 0
+	return n
+}
+
+// TestNameVerdictsAcrossProcesses: a new process asks the secret globs
+// only about paths no earlier process saw under the same globs, and masks
+// every named file all the same: the one an earlier process named, a new
+// one, and one that only a changed glob set names.
+func TestNameVerdictsAcrossProcesses(t *testing.T) {
+	keepFreshVerdicts(t)
+	root := worktree(t, map[string]string{
+		"src/a.ts": "a\n", "src/deep/b.ts": "b\n", ".env": "TOKEN=ENV_SECRET\n", "big.bin": strings.Repeat("x", keyScanBytes+1),
+		"config.toml": "CONF_SECRET\n",
+	})
+	entries := 7 // src, src/a.ts, src/deep, src/deep/b.ts, .env, big.bin, config.toml
+	cache := &memCache{}
+	globs := testGlobs
+	process := func() *Sandbox {
+		return newSandbox(t, Options{Root: root, ScanCache: cache, KeyMaterial: &countingMatcher{id: "test"},
+			SecretGlobs: func() []string { return globs }})
+	}
+	reads := func(s *Sandbox, note string, secrets ...string) {
+		t.Helper()
+		out, _ := run(t, s, Run{}, "cat .env src/a.ts src/new.pem config.toml 2>&1")
+		for _, secret := range append(secrets, "ENV_SECRET", "PEM_SECRET") {
+			if strings.Contains(out, secret) || !strings.Contains(out, "a\n") {
+				t.Errorf("%s: the command read\n%s", note, out)
+			}
+		}
+	}
+
+	first := process()
+	reads(first, "first process")
+	if n := matched(first); n != entries {
+		t.Fatalf("the first process matched %d paths, want %d", n, entries)
+	}
+	kept := slices.Clone(cache.data)
+	second := process()
+	reads(second, "second process")
+	if n := matched(second); n != 0 {
+		t.Errorf("the second process matched %d paths, want none", n)
+	}
+	if !slices.Equal(cache.data, kept) {
+		t.Error("a process that matched nothing rewrote the cache")
+	}
+
+	// A new path is matched, and masked.
+	must(t, os.WriteFile(filepath.Join(root, "src", "new.pem"), []byte("PEM_SECRET\n"), 0o644))
+	third := process()
+	reads(third, "a new named file")
+	if n := matched(third); n != 1 {
+		t.Errorf("the third process matched %d paths, want the new one", n)
+	}
+
+	// A glob added by policy names a path every earlier process found
+	// unnamed: all are matched again, and it is masked.
+	globs = append(slices.Clone(testGlobs), "config.toml")
+	fourth := process()
+	reads(fourth, "a glob added", "CONF_SECRET")
+	if n := matched(fourth); n != entries+1 {
+		t.Errorf("after the globs changed the process matched %d paths, want %d", n, entries+1)
+	}
+
+	// A damaged cache is dropped: every path matched again.
+	cache.data[len(cache.data)/2] ^= 1
+	fifth := process()
+	reads(fifth, "a damaged cache", "CONF_SECRET")
+	if n := matched(fifth); n != entries+1 {
+		t.Errorf("with a damaged cache the process matched %d paths, want %d", n, entries+1)
 	}
 }

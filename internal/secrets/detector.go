@@ -68,17 +68,38 @@ var keywordOverrides = map[string][]string{
 
 var quietLogs sync.Once
 
+// ruleSet is what a Detector is built from. Its identity names the
+// verdicts a Cache keeps: content scanned under other rules is scanned
+// again.
+type ruleSet struct {
+	defaults  string              // gitleaks' default config (TOML)
+	own       string              // mcpc's rules (rules.toml)
+	overrides map[string][]string // keywordOverrides
+}
+
+// defaultRules is what NewDetector builds.
+var defaultRules = ruleSet{defaults: config.DefaultConfig, own: rulesTOML, overrides: keywordOverrides}
+
 // NewDetector builds a detector with gitleaks' default rules and mcpc's own
 // (rules.toml).
-func NewDetector() (*Detector, error) {
+func NewDetector() (*Detector, error) { return defaultRules.build() }
+
+// Default is the process's detector of the default rules, built on first
+// use: compiling the rule set takes tens of milliseconds, which a process
+// should pay once, and not at all when its Cache answers every scan.
+func Default() (*Detector, error) { return defaultDetector() }
+
+var defaultDetector = sync.OnceValues(NewDetector)
+
+func (rs ruleSet) build() (*Detector, error) {
 	// gitleaks logs to stderr, which is an MCP client's log stream; its
 	// messages (skipped files, slow fragments) are of no use to mcpc.
 	quietLogs.Do(func() { logging.Logger = logging.Logger.Level(zerolog.Disabled) })
-	cfg, err := loadConfig(config.DefaultConfig)
+	cfg, err := loadConfig(rs.defaults)
 	if err != nil {
 		return nil, fmt.Errorf("secrets: gitleaks default rules: %w", err)
 	}
-	own, err := loadConfig(rulesTOML)
+	own, err := loadConfig(rs.own)
 	if err != nil {
 		return nil, fmt.Errorf("secrets: rules.toml: %w", err)
 	}
@@ -93,7 +114,7 @@ func NewDetector() (*Detector, error) {
 			cfg.Keywords[k] = struct{}{}
 		}
 	}
-	for id, keywords := range keywordOverrides {
+	for id, keywords := range rs.overrides {
 		rule, ok := cfg.Rules[id]
 		if !ok {
 			return nil, fmt.Errorf("secrets: keyword override for %s, which is not a rule", id)
@@ -110,9 +131,12 @@ func NewDetector() (*Detector, error) {
 	gl := detect.NewDetector(cfg)
 	// No decoding passes: each costs a full rescan, and the one encoded form
 	// that matters here (base64 PEM in Kubernetes Secrets) has its own rule.
-	gl.MaxDecodeDepth = 0
+	// (maxDecodeDepth is part of the rule set's identity.)
+	gl.MaxDecodeDepth = maxDecodeDepth
 	return &Detector{gl: gl}, nil
 }
+
+const maxDecodeDepth = 0
 
 // loadConfig parses one gitleaks TOML config with a viper of its own (the
 // package-level viper gitleaks' helpers use is shared global state).
