@@ -32,7 +32,7 @@ func TestBuildCorpusPostings(t *testing.T) {
 			return err
 		}
 		stored = files
-		return loadFacts(context.Background(), q, files)
+		return loadFacts(context.Background(), q, files, true)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ func storedView(t *testing.T, ix *Index) *view {
 	for p, f := range ix.files {
 		files[p] = f.stamp()
 	}
-	if err := loadFacts(context.Background(), ix.db, files); err != nil {
+	if err := loadFacts(context.Background(), ix.db, files, true); err != nil {
 		t.Fatal(err)
 	}
 	v, _ := buildView(files, loadProjectConfig(ix.opts.Root))

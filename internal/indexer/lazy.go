@@ -49,7 +49,11 @@ type factCounts struct {
 // ensureLoaded reads the facts of the indexed files if they are not in
 // memory yet; the caller holds ix.mu for writing. A failed load is kept
 // and returned by the next Refresh, and tried again by the next view.
-func (ix *Index) ensureLoaded() {
+func (ix *Index) ensureLoaded() { ix.loadFacts(true) }
+
+// loadFacts is ensureLoaded, reading the term blobs only withTerms; without
+// them the files are as a built view leaves them (termsDropped).
+func (ix *Index) loadFacts(withTerms bool) {
 	if ix.loaded {
 		return
 	}
@@ -62,13 +66,13 @@ func (ix *Index) ensureLoaded() {
 		if meta[metaGeneration] != ix.generation {
 			ix.generation = -1 // the facts may be newer than the stamps
 		}
-		return loadFacts(ctx, q, ix.files)
+		return loadFacts(ctx, q, ix.files, withTerms)
 	})
 	if err != nil {
 		ix.loadErr = fmt.Errorf("indexer: load the index: %w", err)
 		return
 	}
-	ix.loaded, ix.loadErr, ix.termsDropped = true, nil, false
+	ix.loaded, ix.loadErr, ix.termsDropped = true, nil, !withTerms
 }
 
 // takeLoadError returns the error of a failed lazy load, once, and drops

@@ -106,22 +106,26 @@ func loadStamps(ctx context.Context, q querier) (map[string]*fileFacts, map[stri
 // loadFacts reads the terms, symbols, references and usages of the files
 // into them (rows of other files are skipped: the caller's file set is the
 // one it answers for).
-func loadFacts(ctx context.Context, q querier, files map[string]*fileFacts) error {
+func loadFacts(ctx context.Context, q querier, files map[string]*fileFacts, withTerms bool) error {
 	for _, f := range files { // what an earlier, failed load left
 		f.Terms, f.Symbols, f.Refs, f.Usages = nil, nil, nil, nil
 	}
-	if err := scanRows(ctx, q, `SELECT path, terms FROM idx_files`, func(r *sql.Rows) error {
-		var path string
-		var blob []byte
-		if err := r.Scan(&path, &blob); err != nil {
+	// Without the terms (a view read back holds them in its corpus) the
+	// blobs, most of the bytes, are not read at all.
+	if withTerms {
+		if err := scanRows(ctx, q, `SELECT path, terms FROM idx_files`, func(r *sql.Rows) error {
+			var path string
+			var blob []byte
+			if err := r.Scan(&path, &blob); err != nil {
+				return err
+			}
+			if f := files[path]; f != nil {
+				f.Terms = termBlob(blob)
+			}
+			return nil
+		}); err != nil {
 			return err
 		}
-		if f := files[path]; f != nil {
-			f.Terms = termBlob(blob)
-		}
-		return nil
-	}); err != nil {
-		return err
 	}
 	if err := scanSymbols(ctx, q, files, writeOrder, func(f *fileFacts, s Symbol) { f.Symbols = append(f.Symbols, s) }); err != nil {
 		return err

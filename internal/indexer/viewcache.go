@@ -558,11 +558,10 @@ func (ix *Index) backStoredView() {
 	if ix.loaded || ix.view == nil {
 		return
 	}
-	if ix.ensureLoaded(); !ix.loaded || ix.generation < 0 {
+	if ix.loadFacts(false); !ix.loaded || ix.generation < 0 { // the view's corpus holds the terms
 		ix.view = nil
 		return
 	}
-	ix.dropTerms(ix.view.files) // the view's corpus holds them
 	ix.res = newResolver(ix.files, ix.view.files, ix.view.symbols, loadProjectConfig(ix.opts.Root))
 }
 
