@@ -16,7 +16,10 @@ package retrieval
 // do with each other, and with n files it would add n² pairs.
 const maxCoChangeFiles = 12
 
-// minCoChanges is the fewest commits a pair must share to count.
+// minCoChanges is the fewest commits a pair must share to count. A pair
+// seen once is a coincidence as often as a coupling: counted, it lifted
+// files one commit had shared with a seed above text hits at the 10th
+// and 20th places (outline R@10 -0.025, flask R@20 -0.025).
 const minCoChanges = 2
 
 // coChangeDepth is how many of the latest commits the co-change lane
@@ -26,15 +29,16 @@ const coChangeDepth = ticketDepth
 
 // coChangeLane gives the files that changed with the seeds in past
 // commits. A seed's partner gets the seed's strength (its first-stage
-// score over the best seed's) times the pair's cosine over the commits,
-// n_sf / sqrt((n_s+1)(n_f+1)), smoothed by one: a component's code and
-// template changed together in three of three commits are near certain
-// (0.75), a pair seen once is a hint (0.5). The partner's own count is in
-// the denominator because a hub (a model, the app object, a routes
-// table) changes with everything: confidence alone (n_sf/n_s) lifted
-// outline's server/models/Collection.ts and flask's app.py for any seed
-// they had once been committed with, and pushed text hits past the 10th
-// and 20th places. A partner of several seeds takes the best.
+// score over the best seed's) times n_sf / (max(n_s, n_f) + 1): the share
+// of the commits of the more often changed of the two that changed both,
+// smoothed by one. A component's code and template changed together in
+// three of three commits are near certain (0.75). The partner's own count
+// weighs as much as the seed's because a hub (a model, the app object, a
+// routes table) changes with everything: by the seed's count alone
+// (n_sf/n_s) or the cosine (n_sf/sqrt(n_s n_f)) it lifted outline's
+// server/models/Collection.ts and excalidraw's App.tsx for any seed it
+// had been committed with, and pushed text hits past the 5th and 10th
+// places. A partner of several seeds takes the best.
 func (d *derived) coChangeLane(history []Commit, seeds []docScore) map[int32]float64 {
 	out := map[int32]float64{}
 	if len(seeds) == 0 || len(history) == 0 {
