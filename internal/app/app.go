@@ -315,12 +315,14 @@ func (c *codeIndex) candidates(ranked []retrieval.Ranked) []controller.Candidate
 }
 
 func (c *codeIndex) Rank(ctx context.Context, q controller.RankQuery) ([]controller.Candidate, error) {
+	history := c.history(ctx, q.Prompt)
 	boost := retrieval.SideLanes(c.ix, retrieval.SideInputs{
 		Prompt: q.Prompt, Lexemes: q.Lexemes, Attachments: q.Attachments,
-		MemoryAnchors: q.MemoryAnchors, History: c.history(ctx, q.Prompt), Tickets: c.tickets,
+		MemoryAnchors: q.MemoryAnchors, History: history, Tickets: c.tickets,
 	})
 	return c.candidates(retrieval.Rank(c.ix, retrieval.Query{
 		Prompt: q.Prompt, Lexemes: q.Lexemes, Limit: q.Limit, MaxBytes: c.maxBytes * 2, Boost: boost, Tickets: c.tickets,
+		History: history, // the co-change lane
 	})), nil
 }
 

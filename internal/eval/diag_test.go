@@ -90,7 +90,7 @@ func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM
 		return res, "", err
 	}
 	boost := retrieval.SideLanes(ix, retrieval.SideInputs{Prompt: row.Prompt, History: history})
-	ranked := retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Limit: retrieval.DefaultLimit, Boost: boost})
+	ranked := retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Limit: retrieval.DefaultLimit, Boost: boost, History: history})
 	var pack []string
 	for _, r := range ranked {
 		pack = append(pack, r.File)
@@ -102,7 +102,7 @@ func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM
 		withLexemes := func(lexemes []string) []string {
 			b := retrieval.SideLanes(ix, retrieval.SideInputs{Prompt: row.Prompt, Lexemes: lexemes, History: history})
 			var files []string
-			for _, r := range retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Lexemes: lexemes, Limit: retrieval.DefaultLimit, Boost: b}) {
+			for _, r := range retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Lexemes: lexemes, Limit: retrieval.DefaultLimit, Boost: b, History: history}) {
 				files = append(files, r.File)
 			}
 			return files
@@ -119,7 +119,7 @@ func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM
 
 	// Where each gold file ranks in the pack, and with no budget at all.
 	deep := map[string]int{}
-	for j, r := range retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Limit: 2000, MaxBytes: 1 << 40, Boost: boost}) {
+	for j, r := range retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Limit: 2000, MaxBytes: 1 << 40, Boost: boost, History: history}) {
 		deep[r.File] = j + 1
 	}
 	var at, bmAt []string

@@ -50,7 +50,7 @@ func RankInit(dbDir string, limit int) (InitFunc, func() error, error) {
 		// initialize_work ranks.
 		history, _ := retrieval.HistoryFrom(ctx)
 		boost := retrieval.SideLanes(ix, retrieval.SideInputs{Prompt: prompt, Lexemes: lexemes, History: history})
-		for _, r := range retrieval.Rank(ix, retrieval.Query{Prompt: prompt, Lexemes: lexemes, Limit: limit, Boost: boost}) {
+		for _, r := range retrieval.Rank(ix, retrieval.Query{Prompt: prompt, Lexemes: lexemes, Limit: limit, Boost: boost, History: history}) {
 			files = append(files, r.File)
 		}
 		return files, nil

@@ -100,6 +100,16 @@ func BenchmarkFirstRankLarge(b *testing.B) {
 	}
 	defer db.Close()
 	q := Query{Prompt: "Show the item's access status badge on the search result", Lexemes: []string{"access status"}}
+	// MCPC_BENCH_HISTORY_GIT names a repository whose latest commits the
+	// co-change lane reads (the tree's own, or a mirror of it), as
+	// initialize_work hands them over.
+	if gitDir := os.Getenv("MCPC_BENCH_HISTORY_GIT"); gitDir != "" {
+		h, err := ReadHistory(context.Background(), "", gitDir, "", HistoryNeeded(q.Prompt))
+		if err != nil {
+			b.Fatal(err)
+		}
+		q.History = h
+	}
 	var view, rank time.Duration
 	i := 0
 	for b.Loop() {

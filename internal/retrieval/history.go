@@ -26,16 +26,17 @@ const ticketDepth = 300
 
 // HistoryNeeded is how many of the latest commits the history lanes use
 // for prompt: the ticket lane's depth when the prompt names a ticket, else
-// only the commits the recent lane can still lift above the faint floor.
+// the co-change lane's (the recent lane reads the first recentDepth of
+// them).
 func HistoryNeeded(prompt string) int { return defaultTicketKeys.HistoryNeeded(prompt) }
 
 // HistoryNeeded is the package's HistoryNeeded with tickets read by t (nil:
 // the default pattern).
 func (t *TicketKeys) HistoryNeeded(prompt string) int {
 	if len(t.keys(prompt)) > 0 {
-		return ticketDepth
+		return max(ticketDepth, coChangeDepth)
 	}
-	return recentDepth()
+	return max(recentDepth(), coChangeDepth)
 }
 
 // recentDepth is the number of latest commits the recent lane reads: the
@@ -62,17 +63,22 @@ func HistoryFrom(ctx context.Context) ([]Commit, bool) {
 	return h, ok
 }
 
-// ReadHistory lists the latest n first-parent commits reachable from rev
-// (HEAD when empty), newest first, with the files each changed. gitDir is
-// the repository (a .git directory or a bare one), its paths from the
-// top; or "" for the checkout dir is in, with paths from dir and only the
-// commits that changed something under it. Merge commits are left out: their files are their branch's,
-// listed by the branch's own commits.
+// ReadHistory lists the latest n commits reachable from rev (HEAD when
+// empty), newest first, with the files each changed. gitDir is the
+// repository (a .git directory or a bare one), its paths from the top; or
+// "" for the checkout dir is in, with paths from dir and only the commits
+// that changed something under it. Merge commits are left out: their files
+// are their branch's, listed by the branch's own commits, which are read
+// too. Reading only the first-parent line lost them: where every change
+// lands by a merged pull request (DSpace, flask) the first-parent line has
+// no commit of its own for years, and the 300 latest first-parent
+// non-merge commits of DSpace's main went back to 2016, flask's to 2013.
+// The latest commits of every merged branch are the recent work.
 func ReadHistory(ctx context.Context, dir, gitDir, rev string, n int) ([]Commit, error) {
 	if rev == "" {
 		rev = "HEAD"
 	}
-	args := []string{"log", "--first-parent", "--no-merges", "--no-renames", fmt.Sprintf("-n%d", n), "--format=%x01%s", "--name-only"}
+	args := []string{"log", "--no-merges", "--no-renames", fmt.Sprintf("-n%d", n), "--format=%x01%s", "--name-only"}
 	if gitDir != "" {
 		args = append([]string{"--git-dir=" + gitDir}, append(args, rev, "--")...)
 	} else {

@@ -89,13 +89,13 @@ func TestHistoryNeeded(t *testing.T) {
 	if n := HistoryNeeded("[LANG-1830] Avoid repeated regex compilation"); n != ticketDepth {
 		t.Errorf("a ticket key reads %d commits, want %d", n, ticketDepth)
 	}
-	if n := HistoryNeeded("fix lint"); n != recentDepth() {
-		t.Errorf("no key reads %d commits, want the recent lane's %d", n, recentDepth())
+	if n := HistoryNeeded("fix lint"); n != coChangeDepth {
+		t.Errorf("no key reads %d commits, want the co-change lane's %d", n, coChangeDepth)
 	}
 }
 
 // TestReadHistory lists a real repository's commits, newest first, merges
-// left out.
+// left out and the merged branch's own commits in.
 func TestReadHistory(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
@@ -140,17 +140,21 @@ func TestReadHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Commit{
-		{Subject: "docs: readme", Files: []string{"README.md"}},
-		{Subject: "[DURACOM-453] fix lint", Files: []string{"src/menu.ts"}},
-		{Subject: "[DURACOM-453] add the admin menu", Files: []string{"src/app.ts", "src/menu.ts"}},
+	// The commits were made within a second, so only the newest and the
+	// root have a place git's date order fixes; the rest are compared as
+	// a set.
+	want := map[string][]string{
+		"docs: readme":                     {"README.md"},
+		"[DURACOM-453] fix lint":           {"src/menu.ts"},
+		"side work":                        {"src/side.ts"},
+		"[DURACOM-453] add the admin menu": {"src/app.ts", "src/menu.ts"},
 	}
-	if len(got) != len(want) {
-		t.Fatalf("ReadHistory = %+v, want %+v", got, want)
+	if len(got) != len(want) || got[0].Subject != "docs: readme" || got[len(got)-1].Subject != "[DURACOM-453] add the admin menu" {
+		t.Fatalf("ReadHistory = %+v, want the four non-merge commits, the readme first", got)
 	}
-	for i := range want {
-		if got[i].Subject != want[i].Subject || !slices.Equal(got[i].Files, want[i].Files) {
-			t.Errorf("commit %d = %+v, want %+v", i, got[i], want[i])
+	for _, c := range got {
+		if files, ok := want[c.Subject]; !ok || !slices.Equal(c.Files, files) {
+			t.Errorf("commit %+v, want one of %v", c, want)
 		}
 	}
 	// A workspace that is a folder of the repository names files from
@@ -160,8 +164,8 @@ func TestReadHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sub) != 2 || !slices.Equal(sub[1].Files, []string{"app.ts", "menu.ts"}) {
-		t.Errorf("ReadHistory(src) = %+v, want both commits with paths from src", sub)
+	if len(sub) != 3 || !slices.Equal(sub[2].Files, []string{"app.ts", "menu.ts"}) {
+		t.Errorf("ReadHistory(src) = %+v, want the three commits with paths from src", sub)
 	}
 	if _, err := ReadHistory(context.Background(), t.TempDir(), "", "", 10); err == nil {
 		t.Error("a directory that is no repository gave no error")
@@ -170,7 +174,7 @@ func TestReadHistory(t *testing.T) {
 	// The cache answers while HEAD stays, and reads again once it moves.
 	var cache HistoryCache
 	for range 2 {
-		if c, err := cache.Read(context.Background(), dir, 10); err != nil || len(c) != 3 || c[0].Subject != "docs: readme" {
+		if c, err := cache.Read(context.Background(), dir, 10); err != nil || len(c) != 4 || c[0].Subject != "docs: readme" {
 			t.Fatalf("cache.Read = %+v, %v", c, err)
 		}
 	}
@@ -179,7 +183,7 @@ func TestReadHistory(t *testing.T) {
 	}
 	write("src/app.ts", "import { menu } from './menu';\nmenu;\n")
 	git("commit", "-q", "-am", "use the menu")
-	if c, err := cache.Read(context.Background(), dir, 10); err != nil || len(c) != 4 || c[0].Subject != "use the menu" {
+	if c, err := cache.Read(context.Background(), dir, 10); err != nil || len(c) != 5 || c[0].Subject != "use the menu" {
 		t.Errorf("after a commit, cache.Read = %+v, %v", c, err)
 	}
 	if _, err := cache.Read(context.Background(), t.TempDir(), 10); err == nil {

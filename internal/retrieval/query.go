@@ -21,6 +21,9 @@ type Query struct {
 	// Tickets reads the prompt's ticket keys (connectors.jira.keyPattern);
 	// nil is the default pattern.
 	Tickets *TicketKeys
+	// History is the workspace's latest commits, newest first
+	// (ReadHistory), for the co-change lane; nil ranks without it.
+	History []Commit
 }
 
 // Ranked is one file of the result with the lanes that put it there.

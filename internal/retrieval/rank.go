@@ -32,6 +32,9 @@ var laneWeights = map[string]float64{
 	// (R@20 0.562 -> 0.631) but put the last commits' files ahead of text
 	// hits on outline (R@10 0.710 -> 0.685); at 0.15 no set lost.
 	"recent": 0.15,
+	// cochange: changed in the same past commits as the best files (see
+	// coChangeLane).
+	"cochange": 0.4,
 }
 
 // faintContribution is the least a lane must add to a file to count it
@@ -130,8 +133,11 @@ func score(ix *indexer.Index, q Query) []docScore {
 	for _, s := range first {
 		found[s.doc] = true
 	}
-	for doc := range lanes["graph"] {
-		found[doc] = true
+	lanes["cochange"] = d.coChangeLane(q.History, seeds)
+	for _, lane := range []string{"graph", "cochange"} {
+		for doc := range lanes[lane] {
+			found[doc] = true
+		}
 	}
 	for doc := range anchor {
 		if !found[doc] {

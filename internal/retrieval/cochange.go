@@ -1,0 +1,93 @@
+package retrieval
+
+// Co-change: files that changed together before change together again
+// (evolutionary coupling, as mined from version histories by Zimmermann et
+// al., "Mining Version Histories to Guide Software Changes"). It is the
+// one signal that knows a tree's layout without being told it: an Angular
+// component's .ts, .html and .scss, a Django app's views.py, urls.py and
+// forms.py, a Go handler and its Caddyfile parsing, a Java class and the
+// utility it delegates to are edited in the same commits, whatever the
+// files are called, and their text rarely repeats the words the task uses
+// for one of them.
+
+// maxCoChangeFiles is the largest commit read as evidence of coupling. A
+// commit of a few files is one change; a sweep (a rename, a lint or
+// formatting pass, a dependency bump) touches files that have nothing to
+// do with each other, and with n files it would add n² pairs.
+const maxCoChangeFiles = 12
+
+// minCoChanges is the fewest commits a pair must share to count. A pair
+// seen once is a coincidence as often as a coupling: counted, it lifted
+// files one commit had shared with a seed above text hits at the 10th
+// and 20th places (outline R@10 -0.025, flask R@20 -0.025).
+const minCoChanges = 2
+
+// coChangeDepth is how many of the latest commits the co-change lane
+// reads: the ticket lane's depth, enough for a file edited monthly to
+// have partners, and the same `git log` serves both.
+const coChangeDepth = ticketDepth
+
+// coChangeLane gives the files that changed with the seeds in past
+// commits. A seed's partner gets the seed's strength (its first-stage
+// score over the best seed's) times n_sf / (max(n_s, n_f) + 1): the share
+// of the commits of the more often changed of the two that changed both,
+// smoothed by one. A component's code and template changed together in
+// three of three commits are near certain (0.75). The partner's own count
+// weighs as much as the seed's because a hub (a model, the app object, a
+// routes table) changes with everything: by the seed's count alone
+// (n_sf/n_s) or the cosine (n_sf/sqrt(n_s n_f)) it lifted outline's
+// server/models/Collection.ts and excalidraw's App.tsx for any seed it
+// had been committed with, and pushed text hits past the 5th and 10th
+// places. A partner of several seeds takes the best.
+func (d *derived) coChangeLane(history []Commit, seeds []docScore) map[int32]float64 {
+	out := map[int32]float64{}
+	if len(seeds) == 0 || len(history) == 0 {
+		return out
+	}
+	top := seeds[0].total
+	strength := make(map[int32]float64, len(seeds))
+	for _, s := range seeds {
+		if top > 0 {
+			strength[s.doc] = s.total / top
+		}
+	}
+	seen := map[int32]int{}                    // file -> commits that changed it
+	pairs := map[int32]map[int32]int{}         // seed -> partner -> commits that changed both
+	docs := make([]int32, 0, maxCoChangeFiles) // one commit's files, in the corpus
+	for _, c := range history[:min(len(history), coChangeDepth)] {
+		if len(c.Files) < 2 || len(c.Files) > maxCoChangeFiles {
+			continue
+		}
+		docs = docs[:0]
+		for _, f := range c.Files {
+			if doc, ok := d.corpus.Doc(f); ok {
+				docs = append(docs, doc)
+			}
+		}
+		for _, s := range docs {
+			seen[s]++
+			if _, ok := strength[s]; !ok {
+				continue
+			}
+			for _, p := range docs {
+				if p == s {
+					continue
+				}
+				if pairs[s] == nil {
+					pairs[s] = map[int32]int{}
+				}
+				pairs[s][p]++
+			}
+		}
+	}
+	for s, partners := range pairs {
+		for p, n := range partners {
+			if n < minCoChanges {
+				continue
+			}
+			v := strength[s] * float64(n) / float64(max(seen[s], seen[p])+1)
+			out[p] = max(out[p], v)
+		}
+	}
+	return out
+}
