@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/mcpc/mcpc/internal/buildid"
 )
@@ -103,28 +102,23 @@ func storeView(file, key string, v *view) (err error) {
 // loadView reads the view stored in file if it was stored under key; a
 // missing file, another key or an unreadable file return nil.
 func loadView(file, key string) (*view, error) {
-	// Not through a link: like the database, the file must be mcpc's own.
-	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	// As sources are read (readRegular): not through a link, like the
+	// database the file must be mcpc's own, and bounded.
+	data, err := readRegular(file, maxViewFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", file)
-	}
-	data := make([]byte, info.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, err
+	if len(data) > maxViewFile {
+		return nil, fmt.Errorf("%s is larger than %d bytes", file, maxViewFile)
 	}
 	return decodeView(data, key)
 }
+
+// maxViewFile bounds a stored view: 47,550 files store 22.7 MB.
+const maxViewFile = 1 << 30
 
 // viewWriter writes the stored form: the view's lists referring to strings
 // by number, then the table of those strings (so it need not be known
