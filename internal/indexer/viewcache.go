@@ -441,15 +441,19 @@ func (r *viewReader) corpus() *Corpus {
 	return c
 }
 
-// index derives the view's lookups from its lists, as buildView does.
+// index derives the view's lookups from its lists, equal to buildView's.
+// Each lookup is one copy of its list grouped by key, not a slice grown
+// per key: at 47,550 files growing them allocated 138 MB for 63 MB
+// kept.
 func (v *view) index() {
-	v.byName, v.byLowerName = map[string][]Symbol{}, map[string][]Symbol{}
-	for _, s := range v.symbols {
-		v.byName[s.Name] = append(v.byName[s.Name], s)
-		lower := strings.ToLower(s.Name)
-		v.byLowerName[lower] = append(v.byLowerName[lower], s)
+	lower := make([]string, len(v.symbols))
+	for i, s := range v.symbols {
+		lower[i] = strings.ToLower(s.Name)
 	}
-	v.edgesFrom, v.edgesTo = map[string][]Edge{}, map[string][]Edge{}
+	v.byName = groupBy(v.symbols, func(i int) string { return v.symbols[i].Name })
+	v.byLowerName = groupBy(v.symbols, func(i int) string { return lower[i] })
+	v.edgesTo = groupBy(v.edges, func(i int) string { return v.edges[i].To })
+	v.edgesFrom = map[string][]Edge{}
 	for i := 0; i < len(v.edges); {
 		j := i + 1
 		for j < len(v.edges) && v.edges[j].From == v.edges[i].From {
@@ -458,9 +462,39 @@ func (v *view) index() {
 		v.edgesFrom[v.edges[i].From] = v.edges[i:j:j]
 		i = j
 	}
-	for _, e := range v.edges {
-		v.edgesTo[e.To] = append(v.edgesTo[e.To], e)
+}
+
+// groupBy maps each key of list's elements (key(i) of list[i]) to its
+// elements in list order, all of them in one copy of list: counted first,
+// then placed.
+func groupBy[T any](list []T, key func(i int) string) map[string][]T {
+	type slot struct{ off, n int }
+	slots := map[string]*slot{}
+	of := make([]*slot, len(list)) // each element's: placing looks nothing up
+	for i := range list {
+		k := key(i)
+		sl := slots[k]
+		if sl == nil {
+			sl = &slot{}
+			slots[k] = sl
+		}
+		sl.n++
+		of[i] = sl
 	}
+	off := 0
+	for _, sl := range slots {
+		sl.off, off, sl.n = off, off+sl.n, 0
+	}
+	grouped := make([]T, len(list))
+	for i, sl := range of {
+		grouped[sl.off+sl.n] = list[i]
+		sl.n++
+	}
+	out := make(map[string][]T, len(slots))
+	for k, sl := range slots {
+		out[k] = grouped[sl.off : sl.off+sl.n : sl.off+sl.n]
+	}
+	return out
 }
 
 // viewPrefetch is a stored view being read while the first refresh walks

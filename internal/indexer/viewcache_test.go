@@ -239,3 +239,22 @@ func writeBytes(t testing.TB, file string, data []byte) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkLoadViewLarge reads back the view stored in MCPC_BENCH_VIEW (a
+// tree's .ai/tmp/index-view).
+func BenchmarkLoadViewLarge(b *testing.B) {
+	file := os.Getenv("MCPC_BENCH_VIEW")
+	if file == "" {
+		b.Skip("MCPC_BENCH_VIEW not set")
+	}
+	data := readFile(b, file)
+	r := &viewReader{data: data[len(viewCacheMagic):]}
+	r.num()
+	key := string(r.bytes(r.count(1)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if v, err := loadView(file, key); err != nil || v == nil {
+			b.Fatal(v, err)
+		}
+	}
+}
