@@ -56,11 +56,12 @@ type ignoreRule struct {
 type ruleKind uint8
 
 const (
-	ruleExact  ruleKind = iota // s == lit
-	ruleSuffix                 // "*lit" on a name: s ends with lit
-	rulePrefix                 // "lit*": s starts with lit, and no slash follows
-	ruleUnder                  // "lit**" (and "lit*" on a name): s starts with lit
-	ruleWild                   // s starts with lit and wildmatch(rest) takes the remainder
+	ruleExact    ruleKind = iota // s == lit
+	ruleSuffix                   // "*lit" on a name: s ends with lit
+	rulePrefix                   // "lit*": s starts with lit, and no slash follows
+	ruleUnder                    // "lit**" (and "lit*" on a name): s starts with lit
+	ruleContains                 // "*lit*" on a name: lit is in s
+	ruleWild                     // s starts with lit and wildmatch(rest) takes the remainder
 )
 
 // ignoreSet is the rules of one directory level (a .gitignore, or the
@@ -141,6 +142,8 @@ func compileIgnoreRule(line string) (ignoreRule, bool) {
 		r.kind = ruleExact
 	case r.basename && n == 0 && r.rest[0] == '*' && simpleLength(r.rest[1:]) == len(r.rest)-1:
 		r.kind, r.lit = ruleSuffix, r.rest[1:]
+	case r.basename && n == 0 && isContains(r.rest):
+		r.kind, r.lit = ruleContains, r.rest[1:len(r.rest)-1]
 	case stars && (r.basename || len(r.rest) > 1):
 		// A name has no slash to stop a star; on a path git starts
 		// matching after the literal prefix, so "**" there counts as
@@ -152,6 +155,13 @@ func compileIgnoreRule(line string) (ignoreRule, bool) {
 		r.kind = ruleWild
 	}
 	return r, true
+}
+
+// isContains reports whether pattern is "*lit*" with a literal lit: on a
+// name, where stars match anything, it asks whether lit is in the name.
+func isContains(pattern string) bool {
+	return len(pattern) > 2 && pattern[0] == '*' && pattern[len(pattern)-1] == '*' &&
+		simpleLength(pattern[1:len(pattern)-1]) == len(pattern)-2
 }
 
 // ignoreStack is the chain of rule sets that apply inside one directory.
@@ -199,6 +209,8 @@ func (r *ignoreRule) matches(s string) bool {
 		return strings.HasPrefix(s, r.lit) && strings.IndexByte(s[len(r.lit):], '/') < 0
 	case ruleUnder:
 		return strings.HasPrefix(s, r.lit)
+	case ruleContains:
+		return strings.Contains(s, r.lit)
 	}
 	return strings.HasPrefix(s, r.lit) && wildmatch(r.rest, s[len(r.lit):], !r.basename)
 }

@@ -68,7 +68,7 @@ func FuzzIgnoreRule(f *testing.F) {
 		if ok {
 			general := r
 			general.kind = ruleWild
-			if r.kind == ruleSuffix {
+			if r.kind == ruleSuffix || r.kind == ruleContains {
 				general.lit = ""
 			}
 			if fast, slow := ruleTakes(r, rel, isDir), ruleTakes(general, rel, isDir); fast != slow {

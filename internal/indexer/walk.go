@@ -225,17 +225,20 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) er
 		return nil
 	}
 	l := &listing{listedAt: time.Now().UnixNano()}
-	flags := os.O_RDONLY | unix.O_DIRECTORY
+	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if rel != "" {
 		flags |= unix.O_NOFOLLOW
 	}
-	f, err := os.OpenFile(abs, flags, 0)
+	// Opened blocking and wrapped with NewFile: os.OpenFile would offer a
+	// directory to the poller and switch it to non-blocking and back, three
+	// system calls per directory for nothing.
+	fd, err := unix.Open(abs, flags, 0)
 	if err != nil {
-		w.problem(rel, ProblemUnreadable, err.Error())
+		w.problem(rel, ProblemUnreadable, (&fs.PathError{Op: "open", Path: abs, Err: err}).Error())
 		return nil
 	}
+	f := os.NewFile(uintptr(fd), abs)
 	defer f.Close()
-	fd := int(f.Fd())
 	var st unix.Stat_t
 	if unix.Fstat(fd, &st) == nil {
 		l.mtime = st.Mtim.Nano()
