@@ -62,8 +62,17 @@ func derive(ix *indexer.Index) *derived {
 	} else {
 		d.derivePaths()
 	}
+	// Symbols come in path order: one document lookup per file, not per
+	// symbol (134,000 symbols in 47,550 files).
+	var lastFile string
+	var lastDoc int32
+	lastOK := false
 	for _, s := range ix.AllSymbols() {
-		doc, ok := c.Doc(s.File)
+		if s.File != lastFile || lastFile == "" {
+			lastFile = s.File
+			lastDoc, lastOK = c.Doc(s.File)
+		}
+		doc, ok := lastDoc, lastOK
 		if !ok || s.Kind == "route" || s.Kind == "grid_column" {
 			continue
 		}
@@ -101,13 +110,56 @@ func (d *derived) derivePaths() {
 	}
 	dirs := map[string]*dirInfo{}
 	stems := map[string][]string{}
+	// A directory's terms are its parent's followed by its own name's new
+	// ones, and the names repeat far more than the directories (every
+	// application of a monorepo has its own src/app/core/...): each name
+	// is tokenised once, each directory extends its parent's list.
+	names := map[string][]string{}
+	var dirTerms func(dir string) []string // dir ends in '/'; "" is the root
+	dirTerms = func(dir string) []string {
+		if dir == "" {
+			return nil
+		}
+		if di := dirs[dir]; di != nil {
+			return di.terms
+		}
+		slash := strings.LastIndexByte(dir[:len(dir)-1], '/')
+		parent, name := dir[:slash+1], dir[slash+1:len(dir)-1]
+		own, ok := names[name]
+		if !ok {
+			own = uniqueTerms(name)
+			names[name] = own
+		}
+		up := dirTerms(parent)
+		terms := up[:len(up):len(up)]
+		for _, t := range own {
+			if !slices.Contains(up, t) {
+				terms = append(terms, t)
+			}
+		}
+		if len(terms) == len(up) {
+			terms = up
+		}
+		if dirs[parent] == nil && parent != "" {
+			dirs[parent] = &dirInfo{terms: up, anchor: anchorUnset}
+		}
+		dirs[dir] = &dirInfo{terms: terms, anchor: anchorUnset}
+		return terms
+	}
 	for i, f := range c.Files {
 		slash := strings.LastIndexByte(f, '/')
 		dir, base := f[:slash+1], f[slash+1:]
 		di := dirs[dir]
 		if di == nil {
-			di = &dirInfo{terms: uniqueTerms(dir), anchor: indexer.Anchor(f)}
-			dirs[dir] = di
+			dirTerms(dir)
+			di = dirs[dir]
+			if di == nil { // the root
+				di = &dirInfo{anchor: anchorUnset}
+				dirs[dir] = di
+			}
+		}
+		if di.anchor == anchorUnset {
+			di.anchor = indexer.Anchor(f)
 		}
 		stem := base
 		if dot := strings.LastIndexByte(base, '.'); dot >= 0 {
@@ -131,16 +183,21 @@ func (d *derived) derivePaths() {
 	}
 }
 
+// anchorUnset marks a directory whose anchor no file of it computed yet
+// (derivePaths meets parents before their files).
+const anchorUnset = "\x00"
+
+// uniqueTerms is s's terms, each once, in order. A name has a handful of
+// terms: a linear search beats a set.
 func uniqueTerms(s string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, t := range indexer.Tokenize(s) {
-		if !seen[t] {
-			seen[t] = true
+	all := indexer.Tokenize(s)
+	out := all[:0]
+	for _, t := range all {
+		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
-	return out
+	return slices.Clip(out)
 }
 
 // idf is BM25's inverse document frequency, floored at a small positive
