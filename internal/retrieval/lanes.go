@@ -67,6 +67,17 @@ func derive(ix *indexer.Index) *derived {
 	var lastFile string
 	var lastDoc int32
 	lastOK := false
+	// Names repeat far more than terms: each distinct name's terms are
+	// looked up once, as slots of lists, and a symbol appends its id to
+	// its name's slots without hashing a term.
+	type nameSlots struct {
+		slots []int32
+		parts int
+	}
+	byName := map[string]nameSlots{}
+	slotOf := map[string]int32{}
+	var slotTerms []string
+	var lists [][]int32
 	for _, s := range ix.AllSymbols() {
 		if s.File != lastFile || lastFile == "" {
 			lastFile = s.File
@@ -76,16 +87,34 @@ func derive(ix *indexer.Index) *derived {
 		if !ok || s.Kind == "route" || s.Kind == "grid_column" {
 			continue
 		}
-		terms, ok := d.nameTerms[s.Name]
+		ns, ok := byName[s.Name]
 		if !ok {
-			terms = uniqueTerms(s.Name)
-			d.nameTerms[s.Name] = terms
+			terms, known := d.nameTerms[s.Name]
+			if !known {
+				terms = uniqueTerms(s.Name)
+				d.nameTerms[s.Name] = terms
+			}
+			ns = nameSlots{slots: make([]int32, len(terms)), parts: len(terms)}
+			for i, t := range terms {
+				slot, seen := slotOf[t]
+				if !seen {
+					slot = int32(len(lists))
+					slotOf[t] = slot
+					slotTerms = append(slotTerms, t)
+					lists = append(lists, nil)
+				}
+				ns.slots[i] = slot
+			}
+			byName[s.Name] = ns
 		}
 		id := int32(len(d.symbols))
-		d.symbols = append(d.symbols, symInfo{doc: doc, parts: len(terms)})
-		for _, t := range terms {
-			d.symTerms[t] = append(d.symTerms[t], id)
+		d.symbols = append(d.symbols, symInfo{doc: doc, parts: ns.parts})
+		for _, slot := range ns.slots {
+			lists[slot] = append(lists[slot], id)
 		}
+	}
+	for slot, ids := range lists {
+		d.symTerms[slotTerms[slot]] = ids
 	}
 	cache = d
 	return d
