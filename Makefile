@@ -31,7 +31,8 @@ FUZZ_TARGETS := \
 	schemas:FuzzValidSchema \
 	internal/engine:FuzzDecodeResult \
 	internal/controller:FuzzKeyMaterial \
-	internal/indexer:FuzzDecodeView
+	internal/indexer:FuzzDecodeView \
+	internal/indexer:FuzzIgnoreRule
 FUZZTIME ?= 10s
 
 ## fuzz-short: each of FUZZ_TARGETS for FUZZTIME

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -37,19 +36,33 @@ func init() {
 	}
 }
 
-// ignoreRule is one gitignore line compiled to a regular expression over a
-// path relative to the directory holding the rule.
+// ignoreRule is one gitignore line, matched as git matches it (dir.c and
+// wildmatch.c). Most lines are a plain name ("node_modules"), an extension
+// glob ("*.min.js") or a path in one folder ("/npm-debug.log.*"): those
+// are string comparisons. The rest go to wildmatch, after the literal
+// prefix git also compares first.
 type ignoreRule struct {
-	// Most rules are a plain name ("node_modules") or an extension glob
-	// ("*.min.js"); they skip the regexp, which dominates walk time.
-	baseName string
-	suffix   string
-	exact    string // anchored, no wildcard: the whole path
-	prefix   string // anchored, one trailing '*': a name in one folder
-	re       *regexp.Regexp
+	kind ruleKind
+	// basename: the line has no slash, so it names the last element of a
+	// path at any depth below its .gitignore, not a path from there.
+	basename bool
+	lit      string // the literal part (see ruleKind)
+	rest     string // the pattern after the literal prefix, for ruleWild
 	negate   bool
 	dirOnly  bool
 }
+
+// ruleKind is how an ignoreRule matches the name or path s.
+type ruleKind uint8
+
+const (
+	ruleExact    ruleKind = iota // s == lit
+	ruleSuffix                   // "*lit" on a name: s ends with lit
+	rulePrefix                   // "lit*": s starts with lit, and no slash follows
+	ruleUnder                    // "lit**" (and "lit*" on a name): s starts with lit
+	ruleContains                 // "*lit*" on a name: lit is in s
+	ruleWild                     // s starts with lit and wildmatch(rest) takes the remainder
+)
 
 // ignoreSet is the rules of one directory level (a .gitignore, or the
 // defaults and Options.Exclude at the root).
@@ -58,8 +71,12 @@ type ignoreSet struct {
 	rules []ignoreRule
 }
 
+// utf8BOM is skipped at the start of a .gitignore, as git does.
+const utf8BOM = "\ufeff"
+
 func parseIgnore(base string, data []byte) *ignoreSet {
 	set := &ignoreSet{base: base}
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		if r, ok := compileIgnoreRule(sc.Text()); ok {
@@ -69,87 +86,82 @@ func parseIgnore(base string, data []byte) *ignoreSet {
 	return set
 }
 
+// trimTrailingSpaces drops the spaces that end a line unless a backslash
+// quotes them ("name\ " keeps its space), as git does. Tabs stay.
+func trimTrailingSpaces(line string) string {
+	end := len(line)
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case ' ':
+			continue
+		case '\\':
+			i++
+		}
+		end = min(i+1, len(line))
+	}
+	return line[:end]
+}
+
+// simpleLength is how many bytes of pattern are literal: git's
+// simple_length, up to the first '*', '?', '[' or '\\'.
+func simpleLength(pattern string) int {
+	for i := 0; i < len(pattern); i++ {
+		if isGlobSpecial(pattern[i]) {
+			return i
+		}
+	}
+	return len(pattern)
+}
+
 func compileIgnoreRule(line string) (ignoreRule, bool) {
-	line = strings.TrimRight(line, " \t\r")
-	if line == "" || strings.HasPrefix(line, "#") {
+	line = trimTrailingSpaces(strings.TrimSuffix(line, "\r"))
+	if line == "" || line[0] == '#' {
 		return ignoreRule{}, false
 	}
 	var r ignoreRule
-	if strings.HasPrefix(line, "!") {
+	if line[0] == '!' {
 		r.negate = true
 		line = line[1:]
 	}
-	line = strings.TrimPrefix(line, `\`)
-	if strings.HasSuffix(line, "/") {
+	if strings.HasSuffix(line, "/") { // git drops one slash: "a//" names the path "a/"
 		r.dirOnly = true
-		line = strings.TrimRight(line, "/")
+		line = line[:len(line)-1]
 	}
-	anchored := strings.Contains(line, "/")
+	// A slash at the start or in the middle anchors the line to its
+	// .gitignore's directory.
+	r.basename = !strings.Contains(line, "/")
 	line = strings.TrimPrefix(line, "/")
 	if line == "" {
-		return ignoreRule{}, false
+		return ignoreRule{}, false // matches nothing
 	}
-	if !anchored && !strings.ContainsAny(line, "*?[") {
-		r.baseName = line
-		return r, true
+	n := simpleLength(line)
+	r.lit, r.rest = line[:n], line[n:]
+	stars := strings.Trim(r.rest, "*") == ""
+	switch {
+	case r.rest == "":
+		r.kind = ruleExact
+	case r.basename && n == 0 && r.rest[0] == '*' && simpleLength(r.rest[1:]) == len(r.rest)-1:
+		r.kind, r.lit = ruleSuffix, r.rest[1:]
+	case r.basename && n == 0 && isContains(r.rest):
+		r.kind, r.lit = ruleContains, r.rest[1:len(r.rest)-1]
+	case stars && (r.basename || len(r.rest) > 1):
+		// A name has no slash to stop a star; on a path git starts
+		// matching after the literal prefix, so "**" there counts as
+		// being at a directory boundary and crosses slashes.
+		r.kind = ruleUnder
+	case stars:
+		r.kind = rulePrefix
+	default:
+		r.kind = ruleWild
 	}
-	if !anchored && strings.HasPrefix(line, "*") && !strings.ContainsAny(line[1:], "*?[") {
-		r.suffix = line[1:]
-		return r, true
-	}
-	if anchored && !strings.ContainsAny(line, "*?[") {
-		r.exact = line
-		return r, true
-	}
-	if anchored && strings.HasSuffix(line, "*") && !strings.ContainsAny(line[:len(line)-1], "*?[") {
-		r.prefix = line[:len(line)-1]
-		return r, true
-	}
-	var b strings.Builder
-	if anchored {
-		b.WriteString("^")
-	} else {
-		b.WriteString("^(?:.*/)?")
-	}
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case strings.HasPrefix(line[i:], "**/"):
-			b.WriteString("(?:.*/)?")
-			i += 2
-		case strings.HasPrefix(line[i:], "/**") && i+3 == len(line):
-			b.WriteString("/.*")
-			i += 2
-		case strings.HasPrefix(line[i:], "**"):
-			b.WriteString(".*")
-			i++
-		case c == '*':
-			b.WriteString("[^/]*")
-		case c == '?':
-			b.WriteString("[^/]")
-		case c == '[':
-			j := strings.IndexByte(line[i:], ']')
-			if j < 0 {
-				b.WriteString(`\[`)
-				continue
-			}
-			class := line[i+1 : i+j]
-			if strings.HasPrefix(class, "!") {
-				class = "^" + class[1:]
-			}
-			b.WriteString("[" + class + "]")
-			i += j
-		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	if err != nil {
-		return ignoreRule{}, false
-	}
-	r.re = re
 	return r, true
+}
+
+// isContains reports whether pattern is "*lit*" with a literal lit: on a
+// name, where stars match anything, it asks whether lit is in the name.
+func isContains(pattern string) bool {
+	return len(pattern) > 2 && pattern[0] == '*' && pattern[len(pattern)-1] == '*' &&
+		simpleLength(pattern[1:len(pattern)-1]) == len(pattern)-2
 }
 
 // ignoreStack is the chain of rule sets that apply inside one directory.
@@ -158,21 +170,26 @@ type ignoreStack []*ignoreSet
 // ignored reports whether rel (repository-relative, '/'-separated) is
 // excluded. Deeper sets and later rules win, as in git.
 func (st ignoreStack) ignored(rel string, isDir bool) bool {
+	name := rel[strings.LastIndexByte(rel, '/')+1:]
 	for i := len(st) - 1; i >= 0; i-- {
 		set := st[i]
 		p := rel
-		if set.base != "" {
-			if !strings.HasPrefix(rel, set.base+"/") {
+		if b := set.base; b != "" {
+			if len(rel) <= len(b) || rel[len(b)] != '/' || rel[:len(b)] != b {
 				continue
 			}
-			p = rel[len(set.base)+1:]
+			p = rel[len(b)+1:]
 		}
 		for j := len(set.rules) - 1; j >= 0; j-- {
-			r := set.rules[j]
+			r := &set.rules[j]
 			if r.dirOnly && !isDir {
 				continue
 			}
-			if r.matches(p) {
+			s := p
+			if r.basename {
+				s = name
+			}
+			if r.matches(s) {
 				return !r.negate
 			}
 		}
@@ -180,16 +197,20 @@ func (st ignoreStack) ignored(rel string, isDir bool) bool {
 	return false
 }
 
-func (r ignoreRule) matches(p string) bool {
-	switch {
-	case r.baseName != "":
-		return p == r.baseName || strings.HasSuffix(p, "/"+r.baseName)
-	case r.suffix != "":
-		return strings.HasSuffix(p, r.suffix)
-	case r.exact != "":
-		return p == r.exact
-	case r.prefix != "":
-		return strings.HasPrefix(p, r.prefix) && !strings.Contains(p[len(r.prefix):], "/")
+// matches reports whether the rule takes s: the last path element for a
+// basename rule, else the path relative to the rule's directory.
+func (r *ignoreRule) matches(s string) bool {
+	switch r.kind {
+	case ruleExact:
+		return s == r.lit
+	case ruleSuffix:
+		return strings.HasSuffix(s, r.lit)
+	case rulePrefix:
+		return strings.HasPrefix(s, r.lit) && strings.IndexByte(s[len(r.lit):], '/') < 0
+	case ruleUnder:
+		return strings.HasPrefix(s, r.lit)
+	case ruleContains:
+		return strings.Contains(s, r.lit)
 	}
-	return r.re.MatchString(p)
+	return strings.HasPrefix(s, r.lit) && wildmatch(r.rest, s[len(r.lit):], !r.basename)
 }

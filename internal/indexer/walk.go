@@ -3,10 +3,12 @@ package indexer
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,7 +104,8 @@ func (w *walker) walk(ctx context.Context, extra []string) error {
 		return err
 	}
 	w.next = map[string]*listing{}
-	if err := w.dir(ctx, w.root, "", ignoreStack{rootSet}); err != nil {
+	// Clean once: dir appends names to it without Join's Clean.
+	if err := w.dir(ctx, filepath.Clean(w.root), "", ignoreStack{rootSet}); err != nil {
 		return err
 	}
 	if w.stale {
@@ -111,14 +114,6 @@ func (w *walker) walk(ctx context.Context, extra []string) error {
 		return w.walk(ctx, extra)
 	}
 	return nil
-}
-
-func stampOf(abs string) stamp {
-	info, err := os.Lstat(abs)
-	if err != nil {
-		return stamp{}
-	}
-	return stamp{size: info.Size(), mtime: info.ModTime().UnixNano()}
 }
 
 // reuse walks a directory from its previous listing if it is still valid.
@@ -155,7 +150,7 @@ func (w *walker) reuse(ctx context.Context, abs, rel string, epoch uint64) bool 
 	w.problems = append(w.problems, old.problems...)
 	w.skipped += old.skipped
 	for _, name := range old.files {
-		childRel, childAbs := join(rel, name), abs+string(filepath.Separator)+name
+		childRel, childAbs := join(rel, name), joinAbs(abs, name)
 		err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -172,7 +167,7 @@ func (w *walker) reuse(ctx context.Context, abs, rel string, epoch uint64) bool 
 	}
 	l.own(w, files, problems, skipped, epoch)
 	for _, name := range old.dirs {
-		_ = w.dir(ctx, abs+string(filepath.Separator)+name, join(rel, name), old.stack)
+		_ = w.dir(ctx, joinAbs(abs, name), join(rel, name), old.stack)
 	}
 	return true
 }
@@ -195,7 +190,7 @@ func (w *walker) clean(ctx context.Context, abs, rel string, epoch uint64) bool 
 	w.problems = append(w.problems, old.ownProblems...)
 	w.skipped += old.ownSkipped
 	for _, name := range old.dirs {
-		_ = w.dir(ctx, abs+string(filepath.Separator)+name, join(rel, name), old.stack)
+		_ = w.dir(ctx, joinAbs(abs, name), join(rel, name), old.stack)
 	}
 	return true
 }
@@ -208,7 +203,11 @@ func join(rel, name string) string {
 }
 
 // dir walks one directory. Links are never followed, so every directory it
-// enters is a real one inside the tree and no walk can loop.
+// enters is a real one inside the tree and no walk can loop. It opens the
+// directory once and stats its entries relative to that handle, as reuse
+// does: the kernel resolves each name in the open directory instead of
+// walking the whole path again, and a directory swapped for a link after
+// its parent was listed is not opened (O_NOFOLLOW below the root).
 func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -225,19 +224,39 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) er
 	if w.clean(ctx, abs, rel, epoch) || w.reuse(ctx, abs, rel, epoch) {
 		return nil
 	}
-	l := &listing{listedAt: time.Now().UnixNano(), ignore: stampOf(filepath.Join(abs, ".gitignore"))}
-	info, err := os.Lstat(abs)
-	if err == nil {
-		l.mtime = info.ModTime().UnixNano()
+	l := &listing{listedAt: time.Now().UnixNano()}
+	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+	if rel != "" {
+		flags |= unix.O_NOFOLLOW
 	}
-	entries, err := os.ReadDir(abs)
+	// Opened blocking and wrapped with NewFile: os.OpenFile would offer a
+	// directory to the poller and switch it to non-blocking and back, three
+	// system calls per directory for nothing.
+	fd, err := unix.Open(abs, flags, 0)
+	if err != nil {
+		w.problem(rel, ProblemUnreadable, (&fs.PathError{Op: "open", Path: abs, Err: err}).Error())
+		return nil
+	}
+	f := os.NewFile(uintptr(fd), abs)
+	defer f.Close()
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) == nil {
+		l.mtime = st.Mtim.Nano()
+	}
+	if unix.Fstatat(fd, ".gitignore", &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+		l.ignore = stamp{size: st.Size, mtime: st.Mtim.Nano()}
+		if data, ok := readIgnoreAt(fd, abs); ok {
+			stack = append(stack[:len(stack):len(stack)], parseIgnore(rel, data))
+		}
+	}
+	entries, err := f.ReadDir(-1)
 	if err != nil {
 		w.problem(rel, ProblemUnreadable, err.Error())
 		return nil
 	}
-	if data, ok := readSmallFile(filepath.Join(abs, ".gitignore")); ok {
-		stack = append(stack[:len(stack):len(stack)], parseIgnore(rel, data))
-	}
+	// In name order, as os.ReadDir returns them: the order of the files
+	// and problems the walk reports.
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	l.stack = stack
 	w.next[rel] = l
 	files, problems, skipped := len(w.files), len(w.problems), w.skipped
@@ -245,7 +264,6 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) er
 	for _, e := range entries {
 		name := e.Name()
 		childRel := join(rel, name)
-		childAbs := filepath.Join(abs, name)
 		mode := e.Type()
 		if mode&fs.ModeSymlink != 0 {
 			// Links are never followed: one may lead out of the worktree
@@ -269,36 +287,58 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) er
 		if !mode.IsRegular() || pathscope.IsStagedName(name) || stack.ignored(childRel, false) {
 			continue
 		}
-		if binaryExtensions[strings.ToLower(path.Ext(childRel))] {
+		if binaryExtensions[strings.ToLower(path.Ext(name))] {
 			l.skipped++
 			w.skipped++
 			continue
 		}
 		l.files = append(l.files, name)
-		info, err := e.Info()
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				w.problem(childRel, ProblemVanished, "file vanished during the walk")
-			} else {
-				w.problem(childRel, ProblemUnreadable, err.Error())
-			}
-			continue
+		childAbs := joinAbs(abs, name)
+		switch err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); {
+		case errors.Is(err, fs.ErrNotExist):
+			w.problem(childRel, ProblemVanished, "file vanished during the walk")
+		case err != nil:
+			w.problem(childRel, ProblemUnreadable, (&fs.PathError{Op: "lstat", Path: childAbs, Err: err}).Error())
+		case st.Size > w.maxBytes:
+			w.problem(childRel, ProblemTooLarge, "larger than the index's size limit")
+		default:
+			w.files = append(w.files, candidate{Rel: childRel, Abs: childAbs, Size: st.Size, ModTime: st.Mtim.Nano()})
 		}
-		w.file(childAbs, childRel, info)
 	}
 	l.own(w, files, problems, skipped, epoch)
 	for _, name := range subdirs {
-		_ = w.dir(ctx, filepath.Join(abs, name), join(rel, name), stack)
+		_ = w.dir(ctx, joinAbs(abs, name), join(rel, name), stack)
 	}
 	return nil
 }
 
-func (w *walker) file(abs, rel string, info fs.FileInfo) {
-	if info.Size() > w.maxBytes {
-		w.problem(rel, ProblemTooLarge, "larger than the index's size limit")
-		return
+// joinAbs is filepath.Join for a clean directory and one name, without
+// Join's Clean pass over the whole path for every entry.
+func joinAbs(dir, name string) string {
+	if strings.HasSuffix(dir, string(filepath.Separator)) { // the file system root
+		return dir + name
 	}
-	w.files = append(w.files, candidate{Rel: rel, Abs: abs, Size: info.Size(), ModTime: info.ModTime().UnixNano()})
+	return dir + string(filepath.Separator) + name
+}
+
+// readIgnoreAt reads the .gitignore of the directory open as dirfd the
+// way readSmallFile reads settings files: not through a link, not from a
+// FIFO or device, and not past maxSmallFile.
+func readIgnoreAt(dirfd int, dirAbs string) ([]byte, bool) {
+	fd, err := unix.Openat(dirfd, ".gitignore", unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	f := os.NewFile(uintptr(fd), joinAbs(dirAbs, ".gitignore"))
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxSmallFile {
+		return nil, false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSmallFile+1))
+	if err != nil || len(data) > maxSmallFile {
+		return nil, false
+	}
+	return data, true
 }
 
 func (w *walker) problem(rel, kind, msg string) {

@@ -70,8 +70,15 @@ func (d *derived) adjacency(ix *indexer.Index) [][]int32 {
 	type link struct{ from, to int32 }
 	var links []link
 	degree := make([]int, len(d.corpus.Files))
+	// Edges come grouped by source: one lookup per source file.
+	var lastFrom string
+	var from int32
+	ok1 := false
 	for _, e := range ix.Edges() {
-		from, ok1 := d.corpus.Doc(e.From)
+		if e.From != lastFrom || lastFrom == "" {
+			lastFrom = e.From
+			from, ok1 = d.corpus.Doc(e.From)
+		}
 		to, ok2 := d.corpus.Doc(e.To)
 		if !ok1 || !ok2 {
 			continue

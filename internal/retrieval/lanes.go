@@ -62,21 +62,59 @@ func derive(ix *indexer.Index) *derived {
 	} else {
 		d.derivePaths()
 	}
+	// Symbols come in path order: one document lookup per file, not per
+	// symbol (134,000 symbols in 47,550 files).
+	var lastFile string
+	var lastDoc int32
+	lastOK := false
+	// Names repeat far more than terms: each distinct name's terms are
+	// looked up once, as slots of lists, and a symbol appends its id to
+	// its name's slots without hashing a term.
+	type nameSlots struct {
+		slots []int32
+		parts int
+	}
+	byName := map[string]nameSlots{}
+	slotOf := map[string]int32{}
+	var slotTerms []string
+	var lists [][]int32
 	for _, s := range ix.AllSymbols() {
-		doc, ok := c.Doc(s.File)
+		if s.File != lastFile || lastFile == "" {
+			lastFile = s.File
+			lastDoc, lastOK = c.Doc(s.File)
+		}
+		doc, ok := lastDoc, lastOK
 		if !ok || s.Kind == "route" || s.Kind == "grid_column" {
 			continue
 		}
-		terms, ok := d.nameTerms[s.Name]
+		ns, ok := byName[s.Name]
 		if !ok {
-			terms = uniqueTerms(s.Name)
-			d.nameTerms[s.Name] = terms
+			terms, known := d.nameTerms[s.Name]
+			if !known {
+				terms = uniqueTerms(s.Name)
+				d.nameTerms[s.Name] = terms
+			}
+			ns = nameSlots{slots: make([]int32, len(terms)), parts: len(terms)}
+			for i, t := range terms {
+				slot, seen := slotOf[t]
+				if !seen {
+					slot = int32(len(lists))
+					slotOf[t] = slot
+					slotTerms = append(slotTerms, t)
+					lists = append(lists, nil)
+				}
+				ns.slots[i] = slot
+			}
+			byName[s.Name] = ns
 		}
 		id := int32(len(d.symbols))
-		d.symbols = append(d.symbols, symInfo{doc: doc, parts: len(terms)})
-		for _, t := range terms {
-			d.symTerms[t] = append(d.symTerms[t], id)
+		d.symbols = append(d.symbols, symInfo{doc: doc, parts: ns.parts})
+		for _, slot := range ns.slots {
+			lists[slot] = append(lists[slot], id)
 		}
+	}
+	for slot, ids := range lists {
+		d.symTerms[slotTerms[slot]] = ids
 	}
 	cache = d
 	return d
@@ -97,50 +135,122 @@ func (d *derived) derivePaths() {
 	d.anchors = make([]string, len(c.Files))
 	type dirInfo struct {
 		terms  []string // distinct, in order
+		slots  []int32  // terms' lists in lists, once a file of it is met
 		anchor string
 	}
+	type stemInfo struct {
+		terms []string
+		slots []int32
+	}
 	dirs := map[string]*dirInfo{}
-	stems := map[string][]string{}
+	stems := map[string]*stemInfo{}
+	// Each term's documents are a list in lists, found by a directory's or
+	// a stem's slots: a file appends to its terms' lists without hashing
+	// them (47,550 files, some 380,000 appends).
+	slotOf := map[string]int32{}
+	var lists [][]int32
+	slots := func(terms []string) []int32 {
+		out := make([]int32, len(terms))
+		for i, t := range terms {
+			slot, ok := slotOf[t]
+			if !ok {
+				slot = int32(len(lists))
+				slotOf[t] = slot
+				lists = append(lists, nil)
+			}
+			out[i] = slot
+		}
+		return out
+	}
+	// A directory's terms are its parent's followed by its own name's new
+	// ones, and the names repeat far more than the directories (every
+	// application of a monorepo has its own src/app/core/...): each name
+	// is tokenised once, each directory extends its parent's list.
+	names := map[string][]string{}
+	var dirTerms func(dir string) []string // dir ends in '/'; "" is the root
+	dirTerms = func(dir string) []string {
+		if dir == "" {
+			return nil
+		}
+		if di := dirs[dir]; di != nil {
+			return di.terms
+		}
+		slash := strings.LastIndexByte(dir[:len(dir)-1], '/')
+		parent, name := dir[:slash+1], dir[slash+1:len(dir)-1]
+		own, ok := names[name]
+		if !ok {
+			own = uniqueTerms(name)
+			names[name] = own
+		}
+		up := dirTerms(parent)
+		terms := up[:len(up):len(up)]
+		for _, t := range own {
+			if !slices.Contains(up, t) {
+				terms = append(terms, t)
+			}
+		}
+		if len(terms) == len(up) {
+			terms = up
+		}
+		dirs[dir] = &dirInfo{terms: terms, anchor: anchorUnset}
+		return terms
+	}
 	for i, f := range c.Files {
 		slash := strings.LastIndexByte(f, '/')
 		dir, base := f[:slash+1], f[slash+1:]
 		di := dirs[dir]
 		if di == nil {
-			di = &dirInfo{terms: uniqueTerms(dir), anchor: indexer.Anchor(f)}
-			dirs[dir] = di
+			dirTerms(dir)
+			di = dirs[dir]
+			if di == nil { // the root
+				di = &dirInfo{anchor: anchorUnset}
+				dirs[dir] = di
+			}
+		}
+		if di.anchor == anchorUnset {
+			di.anchor, di.slots = indexer.Anchor(f), slots(di.terms)
 		}
 		stem := base
 		if dot := strings.LastIndexByte(base, '.'); dot >= 0 {
 			stem = base[:dot]
 		}
-		st, ok := stems[stem]
-		if !ok {
-			st = uniqueTerms(stem)
+		st := stems[stem]
+		if st == nil {
+			terms := uniqueTerms(stem)
+			st = &stemInfo{terms: terms, slots: slots(terms)}
 			stems[stem] = st
 		}
-		for _, t := range di.terms {
-			d.pathTerms[t] = append(d.pathTerms[t], int32(i))
+		for _, slot := range di.slots {
+			lists[slot] = append(lists[slot], int32(i))
 		}
-		for _, t := range st {
+		for k, t := range st.terms {
 			if !slices.Contains(di.terms, t) {
-				d.pathTerms[t] = append(d.pathTerms[t], int32(i))
+				lists[st.slots[k]] = append(lists[st.slots[k]], int32(i))
 			}
 		}
-		d.baseTerms[i] = st
+		d.baseTerms[i] = st.terms
 		d.anchors[i] = di.anchor
+	}
+	for t, slot := range slotOf {
+		d.pathTerms[t] = lists[slot]
 	}
 }
 
+// anchorUnset marks a directory whose anchor no file of it computed yet
+// (derivePaths meets parents before their files).
+const anchorUnset = "\x00"
+
+// uniqueTerms is s's terms, each once, in order. A name has a handful of
+// terms: a linear search beats a set.
 func uniqueTerms(s string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, t := range indexer.Tokenize(s) {
-		if !seen[t] {
-			seen[t] = true
+	all := indexer.Tokenize(s)
+	out := all[:0]
+	for _, t := range all {
+		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
-	return out
+	return slices.Clip(out)
 }
 
 // idf is BM25's inverse document frequency, floored at a small positive
