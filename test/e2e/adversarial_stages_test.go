@@ -197,6 +197,11 @@ func startBinaryWithLockLog(t *testing.T, bin, ws string, env ...string) (*agent
 	cmd.Env = append(os.Environ(), env...)
 	logs := &lockLog{}
 	cmd.Stderr = logs
+	// Wait copies stderr to logs until every holder of the pipe closes it;
+	// once, after the waiter was killed, something still held it (not
+	// found) and a CI run hung in Wait for 30 minutes. Past this delay Wait
+	// closes the pipe itself.
+	cmd.WaitDelay = 5 * time.Second
 	c, err := mcp.Dial(ctx, cmd)
 	if err != nil {
 		t.Fatalf("starting mcpc serve: %v", err)
