@@ -30,9 +30,9 @@ import (
 
 // viewKey is what a stored view is valid for: this build, the files'
 // digest (stampDigest) and the project configuration read from root.
-func viewKey(digest string, cfg projectConfig) string {
+func viewKey(files map[string]*fileFacts, cfg projectConfig) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%d\n%s\n%s\n", viewCacheVersion, buildid.Identity(), digest)
+	fmt.Fprintf(h, "%d\n%s\n%s\n", viewCacheVersion, buildid.Identity(), stampDigest(files))
 	for _, a := range cfg.aliases {
 		fmt.Fprintf(h, "%q %q\n", a.pattern, a.targets)
 	}
@@ -57,7 +57,7 @@ func (ix *Index) prefetchView() {
 		return
 	}
 	p := &viewPrefetch{done: make(chan struct{}), writes: ix.writes}
-	key := viewKey(stampDigest(ix.files), loadProjectConfig(ix.opts.Root))
+	key := viewKey(ix.files, loadProjectConfig(ix.opts.Root))
 	ix.prefetched = p
 	ix.background.Go(func() {
 		defer close(p.done)
@@ -80,7 +80,7 @@ func (ix *Index) readViewCache() *view {
 		v, err = p.v, p.err
 	} else {
 		ix.prefetched = nil
-		key := viewKey(stampDigest(ix.files), loadProjectConfig(ix.opts.Root))
+		key := viewKey(ix.files, loadProjectConfig(ix.opts.Root))
 		v, err = loadView(ix.opts.ViewCache, key)
 	}
 	if err != nil {
@@ -100,15 +100,9 @@ func (ix *Index) writeViewCacheLater(v *view, cfg projectConfig) {
 	if ix.opts.ViewCache == "" {
 		return
 	}
-	key := viewKey(stampDigest(ix.files), cfg)
+	key := viewKey(ix.files, cfg)
 	ix.storedAs = v
-	ix.background.Go(func() {
-		if err := storeView(ix.opts.ViewCache, key, v); err != nil {
-			ix.mu.Lock()
-			ix.viewCacheErr = fmt.Errorf("indexer: store the view: %w", err)
-			ix.mu.Unlock()
-		}
-	})
+	ix.background.Go(func() { ix.keepView(key, v) })
 }
 
 // ViewCacheErr returns the last error reading or writing Options.ViewCache:
@@ -151,9 +145,15 @@ func (ix *Index) storeChangedView() {
 		ix.mu.Unlock()
 		return // nothing built, nothing new, or not up to date with the files
 	}
-	key := viewKey(stampDigest(ix.files), loadProjectConfig(ix.opts.Root))
+	key := viewKey(ix.files, loadProjectConfig(ix.opts.Root))
 	ix.storedAs = v
 	ix.mu.Unlock()
+	ix.keepView(key, v)
+}
+
+// keepView writes v under key to Options.ViewCache, keeping a failure for
+// ViewCacheErr; the caller does not hold ix.mu.
+func (ix *Index) keepView(key string, v *view) {
 	if err := storeView(ix.opts.ViewCache, key, v); err != nil {
 		ix.mu.Lock()
 		ix.viewCacheErr = fmt.Errorf("indexer: store the view: %w", err)

@@ -90,15 +90,7 @@ func cpuTime() time.Duration {
 // .ai/tmp/mcpc.db; use a copy, the open may write), build its first view
 // and the ranking's derived tables, and rank once.
 func BenchmarkFirstRankLarge(b *testing.B) {
-	root := os.Getenv("MCPC_BENCH_TREE")
-	if root == "" {
-		b.Skip("MCPC_BENCH_TREE not set")
-	}
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(root, ".ai", "tmp", "mcpc.db")+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	root, db := openBenchTree(b)
 	q := Query{Prompt: "Show the item's access status badge on the search result", Lexemes: []string{"access status"}}
 	// MCPC_BENCH_HISTORY_GIT names a repository whose latest commits the
 	// co-change lane reads (the tree's own, or a mirror of it), as
@@ -129,4 +121,21 @@ func BenchmarkFirstRankLarge(b *testing.B) {
 	}
 	b.ReportMetric(float64(view.Microseconds())/1000/float64(i), "view-cpu-ms/op")
 	b.ReportMetric(float64(rank.Microseconds())/1000/float64(i), "rank-cpu-ms/op")
+}
+
+// openBenchTree opens the store of the tree MCPC_BENCH_TREE names (indexed
+// beforehand with `mcpc index`, so at .ai/tmp/mcpc.db), skipping when it
+// is unset; the store is closed when the benchmark ends.
+func openBenchTree(b *testing.B) (string, *sql.DB) {
+	b.Helper()
+	root := os.Getenv("MCPC_BENCH_TREE")
+	if root == "" {
+		b.Skip("MCPC_BENCH_TREE not set")
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(root, ".ai", "tmp", "mcpc.db")+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	return root, db
 }

@@ -1,9 +1,6 @@
 package retrieval
 
 import (
-	"database/sql"
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -17,15 +14,7 @@ import (
 // The view is built once before the timer, and the heap is collected
 // before each iteration, so its garbage is not billed to the tables.
 func BenchmarkDeriveLarge(b *testing.B) {
-	root := os.Getenv("MCPC_BENCH_TREE")
-	if root == "" {
-		b.Skip("MCPC_BENCH_TREE not set")
-	}
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(root, ".ai", "tmp", "mcpc.db")+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	root, db := openBenchTree(b)
 	ix, err := indexer.Open(db, indexer.Options{Root: root})
 	if err != nil {
 		b.Fatal(err)
