@@ -75,9 +75,7 @@ func derive(ix *indexer.Index) *derived {
 		parts int
 	}
 	byName := map[string]nameSlots{}
-	slotOf := map[string]int32{}
-	var slotTerms []string
-	var lists [][]int32
+	var lists termLists
 	for _, s := range ix.AllSymbols() {
 		if s.File != lastFile || lastFile == "" {
 			lastFile = s.File
@@ -94,28 +92,16 @@ func derive(ix *indexer.Index) *derived {
 				terms = uniqueTerms(s.Name)
 				d.nameTerms[s.Name] = terms
 			}
-			ns = nameSlots{slots: make([]int32, len(terms)), parts: len(terms)}
-			for i, t := range terms {
-				slot, seen := slotOf[t]
-				if !seen {
-					slot = int32(len(lists))
-					slotOf[t] = slot
-					slotTerms = append(slotTerms, t)
-					lists = append(lists, nil)
-				}
-				ns.slots[i] = slot
-			}
+			ns = nameSlots{slots: lists.slots(terms), parts: len(terms)}
 			byName[s.Name] = ns
 		}
 		id := int32(len(d.symbols))
 		d.symbols = append(d.symbols, symInfo{doc: doc, parts: ns.parts})
 		for _, slot := range ns.slots {
-			lists[slot] = append(lists[slot], id)
+			lists.add(slot, id)
 		}
 	}
-	for slot, ids := range lists {
-		d.symTerms[slotTerms[slot]] = ids
-	}
+	lists.into(d.symTerms)
 	cache = d
 	return d
 }
@@ -147,21 +133,7 @@ func (d *derived) derivePaths() {
 	// Each term's documents are a list in lists, found by a directory's or
 	// a stem's slots: a file appends to its terms' lists without hashing
 	// them (47,550 files, some 380,000 appends).
-	slotOf := map[string]int32{}
-	var lists [][]int32
-	slots := func(terms []string) []int32 {
-		out := make([]int32, len(terms))
-		for i, t := range terms {
-			slot, ok := slotOf[t]
-			if !ok {
-				slot = int32(len(lists))
-				slotOf[t] = slot
-				lists = append(lists, nil)
-			}
-			out[i] = slot
-		}
-		return out
-	}
+	var lists termLists
 	// A directory's terms are its parent's followed by its own name's new
 	// ones, and the names repeat far more than the directories (every
 	// application of a monorepo has its own src/app/core/...): each name
@@ -208,7 +180,7 @@ func (d *derived) derivePaths() {
 			}
 		}
 		if di.anchor == anchorUnset {
-			di.anchor, di.slots = indexer.Anchor(f), slots(di.terms)
+			di.anchor, di.slots = indexer.Anchor(f), lists.slots(di.terms)
 		}
 		stem := base
 		if dot := strings.LastIndexByte(base, '.'); dot >= 0 {
@@ -217,22 +189,57 @@ func (d *derived) derivePaths() {
 		st := stems[stem]
 		if st == nil {
 			terms := uniqueTerms(stem)
-			st = &stemInfo{terms: terms, slots: slots(terms)}
+			st = &stemInfo{terms: terms, slots: lists.slots(terms)}
 			stems[stem] = st
 		}
 		for _, slot := range di.slots {
-			lists[slot] = append(lists[slot], int32(i))
+			lists.add(slot, int32(i))
 		}
 		for k, t := range st.terms {
 			if !slices.Contains(di.terms, t) {
-				lists[st.slots[k]] = append(lists[st.slots[k]], int32(i))
+				lists.add(st.slots[k], int32(i))
 			}
 		}
 		d.baseTerms[i] = st.terms
 		d.anchors[i] = di.anchor
 	}
-	for t, slot := range slotOf {
-		d.pathTerms[t] = lists[slot]
+	lists.into(d.pathTerms)
+}
+
+// termLists gives each distinct term a list of ids, found by its slot: a
+// caller that meets the same terms again and again (a name's, a
+// directory's) looks them up once and appends without hashing them.
+type termLists struct {
+	slotOf map[string]int32
+	terms  []string // slot -> its term
+	lists  [][]int32
+}
+
+// slots returns the slots of terms, making those of new terms.
+func (tl *termLists) slots(terms []string) []int32 {
+	if tl.slotOf == nil {
+		tl.slotOf = map[string]int32{}
+	}
+	out := make([]int32, len(terms))
+	for i, t := range terms {
+		slot, ok := tl.slotOf[t]
+		if !ok {
+			slot = int32(len(tl.lists))
+			tl.slotOf[t] = slot
+			tl.terms = append(tl.terms, t)
+			tl.lists = append(tl.lists, nil)
+		}
+		out[i] = slot
+	}
+	return out
+}
+
+func (tl *termLists) add(slot, id int32) { tl.lists[slot] = append(tl.lists[slot], id) }
+
+// into sets each term's list in m.
+func (tl *termLists) into(m map[string][]int32) {
+	for slot, ids := range tl.lists {
+		m[tl.terms[slot]] = ids
 	}
 }
 
