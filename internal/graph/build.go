@@ -1,16 +1,10 @@
 package graph
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"hash/maphash"
 	"path"
-	"path/filepath"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/anchor"
@@ -44,6 +38,10 @@ type Options struct {
 	// BatchRows bounds the rows one write transaction of a sync writes on a
 	// BatchStore (the embedded graph, Neo4j). Default DefaultBatchRows.
 	BatchRows int
+	// HeldRows bounds the nodes and edges of changed groups a sync holds
+	// to write them as one change; a larger change is written as it is
+	// built (see syncWrite). Default DefaultHeldRows.
+	HeldRows int
 }
 
 // DefaultAnchorExclude are folders that are never domain anchors
@@ -62,6 +60,12 @@ func (o *Options) defaults() {
 	}
 	if o.Prose == nil {
 		o.Prose = DefaultProse
+	}
+	if o.BatchRows <= 0 {
+		o.BatchRows = DefaultBatchRows
+	}
+	if o.HeldRows <= 0 {
+		o.HeldRows = DefaultHeldRows
 	}
 }
 
@@ -105,16 +109,19 @@ type Facts struct {
 
 // Build gathers every fact: anchors, files, symbol headers, file edges,
 // usages, contracts, seeds and prose rules. It reads the index from memory,
-// and from disk only contract and prose files.
+// and from disk only contract and prose files. It holds every group; Sync
+// does not.
 func Build(ix CodeIndex, seeds []SeedRow, o Options) (*Facts, error) {
 	return NewBuilder(o).Build(ix, seeds)
 }
 
-// Builder builds facts and remembers each file's group with a fingerprint
-// of what it was built from (the file's language, anchor, symbols, edges
-// and usages in the index), so a later Build reuses the groups of files
-// that did not change instead of building and hashing them again. serve
-// keeps one for the life of the process. It is not safe for concurrent use.
+// Builder builds facts and remembers, for each file, a fingerprint of what
+// its group was built from (the file's language, anchor, symbols, edges
+// and usages in the index), the group's hash and the ends of its edges in
+// other groups, so a later build neither builds nor hashes the groups of
+// files that did not change while those ends stay as they were. serve
+// keeps one for the life of the process; it keeps no group itself. It is
+// not safe for concurrent use.
 type Builder struct {
 	o    Options
 	memo map[string]fileMemo
@@ -123,15 +130,13 @@ type Builder struct {
 	// summary.
 	synced    *sourceStamp
 	syncedSum SyncSummary
-	// built are the facts of the last build whose write has not finished,
-	// builtFrom their stamp.
-	built     *Facts
-	builtFrom *sourceStamp
 }
 
 type fileMemo struct {
-	fp    uint64
-	group *Group
+	fp     uint64
+	source string
+	hash   string
+	ends   []groupEnd
 }
 
 // NewBuilder returns a Builder for the options.
@@ -142,244 +147,131 @@ func NewBuilder(o Options) *Builder {
 
 // Build gathers every fact (see the package Build).
 func (bl *Builder) Build(ix CodeIndex, seeds []SeedRow) (*Facts, error) {
-	o := bl.o
-	b := &builder{ix: ix, o: o, facts: &Facts{Groups: map[string]*Group{}}, anchors: map[string]bool{"": true}, anchorByDir: map[string]string{},
-		reused: map[*Group]bool{}, dropped: map[string]bool{}}
-	next := make(map[string]fileMemo, len(bl.memo))
-	files := ix.Files()
-	for _, f := range files {
-		b.addAnchors(f)
+	facts := &Facts{Groups: map[string]*Group{}}
+	probs, err := bl.each(ix, bl.newUniverse(ix), seeds, nil, func(string, string) bool { return true },
+		func(src, _ string, g *Group) error {
+			facts.Groups[src] = g
+			return nil
+		})
+	if err != nil {
+		return nil, err
 	}
-	b.anchorGroup()
-	symbolsOf := map[string][]indexer.Symbol{}
-	for _, s := range ix.AllSymbols() {
-		symbolsOf[s.File] = append(symbolsOf[s.File], s)
+	facts.Problems = probs
+	return facts, nil
+}
+
+// builder is one pass over the groups.
+type builder struct {
+	o     Options
+	u     *universe
+	rules anchor.Rules
+	// own, ends and seen are scratch sets reused group after group.
+	own  map[string]struct{}
+	ends map[groupEnd]struct{}
+	seen map[string]bool
+	buf  []byte
+}
+
+// each builds the groups one at a time and hands each to take, in a fixed
+// order: the anchor tree, the indexed files in path order, the unindexed
+// contracts, the inventory, the seed files and the prose documents. want
+// (nil: every group, and the memo is renewed) says which groups to build
+// at all. A file whose memo holds is built only when need says its
+// content is wanted for its hash; take then gets the hash with g nil.
+func (bl *Builder) each(ix CodeIndex, u *universe, seeds []SeedRow, want func(src string) bool,
+	need func(src, hash string) bool, take func(src, hash string, g *Group) error) ([]Problem, error) {
+	b := &builder{o: bl.o, u: u, rules: anchor.Rules{MaxDepth: bl.o.AnchorDepth, Exclude: bl.o.AnchorExclude},
+		own: map[string]struct{}{}, ends: map[groupEnd]struct{}{}, seen: map[string]bool{}}
+	wanted := func(src string) bool { return want == nil || want(src) }
+	sealed := func(g *Group) error {
+		b.seal(g)
+		return take(g.Source, g.Hash, g)
 	}
-	edgesOf := map[string][]indexer.Edge{}
-	for _, e := range ix.Edges() {
-		edgesOf[e.From] = append(edgesOf[e.From], e)
+	if wanted(SourceAnchors) {
+		if err := sealed(u.anchorGroup()); err != nil {
+			return nil, err
+		}
 	}
-	usagesOf := map[string][]indexer.Usage{}
-	for _, u := range ix.Usages("") {
-		usagesOf[u.File] = append(usagesOf[u.File], u)
+	renew := want == nil
+	next := bl.memo
+	if renew {
+		next = make(map[string]fileMemo, len(bl.memo))
 	}
-	declared := map[string]bool{}
-	for _, f := range files {
-		anchor := b.anchorOf(f)
-		contract := b.isContract(f)
-		fp := fingerprint(f, ix.Lang(f), anchor, symbolsOf[f], edgesOf[f], usagesOf[f])
-		if m, ok := bl.memo[f]; ok && m.fp == fp && !contract {
-			b.facts.Groups[m.group.Source] = m.group
-			b.reused[m.group] = true
-			next[f] = m
+	runs := newFactRuns(ix)
+	for _, f := range u.files {
+		syms, edges, usages := runs.of(f)
+		m, remembered := bl.memo[f]
+		src := m.source
+		if !remembered {
+			src = FileID(f)
+		}
+		if !wanted(src) {
 			continue
 		}
-		g := b.group("file:" + f)
-		if !contract { // a contract's props are not in the index: always re-read
-			next[f] = fileMemo{fp: fp, group: g}
+		lang, anc := ix.Lang(f), u.anchorOf(b.rules, f)
+		contract := u.contracted[f] // its props are not in the index: always re-read
+		fp := fingerprint(f, lang, anc, syms, edges, usages)
+		if remembered && !contract && m.fp == fp && u.holdsAll(m.ends) {
+			if renew {
+				next[f] = m
+			}
+			if !need(src, m.hash) {
+				if err := take(src, m.hash, nil); err != nil {
+					return nil, err
+				}
+				continue
+			}
 		}
-		g.Nodes = append(g.Nodes, Node{ID: FileID(f), Label: LabelFile, Key: f, Source: g.Source, Props: map[string]any{"lang": ix.Lang(f), "anchor": anchor}})
-		g.Edges = append(g.Edges, Edge{From: FileID(f), Type: EdgeInAnchor, To: AnchorID(anchor), Source: g.Source})
-		b.symbols(g, f, symbolsOf[f])
-		b.fileEdges(g, f, edgesOf[f])
-		b.usages(g, usagesOf[f])
+		g := b.fileGroup(src, f, lang, anc, syms, edges, usages)
 		if contract {
-			b.contracts(g, f, declared)
+			contractNodes(g, f, u.declares[f])
+		}
+		ends, memoizable := b.seal(g)
+		if renew && memoizable && !contract {
+			next[f] = fileMemo{fp: fp, source: src, hash: g.Hash, ends: ends}
+		}
+		if err := take(src, g.Hash, g); err != nil {
+			return nil, err
 		}
 	}
 	bl.memo = next
-	b.unindexedContracts(files, declared)
-	inv := b.group(SourceInventory)
-	var used []string
-	for _, u := range ix.Usages("") {
-		if !declared[u.Tag] {
-			declared[u.Tag] = true
-			used = append(used, u.Tag)
+	for _, rel := range u.unindexed {
+		if src := "contract:" + rel; wanted(src) {
+			g := &Group{Source: src}
+			contractNodes(g, rel, u.declares[rel])
+			if err := sealed(g); err != nil {
+				return nil, err
+			}
 		}
 	}
-	sort.Strings(used)
-	for _, tag := range used {
-		inv.Nodes = append(inv.Nodes, Node{ID: ComponentID(tag), Label: LabelComponent, Key: tag, Source: inv.Source, Props: map[string]any{"declared": false}})
-	}
-	for src, g := range seedFacts(seeds) {
-		b.facts.Groups[src] = g
-	}
-	b.prose(files)
-	b.finish()
-	for f := range bl.memo {
-		if b.dropped["file:"+f] {
-			delete(bl.memo, f)
+	if wanted(SourceInventory) {
+		if err := sealed(u.inventoryGroup()); err != nil {
+			return nil, err
 		}
 	}
-	return b.facts, nil
-}
-
-type builder struct {
-	ix      CodeIndex
-	o       Options
-	facts   *Facts
-	anchors map[string]bool
-	// anchorByDir caches anchorOf: glob matching every folder of every
-	// file was a tenth of a sync.
-	anchorByDir map[string]string
-	// reused are groups taken from the Builder's memo, already hashed.
-	reused map[*Group]bool
-	// dropped are groups that lost an edge to a missing node: their content
-	// depends on more than their fingerprint, so they are not remembered.
-	dropped map[string]bool
-}
-
-func (b *builder) group(src string) *Group {
-	g := b.facts.Groups[src]
-	if g == nil {
-		g = &Group{Source: src}
-		b.facts.Groups[src] = g
-	}
-	return g
-}
-
-// anchorOf is the deepest anchor above a file: its folders up to the
-// configured depth, stopping at an excluded folder.
-func (b *builder) anchorOf(file string) string {
-	dir := path.Dir(file)
-	if dir == "." {
-		return ""
-	}
-	if a, ok := b.anchorByDir[dir]; ok {
-		return a
-	}
-	a := b.anchorOfDir(dir)
-	b.anchorByDir[dir] = a
-	return a
-}
-
-// anchorOfDir is internal/anchor's resolution, the one the memory
-// learner keys friction with.
-func (b *builder) anchorOfDir(dir string) string {
-	return anchor.Rules{MaxDepth: b.o.AnchorDepth, Exclude: b.o.AnchorExclude}.OfDir(dir)
-}
-
-func (b *builder) addAnchors(file string) {
-	a := b.anchorOf(file)
-	for a != "" && !b.anchors[a] {
-		b.anchors[a] = true
-		a = parentAnchor(a)
-	}
-}
-
-func parentAnchor(a string) string { return anchor.Parent(a) }
-
-func (b *builder) anchorGroup() {
-	g := b.group(SourceAnchors)
-	list := make([]string, 0, len(b.anchors))
-	for a := range b.anchors {
-		list = append(list, a)
-	}
-	sort.Strings(list)
-	for _, a := range list {
-		depth := 0
-		if a != "" {
-			depth = strings.Count(a, "/") + 1
-		}
-		g.Nodes = append(g.Nodes, Node{ID: AnchorID(a), Label: LabelDomainAnchor, Key: a, Source: g.Source, Props: map[string]any{"depth": depth}})
-		if a != "" {
-			g.Edges = append(g.Edges, Edge{From: AnchorID(parentAnchor(a)), Type: EdgeContains, To: AnchorID(a), Source: g.Source})
+	seedGroups := seedFacts(seeds)
+	for _, src := range sortedSources(seedGroups) {
+		if wanted(src) {
+			if err := sealed(seedGroups[src]); err != nil {
+				return nil, err
+			}
 		}
 	}
-}
-
-func (b *builder) symbols(g *Group, file string, syms []indexer.Symbol) {
-	seen := map[string]bool{}
-	for _, s := range syms {
-		if s.Container != "" && !highSignalKinds[s.Kind] {
+	probs := append([]Problem(nil), u.problems...)
+	for _, f := range u.files {
+		if !matchAny(bl.o.Prose, f) || !wanted("prose:"+f) {
 			continue
 		}
-		id := symbolID(s)
-		if seen[id] {
+		g, err := b.proseGroup(ix.Root(), f)
+		if err != nil {
+			probs = append(probs, Problem{File: f, Message: err.Error()})
 			continue
 		}
-		seen[id] = true
-		props := map[string]any{"name": s.Name, "kind": s.Kind, "file": s.File, "startLine": s.StartLine, "endLine": s.EndLine, "exported": s.Exported}
-		if s.Container != "" {
-			props["container"] = s.Container
-		}
-		g.Nodes = append(g.Nodes, Node{ID: id, Label: LabelSymbol, Key: SymbolKey(s.Kind, s.Name), Source: g.Source, Props: props})
-		g.Edges = append(g.Edges, Edge{From: FileID(file), Type: EdgeDefines, To: id, Source: g.Source})
-	}
-}
-
-// fileEdges keeps one edge per (type, target), with the symbols that make it.
-func (b *builder) fileEdges(g *Group, file string, edges []indexer.Edge) {
-	type key struct{ typ, to string }
-	syms := map[key][]string{}
-	var order []key
-	for _, e := range edges {
-		typ, ok := fileEdgeTypes[e.Kind]
-		if !ok {
-			continue
-		}
-		k := key{typ, e.To}
-		if _, seen := syms[k]; !seen {
-			order = append(order, k)
-			syms[k] = nil
-		}
-		if e.Symbol != "" && !contains(syms[k], e.Symbol) {
-			syms[k] = append(syms[k], e.Symbol)
+		if err := sealed(g); err != nil {
+			return nil, err
 		}
 	}
-	for _, k := range order {
-		var props map[string]any
-		if s := syms[k]; len(s) > 0 {
-			sort.Strings(s)
-			props = map[string]any{"symbols": strings.Join(s, ",")}
-		}
-		g.Edges = append(g.Edges, Edge{From: FileID(file), Type: k.typ, To: FileID(k.to), Source: g.Source, Props: props})
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *builder) usages(g *Group, us []indexer.Usage) {
-	seen := map[string]bool{}
-	for _, u := range us {
-		id := usageID(u)
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		anchor := b.anchorOf(u.File)
-		g.Nodes = append(g.Nodes, Node{ID: id, Label: LabelUsage, Key: u.Tag, Source: g.Source, Props: map[string]any{
-			"tag": u.Tag, "file": u.File, "startLine": u.StartLine, "endLine": u.EndLine, "attrs": u.Attrs, "anchor": anchor}})
-		g.Edges = append(g.Edges,
-			Edge{From: FileID(u.File), Type: EdgeHasUsage, To: id, Source: g.Source},
-			Edge{From: id, Type: EdgeInstanceOf, To: ComponentID(u.Tag), Source: g.Source},
-			Edge{From: id, Type: EdgeInAnchor, To: AnchorID(anchor), Source: g.Source})
-	}
-}
-
-func (b *builder) isContract(file string) bool {
-	if path.Base(file) == "components.d.ts" {
-		return true
-	}
-	for _, pat := range b.o.Contracts {
-		if ok, _ := path.Match(pat, file); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// readBounded reads a workspace file the builder needs itself, refusing
-// symlinks and files over max.
-func (b *builder) readBounded(file string, max int64) ([]byte, error) {
-	return readWorkspaceFile(b.ix.Root(), file, max)
+	return probs, nil
 }
 
 // readWorkspaceFile reads a workspace file through pathscope: no symlink
@@ -393,107 +285,36 @@ func readWorkspaceFile(root, file string, max int64) ([]byte, error) {
 	return res.ReadFile(file, max)
 }
 
-// maxUnindexedContracts bounds the contract files read outside the index.
-const maxUnindexedContracts = 20
-
-// unindexedContracts reads configured contract files the index does not
-// hold, typically a design system's components.d.ts under node_modules
-// (graph.contracts: ["node_modules/@acme/ds/dist/types/components.d.ts"]).
-// Their groups are "contract:<path>".
-func (b *builder) unindexedContracts(files []string, declared map[string]bool) {
-	indexed := make(map[string]bool, len(files))
-	for _, f := range files {
-		indexed[f] = true
-	}
-	n := 0
-	for _, pat := range b.o.Contracts {
-		if !filepath.IsLocal(filepath.FromSlash(pat)) {
-			b.facts.Problems = append(b.facts.Problems, Problem{File: pat, Message: "graph.contracts entries are workspace-relative"})
-			continue
-		}
-		matches, err := filepath.Glob(filepath.Join(b.ix.Root(), filepath.FromSlash(pat)))
-		if err != nil {
-			b.facts.Problems = append(b.facts.Problems, Problem{File: pat, Message: err.Error()})
-			continue
-		}
-		for _, m := range matches {
-			rel, err := filepath.Rel(b.ix.Root(), m)
-			if err != nil {
-				continue
-			}
-			rel = filepath.ToSlash(rel)
-			if indexed[rel] || b.facts.Groups["contract:"+rel] != nil {
-				continue
-			}
-			if n++; n > maxUnindexedContracts {
-				b.facts.Problems = append(b.facts.Problems, Problem{File: rel, Message: fmt.Sprintf("more than %d contract files outside the index; skipped", maxUnindexedContracts)})
-				return
-			}
-			b.contracts(b.group("contract:"+rel), rel, declared) // read through pathscope: no link followed
-		}
-	}
-}
-
-func (b *builder) contracts(g *Group, file string, declared map[string]bool) {
-	src, err := b.readBounded(file, maxContractBytes)
+// proseGroup is the prose rules of one markdown document.
+func (b *builder) proseGroup(root, f string) (*Group, error) {
+	src, err := readWorkspaceFile(root, f, maxProseBytes)
 	if err != nil {
-		b.facts.Problems = append(b.facts.Problems, Problem{File: file, Message: err.Error()})
-		return
+		return nil, err
 	}
-	cs, err := ParseContracts(src)
-	if err != nil {
-		b.facts.Problems = append(b.facts.Problems, Problem{File: file, Message: err.Error()})
-		return
-	}
-	for _, c := range cs {
-		if declared[c.Tag] {
-			continue // the first contract file (in path order) declares a tag
-		}
-		declared[c.Tag] = true
-		cid := ComponentID(c.Tag)
-		g.Nodes = append(g.Nodes, Node{ID: cid, Label: LabelComponent, Key: c.Tag, Source: g.Source, Props: map[string]any{"declared": true, "contract": file, "events": strings.Join(c.Events, ",")}})
-		g.Edges = append(g.Edges, Edge{From: cid, Type: EdgeDeclaredIn, To: FileID(file), Source: g.Source})
-		for _, p := range c.Props {
-			pid := "prop:" + c.Tag + "." + p.Name
-			g.Nodes = append(g.Nodes, Node{ID: pid, Label: LabelProp, Key: p.Name, Source: g.Source, Props: map[string]any{"component": c.Tag, "name": p.Name, "type": p.Type, "required": p.Required}})
-			g.Edges = append(g.Edges, Edge{From: cid, Type: EdgeHasProp, To: pid, Source: g.Source})
-		}
-	}
-}
-
-func (b *builder) prose(files []string) {
-	for _, f := range files {
-		if !matchAny(b.o.Prose, f) {
-			continue
-		}
-		src, err := b.readBounded(f, maxProseBytes)
-		if err != nil {
-			b.facts.Problems = append(b.facts.Problems, Problem{File: f, Message: err.Error()})
-			continue
-		}
-		g := b.group("prose:" + f)
-		for _, r := range ParseProse(f, src) {
-			id := fmt.Sprintf("prose:%s:%d", r.File, r.Line)
-			var tags, scopes []string
-			for _, w := range r.Words {
-				if strings.Contains(w, "/") {
-					if a := strings.TrimRight(w, "/.,;:)"); b.anchors[a] && !contains(scopes, a) {
-						scopes = append(scopes, a)
-					}
-				} else if !contains(tags, w) {
-					tags = append(tags, w)
+	g := &Group{Source: "prose:" + f}
+	for _, r := range ParseProse(f, src) {
+		id := fmt.Sprintf("prose:%s:%d", r.File, r.Line)
+		var tags, scopes []string
+		for _, w := range r.Words {
+			if strings.Contains(w, "/") {
+				a := strings.TrimRight(w, "/.,;:)")
+				if _, ok := b.u.anchors[a]; ok && !slices.Contains(scopes, a) {
+					scopes = append(scopes, a)
 				}
-			}
-			if len(scopes) == 0 {
-				scopes = []string{proseScope(f, b.anchorOf)}
-			}
-			g.Nodes = append(g.Nodes, Node{ID: id, Label: LabelProsePolicy, Key: f, Source: g.Source, Props: map[string]any{
-				"file": f, "line": r.Line, "heading": r.Heading, "text": r.Text, "strength": r.Strength, "scopes": strings.Join(scopes, ",")}})
-			for _, t := range tags {
-				g.Edges = append(g.Edges, Edge{From: id, Type: EdgeMentions, To: ComponentID(t), Source: g.Source})
+			} else if !slices.Contains(tags, w) {
+				tags = append(tags, w)
 			}
 		}
+		if len(scopes) == 0 {
+			scopes = []string{proseScope(f, func(file string) string { return b.u.anchorOf(b.rules, file) })}
+		}
+		g.Nodes = append(g.Nodes, Node{ID: id, Label: LabelProsePolicy, Key: f, Source: g.Source, Props: map[string]any{
+			"file": f, "line": r.Line, "heading": r.Heading, "text": r.Text, "strength": r.Strength, "scopes": strings.Join(scopes, ",")}})
+		for _, t := range tags {
+			g.Edges = append(g.Edges, Edge{From: id, Type: EdgeMentions, To: ComponentID(t), Source: g.Source})
+		}
 	}
+	return g, nil
 }
 
 func matchAny(globs []string, file string) bool {
@@ -505,149 +326,11 @@ func matchAny(globs []string, file string) bool {
 	return false
 }
 
-// finish drops edges whose ends no group produces (a tag mentioned in prose
-// that nothing declares or uses, an import of an unindexed file), so a
-// group's hash changes when an end appears and the edge is written then;
-// and it hashes every group.
-func (b *builder) finish() {
-	n := 0
-	for _, g := range b.facts.Groups {
-		n += len(g.Nodes)
+func sortedSources(m map[string]*Group) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
-	ids := make(map[string]bool, n)
-	for _, g := range b.facts.Groups {
-		for _, n := range g.Nodes {
-			ids[n.ID] = true
-		}
-	}
-	for _, g := range b.facts.Groups {
-		kept := g.Edges[:0]
-		for _, e := range g.Edges {
-			if ids[e.From] && ids[e.To] {
-				kept = append(kept, e)
-			}
-		}
-		if len(kept) != len(g.Edges) {
-			b.dropped[g.Source] = true
-		} else if b.reused[g] {
-			continue // unchanged since it was hashed
-		}
-		g.Edges = kept
-		h := sha256.New()
-		var buf []byte
-		for _, n := range g.Nodes {
-			buf = appendNode(buf[:0], n)
-			h.Write(buf)
-		}
-		for _, e := range g.Edges {
-			buf = appendEdge(buf[:0], e)
-			h.Write(buf)
-		}
-		g.Hash = hex.EncodeToString(h.Sum(nil))[:32]
-	}
-}
-
-// appendNode and appendEdge write a fact's content for hashing: fields in
-// a fixed order, properties by sorted key, each value typed, so equal facts
-// give equal bytes without the cost of JSON encoding every sync.
-func appendNode(buf []byte, n Node) []byte {
-	buf = append(buf, 'N')
-	for _, s := range []string{n.ID, n.Label, n.Key, n.Source} {
-		buf = appendField(buf, s)
-	}
-	return appendProps(buf, n.Props)
-}
-
-func appendEdge(buf []byte, e Edge) []byte {
-	buf = append(buf, 'E')
-	for _, s := range []string{e.From, e.Type, e.To, e.Source} {
-		buf = appendField(buf, s)
-	}
-	return appendProps(buf, e.Props)
-}
-
-func appendField(buf []byte, s string) []byte {
-	buf = strconv.AppendInt(buf, int64(len(s)), 10)
-	buf = append(buf, ':')
-	return append(buf, s...)
-}
-
-func appendProps(buf []byte, p map[string]any) []byte {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		buf = appendField(buf, k)
-		buf = appendValue(buf, p[k])
-	}
-	return append(buf, '\n')
-}
-
-func appendValue(buf []byte, v any) []byte {
-	switch x := v.(type) {
-	case string:
-		return appendField(append(buf, 's'), x)
-	case int:
-		return strconv.AppendInt(append(buf, 'i'), int64(x), 10)
-	case bool:
-		return strconv.AppendBool(append(buf, 'b'), x)
-	case float64:
-		return strconv.AppendFloat(append(buf, 'f'), x, 'g', -1, 64)
-	default: // seed rows: nested JSON values
-		raw, err := json.Marshal(x)
-		if err != nil {
-			raw = []byte(fmt.Sprintf("%#v", x)) // unmarshalable values fail later, in Apply
-		}
-		return appendField(append(buf, 'j'), string(raw))
-	}
-}
-
-var fingerprintSeed = maphash.MakeSeed()
-
-// fingerprint digests everything a file's group is built from. It is
-// process-local (maphash), like the memo it keys.
-func fingerprint(file, lang, anchor string, syms []indexer.Symbol, edges []indexer.Edge, usages []indexer.Usage) uint64 {
-	var h maphash.Hash
-	h.SetSeed(fingerprintSeed)
-	str := func(s string) {
-		h.WriteString(s)
-		h.WriteByte(0)
-	}
-	num := func(n int) {
-		var b [8]byte
-		binary.LittleEndian.PutUint64(b[:], uint64(n))
-		h.Write(b[:])
-	}
-	str(file)
-	str(lang)
-	str(anchor)
-	num(len(syms))
-	for _, s := range syms {
-		str(s.Name)
-		str(s.Kind)
-		str(s.Container)
-		num(s.StartLine)
-		num(s.EndLine)
-		if s.Exported {
-			h.WriteByte(1)
-		} else {
-			h.WriteByte(0)
-		}
-	}
-	num(len(edges))
-	for _, e := range edges {
-		str(e.Kind)
-		str(e.To)
-		str(e.Symbol)
-	}
-	num(len(usages))
-	for _, u := range usages {
-		str(u.Tag)
-		str(u.Attrs)
-		num(u.StartLine)
-		num(u.EndLine)
-	}
-	return h.Sum64()
+	sort.Strings(out)
+	return out
 }

@@ -51,7 +51,7 @@ type ChainEdge struct {
 func (c Chain) Files() []string {
 	var out []string
 	for _, s := range c.Steps {
-		if s.File != "" && !contains(out, s.File) {
+		if s.File != "" && !slices.Contains(out, s.File) {
 			out = append(out, s.File)
 		}
 	}
@@ -140,7 +140,7 @@ func rank(cs []Chain, req ChainRequest) []Chain {
 	for i := range cs {
 		score := 0
 		for _, s := range cs[i].Steps {
-			if contains(req.Files, s.File) {
+			if slices.Contains(req.Files, s.File) {
 				score += 3
 			}
 			for _, t := range req.Terms {
@@ -251,7 +251,7 @@ func (b *ChainBuilder) agGrid(ctx context.Context) ([]Chain, error) {
 				ch := newChain(ChainAgGrid, table)
 				colNames := strings.Split(str(r.Props["symbols"]), ",")
 				for _, c := range cols {
-					if contains(colNames, str(c.Props["name"])) {
+					if slices.Contains(colNames, str(c.Props["name"])) {
 						ch.add(symbolStep("columnDef", c), gf.via, "graph")
 						break
 					}
@@ -420,7 +420,7 @@ func (b *ChainBuilder) routedFile(ctx context.Context, file string, route Node) 
 		return "", nil
 	}
 	for _, e := range edges {
-		if contains(strings.Split(str(e.Props["symbols"]), ","), m[1]) {
+		if slices.Contains(strings.Split(str(e.Props["symbols"]), ","), m[1]) {
 			return strings.TrimPrefix(e.To, "file:"), nil
 		}
 	}
@@ -607,7 +607,7 @@ func (b *ChainBuilder) fromExpose(ctx context.Context, ch *chainState, exp Node)
 	}
 	var module string
 	for _, e := range edges {
-		if contains(strings.Split(str(e.Props["symbols"]), ","), str(exp.Props["name"])) {
+		if slices.Contains(strings.Split(str(e.Props["symbols"]), ","), str(exp.Props["name"])) {
 			module = strings.TrimPrefix(e.To, "file:")
 		}
 	}

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -82,7 +83,7 @@ func Inventory(ctx context.Context, s Store, prefix string) ([]InventoryEntry, e
 		anchor := str(u.Props["anchor"])
 		e.Usages = append(e.Usages, InventoryUsage{File: file, Line: intProp(u.Props["startLine"]), EndLine: intProp(u.Props["endLine"]),
 			Anchor: anchor, App: appOf(file, remotes), Attrs: str(u.Props["attrs"])})
-		if !contains(e.Anchors, anchor) {
+		if !slices.Contains(e.Anchors, anchor) {
 			e.Anchors = append(e.Anchors, anchor)
 		}
 	}
@@ -115,7 +116,7 @@ func remoteRoots(ctx context.Context, s Store) ([]string, error) {
 	}
 	var out []string
 	for _, e := range exposes {
-		if dir := path.Dir(str(e.Props["file"])); dir != "." && !contains(out, dir) {
+		if dir := path.Dir(str(e.Props["file"])); dir != "." && !slices.Contains(out, dir) {
 			out = append(out, dir)
 		}
 	}

@@ -52,10 +52,9 @@ type fileStat struct {
 // sourceFiles lists the indexed files the builder reads from disk: prose
 // documents and contract files.
 func (bl *Builder) sourceFiles(ix CodeIndex) []string {
-	b := &builder{o: bl.o}
 	var out []string
 	for _, f := range ix.Files() {
-		if b.isContract(f) || matchAny(bl.o.Prose, f) {
+		if bl.isContract(f) || matchAny(bl.o.Prose, f) {
 			out = append(out, f)
 		}
 	}
@@ -161,8 +160,8 @@ var projectConfigFiles = []string{"tsconfig.base.json", "tsconfig.json", "jsconf
 func (bl *Builder) persistentKey(st *sourceStamp, digest, root string) string {
 	h := sha256.New()
 	o := bl.o
-	o.BatchRows = 0            // how it is written, not what
-	opts, _ := json.Marshal(o) // plain strings and numbers: cannot fail
+	o.BatchRows, o.HeldRows = 0, 0 // how it is written, not what
+	opts, _ := json.Marshal(o)     // plain strings and numbers: cannot fail
 	fmt.Fprintf(h, "%s\n%s\n%s\n", buildid.Identity(), opts, digest)
 	stats := slices.Clone(st.stats)
 	for _, f := range projectConfigFiles {

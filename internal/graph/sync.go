@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"slices"
-	"sort"
 	"time"
 )
 
@@ -29,13 +28,16 @@ type SyncSummary struct {
 // Sync brings the graph up to date with the index, the seeds and the prose
 // documents: constraints first, then every group whose facts changed since
 // the last sync, and removal of groups whose source is gone. Every seed row
-// is validated and every fact built before anything is written, so an
-// invalid seed fails the sync and leaves the graph as it was. A BatchStore
-// (the embedded graph, Neo4j) is written in transactions of at most
+// is validated before anything is written, so an invalid seed fails the
+// sync and leaves the graph as it was. Groups are built one at a time and
+// only the changed ones are held, up to Options.HeldRows, then written as one
+// change; a larger change (a cold or full sync) is written as it is built,
+// nodes first and edges in a second pass (syncWrite). A BatchStore (the
+// embedded graph, Neo4j) is written in transactions of at most
 // Options.BatchRows rows, so a cold sync never holds the runtime
 // database's write lock, or one huge server transaction, for long; a change
-// that small is one transaction. Other backends write it in one transaction. full rewrites every group
-// (the "drop and reload" of a team graph).
+// that small is one transaction. full rewrites every group (the "drop and
+// reload" of a team graph).
 func Sync(ctx context.Context, s Store, ix CodeIndex, o Options, full bool) (*SyncSummary, error) {
 	return NewBuilder(o).Sync(ctx, s, ix, full)
 }
@@ -75,82 +77,32 @@ func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (
 		bl.syncedSum = SyncSummary{Groups: len(stored) - 1, Seeds: len(seeds)}
 		return bl.unchanged(start), nil
 	}
-	facts, err := bl.factsFor(stamp, ix, seeds)
+	w := &syncWrite{ctx: ctx, s: s, stored: stored, full: full, batchRows: bl.o.BatchRows, maxHeld: bl.o.HeldRows, seen: map[string]bool{}}
+	u := bl.newUniverse(ix)
+	problems, err := bl.each(ix, u, seeds, nil, w.needs, w.take)
 	if err != nil {
 		return nil, err
 	}
-	sum := &SyncSummary{Groups: len(facts.Groups), Seeds: len(seeds), Problems: facts.Problems}
-	c := changeOf(facts, stored, full)
-	sum.Changed, sum.Removed = len(c.Groups), len(c.Remove)
-	for _, g := range c.Groups {
-		sum.Nodes += len(g.Nodes)
-		sum.Edges += len(g.Edges)
+	// A second pass builds again only the groups whose nodes the first
+	// wrote, from the same universe, so every edge it writes ends at a
+	// node already stored.
+	err = w.finish(func(want func(string) bool) error {
+		_, err := bl.each(ix, u, seeds, want, func(string, string) bool { return true }, w.takeWhole)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	if len(c.Groups) > 0 || len(c.Remove) > 0 {
-		// The stamp goes first: a write cut short must not leave the
-		// graph looking like the one the stamp describes.
-		if _, had := stored[SourceSyncStamp]; had {
-			if err := s.Apply(ctx, Change{Remove: []string{SourceSyncStamp}}); err != nil {
-				return nil, err
-			}
-			delete(stored, SourceSyncStamp)
-		}
-		if bs, ok := s.(BatchStore); ok {
-			err = bs.ApplyBatched(ctx, c, bl.o.BatchRows)
-		} else {
-			err = s.Apply(ctx, c)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if key != "" && stored[SourceSyncStamp] != key {
+	if key != "" && w.stored[SourceSyncStamp] != key {
 		if err := s.Apply(ctx, Change{Groups: []Group{{Source: SourceSyncStamp, Hash: key}}}); err != nil {
 			return nil, err
 		}
 	}
+	sum := &SyncSummary{Groups: len(w.seen), Seeds: len(seeds), Problems: problems,
+		Changed: w.changed, Removed: w.removed, Nodes: w.nodes, Edges: w.edges}
 	sum.Seconds = time.Since(start).Seconds()
 	bl.synced, bl.syncedSum = stamp, *sum
-	bl.built, bl.builtFrom = nil, nil // written: synced stands for them
 	return sum, nil
-}
-
-// factsFor builds the facts stamp describes, or takes those the last
-// build made from the same stamp when their write did not finish: at
-// 48,000 files on a loaded machine a build can outrun the turn's deadline
-// for the sync, and building again every turn, each to fail the same way,
-// never wrote the graph at all.
-func (bl *Builder) factsFor(stamp *sourceStamp, ix CodeIndex, seeds []SeedRow) (*Facts, error) {
-	if stamp != nil && stamp.holds(bl.builtFrom) {
-		return bl.built, nil
-	}
-	facts, err := bl.Build(ix, seeds)
-	if err != nil {
-		return nil, err
-	}
-	if stamp != nil {
-		bl.built, bl.builtFrom = facts, stamp
-	}
-	return facts, nil
-}
-
-// changeOf is what must be written for the store to hold facts: every
-// group whose hash differs (every group when full), and the removal of
-// stored groups no longer built.
-func changeOf(facts *Facts, stored map[string]string, full bool) Change {
-	var c Change
-	for _, src := range sortedSources(facts.Groups) {
-		if g := facts.Groups[src]; full || stored[src] != g.Hash {
-			c.Groups = append(c.Groups, *g)
-		}
-	}
-	for src := range stored {
-		if facts.Groups[src] == nil && src != SourceSyncStamp {
-			c.Remove = append(c.Remove, src)
-		}
-	}
-	sort.Strings(c.Remove)
-	return c
 }
 
 // unchanged is the summary of a sync that built nothing: the graph's as
@@ -161,13 +113,4 @@ func (bl *Builder) unchanged(start time.Time) *SyncSummary {
 	sum.Changed, sum.Removed, sum.Nodes, sum.Edges, sum.Unchanged = 0, 0, 0, 0, true
 	sum.Seconds = time.Since(start).Seconds()
 	return &sum
-}
-
-func sortedSources(m map[string]*Group) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
