@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"weak"
 )
 
 // Index is the in-memory view of the persistent code index of one
@@ -54,8 +55,11 @@ type Index struct {
 	storedViewHits int
 	viewCacheErr   error
 	prefetched     *viewPrefetch
-	storedAs       *view // the view last stored or read back
-	background     sync.WaitGroup
+	// storedAs is the view last stored or read back, held weakly: held,
+	// it kept a replaced view (every list the first change derives anew)
+	// alive for the life of the process.
+	storedAs   weak.Pointer[view]
+	background sync.WaitGroup
 	// writes counts the refresh writes that changed or removed a file's
 	// facts.
 	writes int

@@ -130,7 +130,7 @@ func loadFacts(ctx context.Context, q querier, files map[string]*fileFacts, with
 	if err := scanSymbols(ctx, q, files, writeOrder, func(f *fileFacts, s Symbol) { f.Symbols = append(f.Symbols, s) }); err != nil {
 		return err
 	}
-	if err := scanRefs(ctx, q, files, writeOrder, func(f *fileFacts, ref rawRef) { f.Refs = append(f.Refs, ref) }); err != nil {
+	if err := scanRefs(ctx, q, files, writeOrder, sharedRefs(func(f *fileFacts, ref rawRef) { f.Refs = append(f.Refs, ref) })); err != nil {
 		return err
 	}
 	return scanRows(ctx, q, `SELECT file, tag, start_line, end_line, attrs, anchor FROM idx_usages ORDER BY rowid`, func(r *sql.Rows) error {

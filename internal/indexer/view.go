@@ -204,7 +204,10 @@ func buildView(files map[string]*fileFacts, cfg projectConfig) (*view, *resolver
 	return v, r
 }
 
-// collect concatenates every file's symbols and usages in path order.
+// collect concatenates every file's symbols and usages in path order, and
+// makes each file's facts its runs of the view's lists: the facts and the
+// view had each held a copy of every symbol and usage. A run is capped at
+// its length, so appending to a file's facts cannot write into the view.
 func (v *view) collect(files map[string]*fileFacts) {
 	nSym, nUse := 0, 0
 	for _, p := range v.files {
@@ -213,8 +216,15 @@ func (v *view) collect(files map[string]*fileFacts) {
 	}
 	v.symbols, v.usages = make([]Symbol, 0, nSym), make([]Usage, 0, nUse)
 	for _, p := range v.files {
-		v.symbols = append(v.symbols, files[p].Symbols...)
-		v.usages = append(v.usages, files[p].Usages...)
+		f := files[p]
+		if n := len(f.Symbols); n > 0 {
+			v.symbols = append(v.symbols, f.Symbols...)
+			f.Symbols = v.symbols[len(v.symbols)-n : len(v.symbols) : len(v.symbols)]
+		}
+		if n := len(f.Usages); n > 0 {
+			v.usages = append(v.usages, f.Usages...)
+			f.Usages = v.usages[len(v.usages)-n : len(v.usages) : len(v.usages)]
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"weak"
 
 	"github.com/mcpc/mcpc/internal/buildid"
 )
@@ -89,7 +90,7 @@ func (ix *Index) readViewCache() *view {
 	}
 	if v != nil {
 		ix.storedViewHits++
-		ix.storedAs = v
+		ix.storedAs = weak.Make(v)
 	}
 	return v
 }
@@ -101,7 +102,7 @@ func (ix *Index) writeViewCacheLater(v *view, cfg projectConfig) {
 		return
 	}
 	key := viewKey(ix.files, cfg)
-	ix.storedAs = v
+	ix.storedAs = weak.Make(v)
 	ix.background.Go(func() { ix.keepView(key, v) })
 }
 
@@ -123,7 +124,7 @@ func (ix *Index) backStoredView() {
 	if ix.loaded || ix.view == nil {
 		return
 	}
-	if ix.loadFacts(false); !ix.loaded || ix.generation < 0 { // the view's corpus holds the terms
+	if ix.loadFacts(ix.view); !ix.loaded || ix.generation < 0 { // the view's corpus holds the terms
 		ix.view = nil
 		return
 	}
@@ -141,12 +142,12 @@ func (ix *Index) storeChangedView() {
 	}
 	ix.mu.Lock()
 	v := ix.view
-	if v == nil || v == ix.storedAs || ix.pending.size() > 0 {
+	if v == nil || v == ix.storedAs.Value() || ix.pending.size() > 0 {
 		ix.mu.Unlock()
 		return // nothing built, nothing new, or not up to date with the files
 	}
 	key := viewKey(ix.files, loadProjectConfig(ix.opts.Root))
-	ix.storedAs = v
+	ix.storedAs = weak.Make(v)
 	ix.mu.Unlock()
 	ix.keepView(key, v)
 }
