@@ -269,6 +269,7 @@ func (a *App) Close() error {
 			return err
 		}
 	}
+	a.Engine.Close() // its downloaded bundles
 	if err := a.Store.Close(); err != nil {
 		return err
 	}

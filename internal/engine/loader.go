@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"strings"
@@ -56,6 +57,10 @@ type Loader struct {
 	current atomic.Pointer[Engine]
 	lastErr atomic.Pointer[string]
 	sources []*source
+	// stop ends the poller, polled is closed when it has (at once without
+	// one): Close removes the downloads only then.
+	stop   context.CancelFunc
+	polled chan struct{}
 }
 
 // source is one configured bundle and what was last seen of it.
@@ -75,7 +80,8 @@ func Load(ctx context.Context, opts LoaderOptions) *Loader {
 	if opts.PollInterval == 0 {
 		opts.PollInterval = 30 * time.Second
 	}
-	l := &Loader{opts: opts, log: zerolog.Nop()}
+	ctx, stop := context.WithCancel(ctx)
+	l := &Loader{opts: opts, log: zerolog.Nop(), stop: stop, polled: make(chan struct{})}
 	if opts.Log != nil {
 		l.log = *opts.Log
 	}
@@ -90,12 +96,16 @@ func Load(ctx context.Context, opts LoaderOptions) *Loader {
 			// Nothing a poll can change: say so once and keep the embedded
 			// policy.
 			l.reject(err)
+			close(l.polled)
 			return l
 		}
 	}
 	l.refresh(ctx)
-	if len(opts.Bundles) > 0 && opts.PollInterval > 0 {
+	if len(opts.Bundles) == 0 || opts.PollInterval <= 0 {
+		close(l.polled)
+	} else {
 		go func() {
+			defer close(l.polled)
 			t := time.NewTicker(opts.PollInterval)
 			defer t.Stop()
 			for {
@@ -253,6 +263,23 @@ func (l *Loader) download(ctx context.Context, s *source) (string, bool, error) 
 	s.path = f.Name()
 	s.etag = resp.Header.Get("ETag")
 	return f.Name(), true, nil
+}
+
+// Close stops polling and removes the downloaded copies of URL bundles,
+// which would otherwise stay in the temporary folder after the process:
+// one per process that ever served a URL bundle. The engine in force
+// stays usable.
+func (l *Loader) Close() {
+	l.stop()
+	<-l.polled
+	for _, s := range l.sources {
+		if s.path != "" && s.path != s.src {
+			if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				l.log.Warn().Err(err).Str("file", s.path).Msg("remove the downloaded bundle")
+			}
+			s.path = ""
+		}
+	}
 }
 
 // Current is the engine in force, or nil before a bundle has loaded.

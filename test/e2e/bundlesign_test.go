@@ -259,6 +259,8 @@ func TestSignedBundlePollKeepsLastGood(t *testing.T) {
 	marker := buildBundle(t, ws, markerPolicy, priv)
 	srv := newBundleServer(t, true, buildBundle(t, ws, allowAll, priv))
 	t.Setenv("MCPC_BUNDLE_POLL_SECONDS", "1")
+	tmp := t.TempDir() // where the server keeps its downloads
+	t.Setenv("TMPDIR", tmp)
 	a, log := startLogged(t, ws, "--bundle", srv.srv.URL+"/mcpc.tar.gz", "--bundle-key", pub)
 	if got := policyInForce(a); got != "allow-all" {
 		t.Fatalf("policy in force %s, want the signed allow-all bundle\n%s", got, log)
@@ -280,6 +282,15 @@ func TestSignedBundlePollKeepsLastGood(t *testing.T) {
 	}
 	srv.serve(marker)
 	waitFor(t, func() bool { return policyInForce(a) == "MARKER_POLICY" }, "the signed update to load")
+
+	// A server that ends removes the copy it downloaded: each process
+	// had left one in the temporary folder.
+	if err := a.c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "mcpc-bundle-*")); len(left) > 0 {
+		t.Errorf("the server left its downloaded bundles: %v", left)
+	}
 }
 
 func waitFor(t *testing.T, ok func() bool, what string) {
