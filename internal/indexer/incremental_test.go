@@ -80,6 +80,11 @@ func TestIncrementalViewMatchesFullBuild(t *testing.T) {
 			if got == before {
 				t.Fatal("the view did not change")
 			}
+			for p, f := range ix.files {
+				if f.Refs != nil || !f.refsUnread {
+					t.Fatalf("%s holds its references after the view was derived", p)
+				}
+			}
 			compareViews(t, got, storedView(t, ix))
 		})
 	}

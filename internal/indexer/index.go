@@ -31,7 +31,10 @@ type Index struct {
 	// termsDropped: the files a view was built from hold no term blobs
 	// (dropTerms); their corpus does.
 	termsDropped bool
-	loadErr      error // of a failed load, for the next Refresh
+	// refsDropped: files' references may be only in the database
+	// (dropRefs).
+	refsDropped bool
+	loadErr     error // of a failed load, for the next Refresh
 	// generation is the database's (see lazy.go) that files reflect, or
 	// -1 when another process's write may have made them differ.
 	generation int64

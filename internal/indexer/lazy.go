@@ -82,7 +82,10 @@ func (ix *Index) loadFacts(from *view) {
 		ix.loadErr = fmt.Errorf("indexer: load the index: %w", err)
 		return
 	}
-	ix.loaded, ix.loadErr, ix.termsDropped = true, nil, from != nil
+	for _, f := range ix.files {
+		f.refsUnread = false
+	}
+	ix.loaded, ix.loadErr, ix.termsDropped, ix.refsDropped = true, nil, from != nil, false
 }
 
 // loadRefsBeside reads the references of the files and gives each its

@@ -108,13 +108,17 @@ func (r *resolver) addUsers(file string, refs []rawRef) {
 	}
 }
 
-func (r *resolver) dropUsers(file string, refs []rawRef) {
-	for _, ref := range refs {
-		users := r.usersOf(ref)
-		if set := users[ref.Target]; set != nil {
-			delete(set, file)
-			if len(set) == 0 {
-				delete(users, ref.Target)
+// dropUsersOf takes file out of every name's users: a file is among the
+// users of exactly the names its references named, so this is what its
+// references would drop, without them (they may be only in the database).
+func (r *resolver) dropUsersOf(file string) {
+	for _, users := range []map[string]map[string]bool{r.symUsers, r.selUsers} {
+		for name, set := range users {
+			if set[file] {
+				delete(set, file)
+				if len(set) == 0 {
+					delete(users, name)
+				}
 			}
 		}
 	}
@@ -227,7 +231,7 @@ func (r *resolver) update(d *delta, order []string) (reresolve map[string]bool, 
 				}
 			}
 		}
-		r.dropUsers(c.path, was.Refs)
+		r.dropUsersOf(c.path) // was's references may have been dropped
 		r.addUsers(c.path, now.Refs)
 	}
 	if len(d.added)+len(d.removed) == 0 {

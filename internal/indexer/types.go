@@ -126,6 +126,8 @@ type fileFacts struct {
 	// memory, and the blob is what the database stores anyway.
 	Terms  termBlob
 	Length int32
+	// refsUnread: Refs were dropped and are in the database (refsondisk.go).
+	refsUnread bool
 }
 
 // stamp is f without its facts: what an index that has not loaded them

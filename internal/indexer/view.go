@@ -72,12 +72,19 @@ func (ix *Index) current() *view {
 	}
 	if ix.view == nil {
 		ix.ensureLoaded()
+		if err := ix.readRefs(nil); err != nil {
+			// The references were dropped and the database moved since:
+			// build from its facts, as a new process would.
+			ix.loaded = false
+			ix.ensureLoaded()
+		}
 		if published != nil {
 			ix.restoreTerms(published.corpus, &pending)
 		}
 		cfg := loadProjectConfig(ix.opts.Root)
 		ix.view, ix.res = buildView(ix.files, cfg)
 		ix.dropTerms(ix.view.files)
+		ix.dropRefs()
 		ix.writeViewCacheLater(ix.view, cfg)
 	} else if ix.view != published {
 		var paths []string
@@ -88,6 +95,7 @@ func (ix *Index) current() *view {
 			paths = append(paths, p)
 		}
 		ix.dropTerms(paths)
+		ix.dropRefs()
 	}
 	if ix.view != published {
 		ix.generations++
@@ -272,6 +280,9 @@ func (ix *Index) update() (*view, bool) {
 		}
 		sort.Strings(files)
 	}
+	if len(d.added)+len(d.removed) > 0 && ix.readRefs(nil) != nil {
+		return nil, false // r.update reads every file's module-like references
+	}
 	reresolve, ok := r.update(d, files)
 	if !ok {
 		return nil, false
@@ -282,6 +293,9 @@ func (ix *Index) update() (*view, bool) {
 				reresolve[e.From] = true
 			}
 		}
+	}
+	if ix.readRefs(slices.Collect(maps.Keys(reresolve))) != nil {
+		return nil, false
 	}
 
 	v := &view{files: files}

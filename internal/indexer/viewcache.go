@@ -129,6 +129,7 @@ func (ix *Index) backStoredView() {
 		return
 	}
 	ix.res = newResolver(ix.files, ix.view.files, ix.view.symbols, loadProjectConfig(ix.opts.Root))
+	ix.dropRefs() // resolved into the view's edges already
 }
 
 // storeChangedView stores the view if it is not the one last stored or
