@@ -236,7 +236,11 @@ func (v *view) collect(files map[string]*fileFacts) {
 	}
 }
 
-// joinEdges lays the per-file edges out in one slice, by source then target.
+// joinEdges lays the per-file edges out in one slice, by source then
+// target, and makes each file's edgesFrom its run of it: the per-file
+// slices (or the previous view's, which a derived view's edgesFrom had
+// kept alive) were a second copy of every edge. v.edgesFrom is the view's
+// own map (built or cloned for it).
 func (v *view) joinEdges() {
 	n := 0
 	for _, es := range v.edgesFrom {
@@ -244,7 +248,10 @@ func (v *view) joinEdges() {
 	}
 	v.edges = make([]Edge, 0, n)
 	for _, p := range v.files {
-		v.edges = append(v.edges, v.edgesFrom[p]...)
+		if es := v.edgesFrom[p]; len(es) > 0 {
+			v.edges = append(v.edges, es...)
+			v.edgesFrom[p] = v.edges[len(v.edges)-len(es) : len(v.edges) : len(v.edges)]
+		}
 	}
 }
 
