@@ -43,24 +43,10 @@ func (r *factRuns) of(file string) ([]indexer.Symbol, []indexer.Edge, []indexer.
 	var syms []indexer.Symbol
 	var edges []indexer.Edge
 	var usages []indexer.Usage
-	syms, r.syms = runOf(r.syms, file, func(s *indexer.Symbol) string { return s.File })
-	edges, r.edges = runOf(r.edges, file, func(e *indexer.Edge) string { return e.From })
-	usages, r.usages = runOf(r.usages, file, func(u *indexer.Usage) string { return u.File })
+	syms, r.syms = indexer.FileRun(r.syms, file, func(s *indexer.Symbol) string { return s.File })
+	edges, r.edges = indexer.FileRun(r.edges, file, func(e *indexer.Edge) string { return e.From })
+	usages, r.usages = indexer.FileRun(r.usages, file, func(u *indexer.Usage) string { return u.File })
 	return syms, edges, usages
-}
-
-// runOf splits a path-ordered list after file's run, skipping what comes
-// before it (facts of files the list of files does not hold).
-func runOf[T any](list []T, file string, key func(*T) string) (run, rest []T) {
-	i := 0
-	for i < len(list) && key(&list[i]) < file {
-		i++
-	}
-	j := i
-	for j < len(list) && key(&list[j]) == file {
-		j++
-	}
-	return list[i:j:j], list[j:]
 }
 
 // fileGroup is a file's node with its anchor, symbol headers, file edges

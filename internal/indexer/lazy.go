@@ -103,8 +103,8 @@ func loadRefsBeside(ctx context.Context, q querier, files map[string]*fileFacts,
 	for _, p := range v.files {
 		var symRun []Symbol
 		var useRun []Usage
-		symRun, syms = cutRun(syms, p, func(s *Symbol) string { return s.File })
-		useRun, usages = cutRun(usages, p, func(u *Usage) string { return u.File })
+		symRun, syms = FileRun(syms, p, func(s *Symbol) string { return s.File })
+		useRun, usages = FileRun(usages, p, func(u *Usage) string { return u.File })
 		if f := files[p]; f != nil {
 			f.Symbols, f.Usages = symRun, useRun
 		}
@@ -131,10 +131,12 @@ func sharedRefs(fn func(*fileFacts, rawRef)) func(*fileFacts, rawRef) {
 	}
 }
 
-// cutRun splits a path-ordered list after file's run, skipping entries
-// before it; the run is nil when empty, as a load leaves a file without
-// facts.
-func cutRun[T any](list []T, file string, key func(*T) string) (run, rest []T) {
+// FileRun splits a path-ordered list (the index's symbols, edges by
+// source, usages) after file's run, skipping entries before it: asked for
+// files in path order, it hands out each file's facts without copying or
+// regrouping them. The run is capped at its length, so appending to it
+// cannot write into the list, and nil when empty.
+func FileRun[T any](list []T, file string, key func(*T) string) (run, rest []T) {
 	i := 0
 	for i < len(list) && key(&list[i]) < file {
 		i++
