@@ -59,6 +59,10 @@ type Index struct {
 	// writes counts the refresh writes that changed or removed a file's
 	// facts.
 	writes int
+	// digest is filesDigest's of files as they stood at writes digestAt.
+	digestMu sync.Mutex
+	digest   string
+	digestAt int
 }
 
 // Open creates the idx_ tables in db if absent and reads the stamps of the
