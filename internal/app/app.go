@@ -65,6 +65,7 @@ type App struct {
 	// Observer records events and decision logs; nil when observe.disabled.
 	Observer   *observe.Pipeline
 	closeGraph func() error // the knowledge graph's backend
+	first      *early       // the first refresh and ranking tables, begun in Open
 }
 
 // StorePath is the runtime database, relative to the workspace.
@@ -88,22 +89,43 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	// The observer starts after the engine: updates reach it once it runs.
 	var observer atomic.Pointer[observe.Pipeline]
-	eng := engine.Load(ctx, engine.LoaderOptions{
-		LocalDir: filepath.Join(ws, ".ai", "policies"),
-		Bundles:  opts.Bundles, PollInterval: opts.BundlePoll, Log: opts.Log,
-		Verify: verify, AllowInsecureHTTP: opts.AllowInsecureBundleHTTP || cfg.Bundles.AllowInsecureHTTP,
-		OnUpdate: func(version, source string) {
-			if o := observer.Load(); o != nil {
-				o.BundleLoaded(version, source)
-			}
-		},
-	})
-	if len(opts.Bundles) == 0 && eng.Current() == nil {
-		return nil, eng.LoadErr() // the embedded policies must always compile
+	// The engine compiles its policies (about 0.1 CPU-s) on one core while
+	// the index opens on the other: neither reads the other's state.
+	loaded := make(chan *engine.Loader, 1)
+	go func() {
+		loaded <- engine.Load(ctx, engine.LoaderOptions{
+			LocalDir: filepath.Join(ws, ".ai", "policies"),
+			Bundles:  opts.Bundles, PollInterval: opts.BundlePoll, Log: opts.Log,
+			Verify: verify, AllowInsecureHTTP: opts.AllowInsecureBundleHTTP || cfg.Bundles.AllowInsecureHTTP,
+			OnUpdate: func(version, source string) {
+				if o := observer.Load(); o != nil {
+					o.BundleLoaded(version, source)
+				}
+			},
+		})
+	}()
+	tickets, err := retrieval.NewTicketKeys(cfg.Connectors.Jira.KeyPattern)
+	if err != nil {
+		<-loaded
+		return nil, err
 	}
 	st, ix, err := openIndex(ws, cfg, false, true)
 	if err != nil {
+		<-loaded
 		return nil, err
+	}
+	code := &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes, tickets: tickets}
+	first := earlyStart(code, opts.Log) // early.go: what the first turn would wait for
+	code.first = first
+	closeIndex := func() {
+		first.stop()
+		ix.Close() // its watcher; a failed Open reports its own error
+		st.Close()
+	}
+	eng := <-loaded
+	if len(opts.Bundles) == 0 && eng.Current() == nil {
+		closeIndex()
+		return nil, eng.LoadErr() // the embedded policies must always compile
 	}
 	chains, closeGraph := newProofChains(ctx, ws, cfg, st, ix, opts.Log)
 	var domain controller.DomainFacts // nil interface when the graph is unavailable
@@ -113,25 +135,19 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	now, err := clockFromEnv()
 	if err != nil {
 		closeGraph()
-		st.Close()
-		return nil, err
-	}
-	tickets, err := retrieval.NewTicketKeys(cfg.Connectors.Jira.KeyPattern)
-	if err != nil {
-		closeGraph()
-		st.Close()
+		closeIndex()
 		return nil, err
 	}
 	var obs *observe.Pipeline
 	ctlOpts := controller.Options{
-		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes, tickets: tickets},
+		Workspace: ws, Store: st, Engine: eng, Index: code,
 		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains, Domain: domain, Now: now, Contracts: contractsOf(chains),
 		NoLearning: opts.NoLearning,
 	}
 	if !cfg.Observe.Disabled {
 		if obs, err = observe.New(observe.Options{Store: st, Workspace: ws, Config: cfg.Observe, Version: opts.Version, Log: opts.Log}); err != nil {
 			closeGraph()
-			st.Close()
+			closeIndex()
 			return nil, err
 		}
 		ctlOpts.Observer = obs
@@ -146,10 +162,10 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 			obs.Close()
 		}
 		closeGraph()
-		st.Close()
+		closeIndex()
 		return nil, err
 	}
-	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl, Observer: obs, closeGraph: closeGraph}, nil
+	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl, Observer: obs, closeGraph: closeGraph, first: first}, nil
 }
 
 // bundleVerification reads the bundle signing key the flags or the config
@@ -259,6 +275,7 @@ func OpenIndex(dir string) (*store.Store, *indexer.Index, error) {
 // Close flushes decision records and releases the store.
 func (a *App) Close() error {
 	a.Controller.Close()
+	a.first.stop()              // before the index's watcher and the store close
 	watchErr := a.Index.Close() // its watcher: the index itself stays readable
 	if a.Observer != nil {
 		a.Observer.Close() // after the controller: its last turns are queued
@@ -285,9 +302,16 @@ type codeIndex struct {
 	// tickets reads ticket keys as the requirements connector does
 	// (connectors.jira.keyPattern), for the ticket lane.
 	tickets *retrieval.TicketKeys
+	// first is the refresh Open began; nil for an index no App opened.
+	first *early
 }
 
 func (c *codeIndex) Refresh(ctx context.Context) error {
+	if c.first != nil {
+		if err := c.first.wait(ctx); err != nil {
+			return err
+		}
+	}
 	_, err := c.ix.Refresh(ctx, controller.IndexProgress(ctx))
 	return err
 }
