@@ -111,7 +111,7 @@ func (ix *Index) HasFile(file string) bool {
 // Symbols returns definitions named name; if there are none it falls back to
 // a case-insensitive match.
 func (ix *Index) Symbols(name string) []Symbol {
-	v := ix.current()
+	v := ix.current().lookups()
 	if s := v.byName[name]; len(s) > 0 {
 		return append([]Symbol(nil), s...)
 	}
@@ -141,7 +141,7 @@ func (ix *Index) FileSymbols(file string) []Symbol {
 // Neighbors returns the resolved edges into and out of file, by source
 // then target.
 func (ix *Index) Neighbors(file string) []Edge {
-	v := ix.current()
+	v := ix.current().lookups()
 	in, out := v.edgesTo[file], v.edgesFrom[file]
 	edges := make([]Edge, 0, len(in)+len(out))
 	i := 0

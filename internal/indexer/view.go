@@ -9,12 +9,19 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // view holds lookups derived from the per-file facts. It is immutable once
 // published, so readers share it without locks; a refresh publishes a new
 // one. After a few files changed content the new view is derived from the
 // previous one (update), so a refresh costs what changed, not the tree.
+//
+// The four lookups (byName to edgesTo) of a view read back from
+// Options.ViewCache are derived from its lists on first use (lookups):
+// ranking and the knowledge graph read the lists only, so a new process's
+// first turn does not derive them. Every reader of a lookup calls lookups
+// first.
 type view struct {
 	files       []string
 	symbols     []Symbol
@@ -26,6 +33,18 @@ type view struct {
 	usages      []Usage
 	corpus      *Corpus
 	generation  uint64 // see Index.Generation
+	// unindexed: the lookups are still to be derived (a view read back);
+	// indexOnce derives them once, whichever reader comes first.
+	unindexed bool
+	indexOnce sync.Once
+}
+
+// lookups returns v with its lookups derived.
+func (v *view) lookups() *view {
+	if v.unindexed {
+		v.indexOnce.Do(v.index)
+	}
+	return v
 }
 
 // maxIncremental bounds how many changed files are folded into the previous
@@ -248,7 +267,7 @@ func (v *view) joinEdges() {
 // update derives the next view from the previous one after the pending
 // changes. The caller holds ix.mu.
 func (ix *Index) update() (*view, bool) {
-	prev, r, d := ix.view, ix.res, &ix.pending
+	prev, r, d := ix.view.lookups(), ix.res, &ix.pending
 	touched := map[string]*fileFacts{} // every path that changed -> its facts in prev (nil if new)
 	for p, old := range d.changed {
 		touched[p] = old
