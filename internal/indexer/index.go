@@ -79,6 +79,10 @@ func Open(db *sql.DB, opts Options) (*Index, error) {
 		return nil, err
 	}
 	ix := &Index{db: db, opts: opts}
+	if opts.Watch && !opts.CountsFromStore {
+		ix.refreshMu.Lock() // the first Refresh waits for the walk, then takes its listings
+		go ix.walkEarly()
+	}
 	err := readSnapshot(ctx, db, func(q querier) error {
 		meta, err := readMeta(ctx, q)
 		if err != nil {
@@ -89,7 +93,7 @@ func Open(db *sql.DB, opts Options) (*Index, error) {
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(err, ix.Close()) // Close waits for the walk and stops its watcher
 	}
 	ix.prefetchView()
 	return ix, nil
