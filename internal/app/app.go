@@ -131,9 +131,13 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	var domain controller.DomainFacts // nil interface when the graph is unavailable
 	if pc, ok := chains.(*proofChains); ok {
 		domain = pc
+		if pc.sync {
+			first.syncGraph(pc)
+		}
 	}
 	now, err := clockFromEnv()
 	if err != nil {
+		first.stop() // before the graph closes: it may start the graph's sync
 		closeGraph()
 		closeIndex()
 		return nil, err
@@ -146,6 +150,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	if !cfg.Observe.Disabled {
 		if obs, err = observe.New(observe.Options{Store: st, Workspace: ws, Config: cfg.Observe, Version: opts.Version, Log: opts.Log}); err != nil {
+			first.stop()
 			closeGraph()
 			closeIndex()
 			return nil, err
@@ -161,6 +166,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		if obs != nil {
 			obs.Close()
 		}
+		first.stop() // before the graph closes: it may start the graph's sync
 		closeGraph()
 		closeIndex()
 		return nil, err
