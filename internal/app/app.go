@@ -52,6 +52,10 @@ type Options struct {
 	AllowInsecureBundleHTTP bool
 	// Version is mcpc's version, as the decision log labels it.
 	Version string
+	// NoWarm leaves the first refresh of the code index to the first turn
+	// (serve --no-warm); by default Open begins it, with the rest of what
+	// that turn would wait for (early.go).
+	NoWarm bool
 }
 
 // App is an opened workspace.
@@ -109,14 +113,17 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		<-loaded
 		return nil, err
 	}
-	st, ix, err := openIndex(ws, cfg, false, true)
+	st, ix, err := openIndex(ws, cfg, indexServing(!opts.NoWarm))
 	if err != nil {
 		<-loaded
 		return nil, err
 	}
 	code := &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes, tickets: tickets}
-	first := earlyStart(code, opts.Log) // early.go: what the first turn would wait for
-	code.first = first
+	var first *early // nil: nothing begun (NoWarm)
+	if !opts.NoWarm {
+		first = earlyStart(code, opts.Log) // early.go: what the first turn would wait for
+		code.first = first
+	}
 	closeIndex := func() {
 		first.stop()
 		ix.Close() // its watcher; a failed Open reports its own error
@@ -131,7 +138,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	var domain controller.DomainFacts // nil interface when the graph is unavailable
 	if pc, ok := chains.(*proofChains); ok {
 		domain = pc
-		if pc.sync {
+		if pc.sync && first != nil {
 			first.syncGraph(pc)
 		}
 	}
@@ -215,10 +222,20 @@ func workspace(dir string) (string, *config.Config, error) {
 	return ws, cfg, err
 }
 
-// openIndex opens the store and the code index; countsOnly is for a
-// process that only refreshes the index, watch for one that serves turns
-// (see indexer.Options).
-func openIndex(ws string, cfg *config.Config, countsOnly, watch bool) (*store.Store, *indexer.Index, error) {
+// indexUse is what a process opens the code index for (see
+// indexer.Options): only to refresh it (mcpc index), to read it, or to
+// serve turns, walking the tree at once or not.
+type indexUse struct{ countsOnly, watch, walkAtOpen bool }
+
+var (
+	indexCounting = indexUse{countsOnly: true}
+	indexReading  = indexUse{}
+)
+
+func indexServing(walkAtOpen bool) indexUse { return indexUse{watch: true, walkAtOpen: walkAtOpen} }
+
+// openIndex opens the store and the code index for use.
+func openIndex(ws string, cfg *config.Config, use indexUse) (*store.Store, *indexer.Index, error) {
 	if err := checkStateDir(ws); err != nil {
 		return nil, nil, err
 	}
@@ -226,7 +243,7 @@ func openIndex(ws string, cfg *config.Config, countsOnly, watch bool) (*store.St
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude, CountsFromStore: countsOnly, Watch: watch,
+	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude, CountsFromStore: use.countsOnly, Watch: use.watch, WalkAtOpen: use.walkAtOpen,
 		ViewCache: filepath.Join(ws, filepath.FromSlash(ViewCachePath))})
 	if err != nil {
 		st.Close()
@@ -275,7 +292,7 @@ func OpenIndex(dir string) (*store.Store, *indexer.Index, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return openIndex(ws, cfg, true, false)
+	return openIndex(ws, cfg, indexCounting)
 }
 
 // Close flushes decision records and releases the store.

@@ -78,3 +78,29 @@ func TestCloseRightAfterOpen(t *testing.T) {
 		}
 	}
 }
+
+// TestNoWarmLeavesTheRefreshToTheTurn checks that Options.NoWarm (serve
+// --no-warm) begins nothing: the first turn's refresh indexes the tree.
+func TestNoWarmLeavesTheRefreshToTheTurn(t *testing.T) {
+	ctx := context.Background()
+	ws := t.TempDir()
+	if err := examples.CopyAngularShop(ws); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(ctx, Options{Workspace: ws, NoWarm: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	if a.first != nil || len(a.Index.Files()) != 0 {
+		t.Fatal("Open began the first refresh with NoWarm")
+	}
+	raw, _ := json.Marshal(map[string]any{"verb": "initialize_work", "originalPrompt": demo.Prompt,
+		"args": map[string]any{"lexemes": []string{"adp-alert", "dashboard"}}})
+	if r, err := a.Controller.Turn(ctx, raw); err != nil || len(r.Denials) > 0 {
+		t.Fatalf("initialize_work: %v %v", err, r)
+	}
+	if len(a.Index.Files()) == 0 {
+		t.Error("the first turn indexed nothing")
+	}
+}

@@ -79,7 +79,7 @@ func Open(db *sql.DB, opts Options) (*Index, error) {
 		return nil, err
 	}
 	ix := &Index{db: db, opts: opts}
-	if opts.Watch && !opts.CountsFromStore {
+	if opts.Watch && opts.WalkAtOpen && !opts.CountsFromStore {
 		ix.refreshMu.Lock() // the first Refresh waits for the walk, then takes its listings
 		go ix.walkEarly()
 	}

@@ -135,7 +135,7 @@ func TestEarlyWalkSeesLaterChanges(t *testing.T) {
 	} {
 		t.Run(tc.note, func(t *testing.T) {
 			root := copyWorkspace(t)
-			ix, err := Open(openDB(t, t.TempDir()), Options{Root: root, Watch: true})
+			ix, err := Open(openDB(t, t.TempDir()), Options{Root: root, Watch: true, WalkAtOpen: true})
 			if err != nil {
 				t.Fatal(err)
 			}
