@@ -52,6 +52,10 @@ type Options struct {
 	AllowInsecureBundleHTTP bool
 	// Version is mcpc's version, as the decision log labels it.
 	Version string
+	// NoWarm leaves the first refresh of the code index to the first turn
+	// (serve --no-warm); by default Open begins it, with the rest of what
+	// that turn would wait for (early.go).
+	NoWarm bool
 }
 
 // App is an opened workspace.
@@ -65,6 +69,7 @@ type App struct {
 	// Observer records events and decision logs; nil when observe.disabled.
 	Observer   *observe.Pipeline
 	closeGraph func() error // the knowledge graph's backend
+	first      *early       // the first refresh and ranking tables, begun in Open
 }
 
 // StorePath is the runtime database, relative to the workspace.
@@ -88,50 +93,73 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	// The observer starts after the engine: updates reach it once it runs.
 	var observer atomic.Pointer[observe.Pipeline]
-	eng := engine.Load(ctx, engine.LoaderOptions{
-		LocalDir: filepath.Join(ws, ".ai", "policies"),
-		Bundles:  opts.Bundles, PollInterval: opts.BundlePoll, Log: opts.Log,
-		Verify: verify, AllowInsecureHTTP: opts.AllowInsecureBundleHTTP || cfg.Bundles.AllowInsecureHTTP,
-		OnUpdate: func(version, source string) {
-			if o := observer.Load(); o != nil {
-				o.BundleLoaded(version, source)
-			}
-		},
-	})
-	if len(opts.Bundles) == 0 && eng.Current() == nil {
-		return nil, eng.LoadErr() // the embedded policies must always compile
-	}
-	st, ix, err := openIndex(ws, cfg, false, true)
+	// The engine compiles its policies (about 0.1 CPU-s) on one core while
+	// the index opens on the other: neither reads the other's state.
+	loaded := make(chan *engine.Loader, 1)
+	go func() {
+		loaded <- engine.Load(ctx, engine.LoaderOptions{
+			LocalDir: filepath.Join(ws, ".ai", "policies"),
+			Bundles:  opts.Bundles, PollInterval: opts.BundlePoll, Log: opts.Log,
+			Verify: verify, AllowInsecureHTTP: opts.AllowInsecureBundleHTTP || cfg.Bundles.AllowInsecureHTTP,
+			OnUpdate: func(version, source string) {
+				if o := observer.Load(); o != nil {
+					o.BundleLoaded(version, source)
+				}
+			},
+		})
+	}()
+	tickets, err := retrieval.NewTicketKeys(cfg.Connectors.Jira.KeyPattern)
 	if err != nil {
+		<-loaded
 		return nil, err
+	}
+	st, ix, err := openIndex(ws, cfg, indexServing(!opts.NoWarm))
+	if err != nil {
+		<-loaded
+		return nil, err
+	}
+	code := &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes, tickets: tickets}
+	var first *early // nil: nothing begun (NoWarm)
+	if !opts.NoWarm {
+		first = earlyStart(code, opts.Log) // early.go: what the first turn would wait for
+		code.first = first
+	}
+	closeIndex := func() {
+		first.stop()
+		ix.Close() // its watcher; a failed Open reports its own error
+		st.Close()
+	}
+	eng := <-loaded
+	if len(opts.Bundles) == 0 && eng.Current() == nil {
+		closeIndex()
+		return nil, eng.LoadErr() // the embedded policies must always compile
 	}
 	chains, closeGraph := newProofChains(ctx, ws, cfg, st, ix, opts.Log)
 	var domain controller.DomainFacts // nil interface when the graph is unavailable
 	if pc, ok := chains.(*proofChains); ok {
 		domain = pc
+		if pc.sync && first != nil {
+			first.syncGraph(pc)
+		}
 	}
 	now, err := clockFromEnv()
 	if err != nil {
+		first.stop() // before the graph closes: it may start the graph's sync
 		closeGraph()
-		st.Close()
-		return nil, err
-	}
-	tickets, err := retrieval.NewTicketKeys(cfg.Connectors.Jira.KeyPattern)
-	if err != nil {
-		closeGraph()
-		st.Close()
+		closeIndex()
 		return nil, err
 	}
 	var obs *observe.Pipeline
 	ctlOpts := controller.Options{
-		Workspace: ws, Store: st, Engine: eng, Index: &codeIndex{ix: ix, root: ws, maxBytes: cfg.Pack.MaxBytes, tickets: tickets},
+		Workspace: ws, Store: st, Engine: eng, Index: code,
 		Config: cfg, Log: opts.Log, Pause: opts.Pause, ProofChains: chains, Domain: domain, Now: now, Contracts: contractsOf(chains),
 		NoLearning: opts.NoLearning,
 	}
 	if !cfg.Observe.Disabled {
 		if obs, err = observe.New(observe.Options{Store: st, Workspace: ws, Config: cfg.Observe, Version: opts.Version, Log: opts.Log}); err != nil {
+			first.stop()
 			closeGraph()
-			st.Close()
+			closeIndex()
 			return nil, err
 		}
 		ctlOpts.Observer = obs
@@ -145,11 +173,12 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		if obs != nil {
 			obs.Close()
 		}
+		first.stop() // before the graph closes: it may start the graph's sync
 		closeGraph()
-		st.Close()
+		closeIndex()
 		return nil, err
 	}
-	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl, Observer: obs, closeGraph: closeGraph}, nil
+	return &App{Workspace: ws, Config: cfg, Store: st, Engine: eng, Index: ix, Controller: ctl, Observer: obs, closeGraph: closeGraph, first: first}, nil
 }
 
 // bundleVerification reads the bundle signing key the flags or the config
@@ -193,10 +222,20 @@ func workspace(dir string) (string, *config.Config, error) {
 	return ws, cfg, err
 }
 
-// openIndex opens the store and the code index; countsOnly is for a
-// process that only refreshes the index, watch for one that serves turns
-// (see indexer.Options).
-func openIndex(ws string, cfg *config.Config, countsOnly, watch bool) (*store.Store, *indexer.Index, error) {
+// indexUse is what a process opens the code index for (see
+// indexer.Options): only to refresh it (mcpc index), to read it, or to
+// serve turns, walking the tree at once or not.
+type indexUse struct{ countsOnly, watch, walkAtOpen bool }
+
+var (
+	indexCounting = indexUse{countsOnly: true}
+	indexReading  = indexUse{}
+)
+
+func indexServing(walkAtOpen bool) indexUse { return indexUse{watch: true, walkAtOpen: walkAtOpen} }
+
+// openIndex opens the store and the code index for use.
+func openIndex(ws string, cfg *config.Config, use indexUse) (*store.Store, *indexer.Index, error) {
 	if err := checkStateDir(ws); err != nil {
 		return nil, nil, err
 	}
@@ -204,7 +243,7 @@ func openIndex(ws string, cfg *config.Config, countsOnly, watch bool) (*store.St
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude, CountsFromStore: countsOnly, Watch: watch,
+	ix, err := indexer.Open(st.DB(), indexer.Options{Root: ws, MaxFileBytes: cfg.Index.MaxFileBytes, Exclude: cfg.Index.Exclude, CountsFromStore: use.countsOnly, Watch: use.watch, WalkAtOpen: use.walkAtOpen,
 		ViewCache: filepath.Join(ws, filepath.FromSlash(ViewCachePath))})
 	if err != nil {
 		st.Close()
@@ -253,12 +292,13 @@ func OpenIndex(dir string) (*store.Store, *indexer.Index, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return openIndex(ws, cfg, true, false)
+	return openIndex(ws, cfg, indexCounting)
 }
 
 // Close flushes decision records and releases the store.
 func (a *App) Close() error {
 	a.Controller.Close()
+	a.first.stop()              // before the index's watcher and the store close
 	watchErr := a.Index.Close() // its watcher: the index itself stays readable
 	if a.Observer != nil {
 		a.Observer.Close() // after the controller: its last turns are queued
@@ -286,9 +326,16 @@ type codeIndex struct {
 	// tickets reads ticket keys as the requirements connector does
 	// (connectors.jira.keyPattern), for the ticket lane.
 	tickets *retrieval.TicketKeys
+	// first is the refresh Open began; nil for an index no App opened.
+	first *early
 }
 
 func (c *codeIndex) Refresh(ctx context.Context) error {
+	if c.first != nil {
+		if err := c.first.wait(ctx); err != nil {
+			return err
+		}
+	}
 	_, err := c.ix.Refresh(ctx, controller.IndexProgress(ctx))
 	return err
 }

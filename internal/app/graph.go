@@ -41,7 +41,7 @@ func OpenGraph(ctx context.Context, dir string) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, ix, err := openIndex(ws, cfg, false, false)
+	st, ix, err := openIndex(ws, cfg, indexReading)
 	if err != nil {
 		return nil, err
 	}

@@ -105,6 +105,11 @@ func (p *serveParams) run(ctx context.Context) error {
 	a, err := app.Open(ctx, app.Options{
 		Workspace: p.workspace, Bundles: p.bundles, BundlePoll: p.poll, Log: log, Pause: pacer.Pause,
 		BundleKeyFile: p.bundleKey, BundleKeyID: p.bundleKeyID, AllowInsecureBundleHTTP: p.insecureBundle, Version: Version,
+		// MCP boots and builds the index (seed 000 §1) without delaying
+		// the handshake: Open begins the first refresh, and what the first
+		// initialize_work waits for, unless told not to; initialize_work
+		// refreshes again before it ranks.
+		NoWarm: p.noWarm,
 	})
 	if err != nil {
 		return err
@@ -145,15 +150,6 @@ func (p *serveParams) run(ctx context.Context) error {
 			log.Info().Int("records", n).Msg("wrote the decision record files a previous process left unwritten")
 		}
 	}()
-	if !p.noWarm {
-		// MCP boots and builds the index (seed 000 §1) without delaying the
-		// handshake; initialize_work refreshes again before it ranks.
-		go func() {
-			if _, err := a.Index.Refresh(ctx, nil); err != nil && ctx.Err() == nil {
-				log.Warn().Err(err).Msg("start-up index refresh failed")
-			}
-		}()
-	}
 	srv := mcp.NewServer(a.Controller, mcp.Options{Version: Version, Log: *log})
 	if p.http == "" {
 		return mcp.ServeStdio(ctx, srv)

@@ -66,6 +66,10 @@ type Index struct {
 	// writes counts the refresh writes that changed or removed a file's
 	// facts.
 	writes int
+	// digest is filesDigest's of files as they stood at writes digestAt.
+	digestMu sync.Mutex
+	digest   string
+	digestAt int
 }
 
 // Open creates the idx_ tables in db if absent and reads the stamps of the
@@ -82,6 +86,10 @@ func Open(db *sql.DB, opts Options) (*Index, error) {
 		return nil, err
 	}
 	ix := &Index{db: db, opts: opts}
+	if opts.Watch && opts.WalkAtOpen && !opts.CountsFromStore {
+		ix.refreshMu.Lock() // the first Refresh waits for the walk, then takes its listings
+		go ix.walkEarly()
+	}
 	err := readSnapshot(ctx, db, func(q querier) error {
 		meta, err := readMeta(ctx, q)
 		if err != nil {
@@ -92,7 +100,7 @@ func Open(db *sql.DB, opts Options) (*Index, error) {
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(err, ix.Close()) // Close waits for the walk and stops its watcher
 	}
 	ix.prefetchView()
 	return ix, nil
@@ -114,7 +122,7 @@ func (ix *Index) HasFile(file string) bool {
 // Symbols returns definitions named name; if there are none it falls back to
 // a case-insensitive match.
 func (ix *Index) Symbols(name string) []Symbol {
-	v := ix.current()
+	v := ix.current().lookups()
 	if s := v.byName[name]; len(s) > 0 {
 		return append([]Symbol(nil), s...)
 	}
@@ -144,7 +152,7 @@ func (ix *Index) FileSymbols(file string) []Symbol {
 // Neighbors returns the resolved edges into and out of file, by source
 // then target.
 func (ix *Index) Neighbors(file string) []Edge {
-	v := ix.current()
+	v := ix.current().lookups()
 	in, out := v.edgesTo[file], v.edgesFrom[file]
 	edges := make([]Edge, 0, len(in)+len(out))
 	i := 0

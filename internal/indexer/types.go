@@ -21,6 +21,10 @@ type Options struct {
 	// directories (fswatch) and walks only those that changed since its
 	// last refresh, and nothing when none did. Close stops the watcher.
 	Watch bool
+	// WalkAtOpen is for a watching process that refreshes at start (serve
+	// without --no-warm): Open begins the first walk before it reads the
+	// stamps, and the first Refresh takes its listings (walkEarly).
+	WalkAtOpen bool
 	// ViewCache is a file in which a process that built a view stores it,
 	// and from which a new process with the same files reads it back
 	// instead of building its first view (viewcache.go). Default "": none.

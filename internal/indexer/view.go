@@ -9,12 +9,19 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // view holds lookups derived from the per-file facts. It is immutable once
 // published, so readers share it without locks; a refresh publishes a new
 // one. After a few files changed content the new view is derived from the
 // previous one (update), so a refresh costs what changed, not the tree.
+//
+// The four lookups (byName to edgesTo) of a view read back from
+// Options.ViewCache are derived from its lists on first use (lookups):
+// ranking and the knowledge graph read the lists only, so a new process's
+// first turn does not derive them. Every reader of a lookup calls lookups
+// first.
 type view struct {
 	files       []string
 	symbols     []Symbol
@@ -26,6 +33,18 @@ type view struct {
 	usages      []Usage
 	corpus      *Corpus
 	generation  uint64 // see Index.Generation
+	// unindexed: the lookups are still to be derived (a view read back);
+	// indexOnce derives them once, whichever reader comes first.
+	unindexed bool
+	indexOnce sync.Once
+}
+
+// lookups returns v with its lookups derived.
+func (v *view) lookups() *view {
+	if v.unindexed {
+		v.indexOnce.Do(v.index)
+	}
+	return v
 }
 
 // maxIncremental bounds how many changed files are folded into the previous
@@ -118,7 +137,22 @@ func (ix *Index) Generation() uint64 { return ix.current().generation }
 func (ix *Index) Digest() string {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	return stampDigest(ix.files)
+	return ix.filesDigest()
+}
+
+// filesDigest is Digest, computed once per state of the files: a new
+// process asks for it to key its stored view, then for the graph's stamp,
+// then for every turn's, and at 47,550 files each sort and hash of the
+// paths cost 25-30 ms. Only a write that replaces or removes a file's
+// facts (Index.writes) changes what it hashes; the caller holds ix.mu
+// either way.
+func (ix *Index) filesDigest() string {
+	ix.digestMu.Lock()
+	defer ix.digestMu.Unlock()
+	if ix.digest == "" || ix.digestAt != ix.writes {
+		ix.digest, ix.digestAt = stampDigest(ix.files), ix.writes
+	}
+	return ix.digest
 }
 
 // stampDigest is Digest of files.
@@ -258,7 +292,7 @@ func (v *view) joinEdges() {
 // update derives the next view from the previous one after the pending
 // changes. The caller holds ix.mu.
 func (ix *Index) update() (*view, bool) {
-	prev, r, d := ix.view, ix.res, &ix.pending
+	prev, r, d := ix.view.lookups(), ix.res, &ix.pending
 	touched := map[string]*fileFacts{} // every path that changed -> its facts in prev (nil if new)
 	for p, old := range d.changed {
 		touched[p] = old

@@ -30,10 +30,10 @@ import (
 // or truncated file is a miss, never a wrong view or a panic.
 
 // viewKey is what a stored view is valid for: this build, the files'
-// digest (stampDigest) and the project configuration read from root.
-func viewKey(files map[string]*fileFacts, cfg projectConfig) string {
+// digest (Index.filesDigest) and the project configuration read from root.
+func viewKey(digest string, cfg projectConfig) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%d\n%s\n%s\n", viewCacheVersion, buildid.Identity(), stampDigest(files))
+	fmt.Fprintf(h, "%d\n%s\n%s\n", viewCacheVersion, buildid.Identity(), digest)
 	for _, a := range cfg.aliases {
 		fmt.Fprintf(h, "%q %q\n", a.pattern, a.targets)
 	}
@@ -58,7 +58,7 @@ func (ix *Index) prefetchView() {
 		return
 	}
 	p := &viewPrefetch{done: make(chan struct{}), writes: ix.writes}
-	key := viewKey(ix.files, loadProjectConfig(ix.opts.Root))
+	key := viewKey(ix.filesDigest(), loadProjectConfig(ix.opts.Root))
 	ix.prefetched = p
 	ix.background.Go(func() {
 		defer close(p.done)
@@ -81,7 +81,7 @@ func (ix *Index) readViewCache() *view {
 		v, err = p.v, p.err
 	} else {
 		ix.prefetched = nil
-		key := viewKey(ix.files, loadProjectConfig(ix.opts.Root))
+		key := viewKey(ix.filesDigest(), loadProjectConfig(ix.opts.Root))
 		v, err = loadView(ix.opts.ViewCache, key)
 	}
 	if err != nil {
@@ -101,7 +101,7 @@ func (ix *Index) writeViewCacheLater(v *view, cfg projectConfig) {
 	if ix.opts.ViewCache == "" {
 		return
 	}
-	key := viewKey(ix.files, cfg)
+	key := viewKey(ix.filesDigest(), cfg)
 	ix.storedAs = weak.Make(v)
 	ix.background.Go(func() { ix.keepView(key, v) })
 }
@@ -147,7 +147,7 @@ func (ix *Index) storeChangedView() {
 		ix.mu.Unlock()
 		return // nothing built, nothing new, or not up to date with the files
 	}
-	key := viewKey(ix.files, loadProjectConfig(ix.opts.Root))
+	key := viewKey(ix.filesDigest(), loadProjectConfig(ix.opts.Root))
 	ix.storedAs = weak.Make(v)
 	ix.mu.Unlock()
 	ix.keepView(key, v)

@@ -221,6 +221,9 @@ func FuzzDecodeView(f *testing.F) {
 		if err == nil && v != nil && len(v.corpus.Lens) != len(v.files) {
 			t.Fatalf("a view of %d files with %d document lengths", len(v.files), len(v.corpus.Lens))
 		}
+		if err == nil && v != nil {
+			v.lookups() // derived on first use: from any lists decoded, without a fault
+		}
 	})
 }
 
@@ -241,7 +244,8 @@ func writeBytes(t testing.TB, file string, data []byte) {
 }
 
 // BenchmarkLoadViewLarge reads back the view stored in MCPC_BENCH_VIEW (a
-// tree's .ai/tmp/index-view).
+// tree's .ai/tmp/index-view); "lookups" derives its lookups too, as a
+// read did before they were derived on first use.
 func BenchmarkLoadViewLarge(b *testing.B) {
 	file := os.Getenv("MCPC_BENCH_VIEW")
 	if file == "" {
@@ -251,10 +255,132 @@ func BenchmarkLoadViewLarge(b *testing.B) {
 	r := &viewReader{data: data[len(viewCacheMagic):]}
 	r.num()
 	key := string(r.bytes(r.count(1)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if v, err := loadView(file, key); err != nil || v == nil {
-			b.Fatal(v, err)
+	for _, lookups := range []bool{false, true} {
+		name := "lists"
+		if lookups {
+			name = "lookups"
 		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				v, err := loadView(file, key)
+				if err != nil || v == nil {
+					b.Fatal(v, err)
+				}
+				if lookups {
+					v.lookups()
+				}
+			}
+			reportCPU(b, start)
+		})
+	}
+}
+
+// TestViewCacheLookupsOnFirstUse checks that a view read back derives its
+// lookups only when one is read, not for ranking's reads of its lists, that
+// they answer as the built view's do, and that a change derives the next
+// view from a read-back view whose lookups nothing read yet.
+func TestViewCacheLookupsOnFirstUse(t *testing.T) {
+	root := copyWorkspace(t)
+	db := openDB(t, t.TempDir())
+	file := filepath.Join(t.TempDir(), "index-view")
+	ctx := context.Background()
+	first := openCached(t, db, root, file)
+	if _, err := first.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	built := first.current()
+	first.background.Wait()
+
+	for _, tc := range []struct {
+		note string
+		read func(t *testing.T, ix *Index)
+	}{
+		{"Symbols", func(t *testing.T, ix *Index) {
+			for _, s := range built.symbols {
+				if g, w := ix.Symbols(s.Name), first.Symbols(s.Name); !reflect.DeepEqual(g, w) {
+					t.Errorf("Symbols(%q) = %v, want %v", s.Name, g, w)
+				}
+			}
+		}},
+		{"Neighbors", func(t *testing.T, ix *Index) {
+			for _, f := range built.files {
+				if g, w := ix.Neighbors(f), first.Neighbors(f); !reflect.DeepEqual(g, w) {
+					t.Errorf("Neighbors(%q) = %v, want %v", f, g, w)
+				}
+			}
+		}},
+		{"a change", func(t *testing.T, ix *Index) {
+			writeFile(t, root, "src/app/orders/orders.service.ts", []byte("export class OrdersService { again() { return 4; } }\n"))
+			if _, err := ix.Refresh(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			if ix.derivedViews != 1 {
+				t.Fatal("the change did not derive the next view from the one read back")
+			}
+			compareViews(t, ix.current(), storedView(t, ix))
+		}},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			ix := openCached(t, db, root, file)
+			if _, err := ix.Refresh(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			ix.Files()
+			ix.AllSymbols()
+			ix.Edges()
+			ix.Usages("")
+			ix.Corpus()
+			v := ix.current()
+			if ix.storedViewHits != 1 || !v.unindexed || v.byName != nil || v.edgesTo != nil {
+				t.Fatalf("stored view hits %d, lookups derived %v: want the view read back, its lookups not derived", ix.storedViewHits, v.byName != nil)
+			}
+			tc.read(t, ix)
+			if err := ix.Close(); err != nil { // the changed view is stored for the next
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestDecodePostings holds the postings reader to the stored form: deltas
+// of documents in [0, docs) and frequencies, one byte or more each, and a
+// fault for a delta of 0, a document past the last, or a cut.
+func TestDecodePostings(t *testing.T) {
+	enc := func(nums ...uint64) []byte {
+		var b []byte
+		for _, n := range nums {
+			b = binary.AppendUvarint(b, n)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		note string
+		data []byte
+		n    int
+		want []Posting // nil: a fault
+	}{
+		{"one byte each", enc(1, 2, 3, 1), 2, []Posting{{Doc: 0, TF: 2}, {Doc: 3, TF: 1}}},
+		{"longer numbers", enc(200, 300, 1, 70000), 2, []Posting{{Doc: 199, TF: 300}, {Doc: 200, TF: 70000}}},
+		{"the last document", enc(1000, 1), 1, []Posting{{Doc: 999, TF: 1}}},
+		{"past the last document", enc(1001, 1), 1, nil},
+		{"a repeated document", enc(5, 1, 0, 1), 2, nil},
+		{"cut in a frequency", enc(5, 1, 3)[:3], 2, nil},
+		{"cut in a number", []byte{0x85}, 1, nil},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			r := &viewReader{data: tc.data}
+			got := r.postings(nil, tc.n, 1000)
+			if tc.want == nil {
+				if r.err == nil {
+					t.Fatalf("no fault, postings %v", got)
+				}
+				return
+			}
+			if r.err != nil || !reflect.DeepEqual(got, tc.want) || len(r.data) != 0 {
+				t.Fatalf("postings %v (fault %v, %d bytes left), want %v", got, r.err, len(r.data), tc.want)
+			}
+		})
 	}
 }

@@ -215,6 +215,13 @@ func (r *viewReader) fail() {
 }
 
 func (r *viewReader) num() int {
+	if len(r.data) > 0 && r.data[0] < 0x80 && r.err == nil {
+		// One byte, as most string numbers, lines and counts are: not
+		// binary.Uvarint's loop, which is a third of a read's time.
+		n := int(r.data[0])
+		r.data = r.data[1:]
+		return n
+	}
 	if r.err != nil {
 		return 0
 	}
@@ -354,9 +361,7 @@ func (r *viewReader) lists() *view {
 	for i := range v.edges {
 		v.edges[i] = Edge{From: r.str(), To: r.str(), Kind: r.str(), Symbol: r.str()}
 	}
-	if r.err == nil {
-		v.index()
-	}
+	v.unindexed = true // view.lookups derives them when first read
 	return v
 }
 
@@ -387,16 +392,8 @@ func (r *viewReader) corpus() *Corpus {
 			return c
 		}
 		sp := span{off: uint32(len(c.arena)), n: uint32(n)}
-		doc := int32(-1)
-		for range n {
-			delta := r.num()
-			doc += int32(delta)
-			tf := int32(r.num())
-			if delta == 0 || doc < 0 || int(doc) >= docs {
-				r.fail()
-				return c
-			}
-			c.arena = append(c.arena, Posting{Doc: doc, TF: tf})
+		if c.arena = r.postings(c.arena, n, docs); r.err != nil {
+			return c
 		}
 		if _, dup := c.terms[t]; dup {
 			r.fail()
@@ -408,6 +405,41 @@ func (r *viewReader) corpus() *Corpus {
 	}
 	c.setAvgLen()
 	return c
+}
+
+// postings appends n postings of a term to arena: documents as deltas
+// from the one before, each in [0, docs), then their term frequencies. It
+// is num's work without a call per number: the postings are most of a
+// stored view's numbers (5.5 million at 47,550 files).
+func (r *viewReader) postings(arena []Posting, n, docs int) []Posting {
+	data := r.data
+	doc := int32(-1)
+	for range n {
+		var delta, tf uint64
+		if len(data) >= 2 && data[0] < 0x80 && data[1] < 0x80 {
+			delta, tf, data = uint64(data[0]), uint64(data[1]), data[2:]
+		} else {
+			k := 0
+			if delta, k = binary.Uvarint(data); k <= 0 {
+				r.fail()
+				return arena
+			}
+			data = data[k:]
+			if tf, k = binary.Uvarint(data); k <= 0 || tf > 1<<40 {
+				r.fail()
+				return arena
+			}
+			data = data[k:]
+		}
+		if delta == 0 || delta >= uint64(int64(docs)-int64(doc)) { // doc+delta past the last document
+			r.fail()
+			return arena
+		}
+		doc += int32(delta)
+		arena = append(arena, Posting{Doc: doc, TF: int32(tf)})
+	}
+	r.data = data
+	return arena
 }
 
 // index derives the view's lookups from its lists, equal to buildView's.

@@ -116,6 +116,27 @@ func (w *walker) walk(ctx context.Context, extra []string) error {
 	return nil
 }
 
+// walkEarly is a watching Index's first walk, begun by Open before it
+// reads the stamps: the walk needs none of them, and on a new serving
+// process's two cores the stamps' read (0.1 CPU-s at 47,550 files) and the
+// walk (0.2) then overlap instead of adding up. It keeps what a refresh's
+// walk keeps for the next, the listings and the watches, so the first
+// Refresh walks them from memory (walker.clean) wherever the watcher saw
+// no change since, and stats and reads only what changed. A walk that
+// fails leaves the first Refresh to walk everything and report the error.
+// The caller holds refreshMu; walkEarly releases it.
+func (ix *Index) walkEarly() {
+	defer ix.refreshMu.Unlock()
+	w := &walker{root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}
+	w.dirty, w.vouch = ix.watched.begin()
+	w.watch = ix.watched.w
+	if err := w.walk(context.Background(), ix.opts.Exclude); err != nil {
+		ix.watched.failed()
+		return
+	}
+	ix.listings = w.next
+}
+
 // reuse walks a directory from its previous listing if it is still valid.
 // It stats the directory's entries relative to an open handle on it, which
 // spares the kernel resolving every file's full path again.

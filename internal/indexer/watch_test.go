@@ -118,3 +118,36 @@ func TestWatchedRefreshAfterLostEvents(t *testing.T) {
 	}
 	sameAsFresh(t, ix, root, "after Close")
 }
+
+// TestEarlyWalkSeesLaterChanges checks that the walk a watching index
+// begins in Open leaves the first Refresh its listings and watches, and
+// that changes made after that walk and before the first Refresh are in it.
+func TestEarlyWalkSeesLaterChanges(t *testing.T) {
+	for _, tc := range []struct {
+		note   string
+		change string // a shell script run in the tree after the early walk
+	}{
+		{"nothing changed", "true"},
+		{"a file edited", "echo 'export const edited = 2;' > src/app/orders/orders.service.ts"},
+		{"a file added in a new folder", "mkdir -p src/app/late && echo 'export class Late {}' > src/app/late/late.ts"},
+		{"a file removed", "rm server/api/format.js"},
+		{"a .gitignore added", "echo 'orders/' > src/app/.gitignore"},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			root := copyWorkspace(t)
+			ix, err := Open(openDB(t, t.TempDir()), Options{Root: root, Watch: true, WalkAtOpen: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ix.Close() })
+			ix.refreshMu.Lock() // the early walk has ended
+			listed := ix.listings != nil && ix.watched.w != nil
+			ix.refreshMu.Unlock()
+			if !listed {
+				t.Fatal("Open's walk left no listings or no watcher")
+			}
+			sh(t, root, tc.change)
+			sameAsFresh(t, ix, root, tc.note)
+		})
+	}
+}

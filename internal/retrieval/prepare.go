@@ -1,0 +1,13 @@
+package retrieval
+
+import (
+	"github.com/mcpc/mcpc/internal/indexer"
+)
+
+// Prepare derives the tables Rank and Search derive from ix's current view
+// (derive, and the graph lane's adjacency) when they are not derived yet,
+// so that a process can derive them before its first query arrives (at
+// 47,550 files about 0.1 CPU-s); it changes no ranking.
+func Prepare(ix *indexer.Index) {
+	derive(ix).adjacency(ix)
+}
