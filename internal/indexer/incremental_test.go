@@ -99,8 +99,6 @@ func compareViews(t *testing.T, got, want *view) {
 	}{
 		{"files", got.files, want.files},
 		{"symbols", got.symbols, want.symbols},
-		{"byName", got.byName, want.byName},
-		{"byLowerName", got.byLowerName, want.byLowerName},
 		{"edges", got.edges, want.edges},
 		{"edgesFrom", got.edgesFrom, want.edgesFrom},
 		{"edgesTo", got.edgesTo, want.edgesTo},

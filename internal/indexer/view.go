@@ -17,22 +17,20 @@ import (
 // one. After a few files changed content the new view is derived from the
 // previous one (update), so a refresh costs what changed, not the tree.
 //
-// The four lookups (byName to edgesTo) of a view read back from
+// The two lookups (edgesFrom, edgesTo) of a view read back from
 // Options.ViewCache are derived from its lists on first use (lookups):
 // ranking and the knowledge graph read the lists only, so a new process's
 // first turn does not derive them. Every reader of a lookup calls lookups
 // first.
 type view struct {
-	files       []string
-	symbols     []Symbol
-	byName      map[string][]Symbol
-	byLowerName map[string][]Symbol
-	edges       []Edge
-	edgesFrom   map[string][]Edge // file -> its edges, by target
-	edgesTo     map[string][]Edge // file -> edges into it, by source
-	usages      []Usage
-	corpus      *Corpus
-	generation  uint64 // see Index.Generation
+	files      []string
+	symbols    []Symbol
+	edges      []Edge
+	edgesFrom  map[string][]Edge // file -> its edges, by target
+	edgesTo    map[string][]Edge // file -> edges into it, by source
+	usages     []Usage
+	corpus     *Corpus
+	generation uint64 // see Index.Generation
 	// unindexed: the lookups are still to be derived (a view read back);
 	// indexOnce derives them once, whichever reader comes first.
 	unindexed bool
@@ -227,12 +225,6 @@ func buildView(files map[string]*fileFacts, cfg projectConfig) (*view, *resolver
 	corpus := make(chan *Corpus, 1)
 	go func() { corpus <- buildCorpus(files, v.files) }()
 	v.collect(files)
-	v.byName, v.byLowerName = map[string][]Symbol{}, map[string][]Symbol{}
-	for _, s := range v.symbols {
-		v.byName[s.Name] = append(v.byName[s.Name], s)
-		lower := strings.ToLower(s.Name)
-		v.byLowerName[lower] = append(v.byLowerName[lower], s)
-	}
 	r := newResolver(files, v.files, v.symbols, cfg)
 	v.edgesFrom = r.resolveAll()
 	v.edgesTo = map[string][]Edge{}
@@ -341,37 +333,6 @@ func (ix *Index) update() (*view, bool) {
 
 	v := &view{files: files}
 	v.collect(ix.files)
-	v.byName, v.byLowerName = prev.byName, prev.byLowerName
-	names := map[string]bool{}
-	for p, old := range touched {
-		if old != nil {
-			for _, s := range old.Symbols {
-				names[s.Name] = true
-			}
-		}
-		if now := ix.files[p]; now != nil {
-			for _, s := range now.Symbols {
-				names[s.Name] = true
-			}
-		}
-	}
-	if len(names) > 0 {
-		v.byName, v.byLowerName = maps.Clone(prev.byName), maps.Clone(prev.byLowerName)
-		lowers := map[string]bool{}
-		for n := range names {
-			v.byName[n] = respliceSymbols(prev.byName[n], touched, ix.files, func(s Symbol) bool { return s.Name == n })
-			if len(v.byName[n]) == 0 {
-				delete(v.byName, n)
-			}
-			lowers[strings.ToLower(n)] = true
-		}
-		for l := range lowers {
-			v.byLowerName[l] = respliceSymbols(prev.byLowerName[l], touched, ix.files, func(s Symbol) bool { return strings.ToLower(s.Name) == l })
-			if len(v.byLowerName[l]) == 0 {
-				delete(v.byLowerName, l)
-			}
-		}
-	}
 
 	v.edgesFrom, v.edgesTo = maps.Clone(prev.edgesFrom), maps.Clone(prev.edgesTo)
 	targets := map[string]bool{}
@@ -427,29 +388,6 @@ func (ix *Index) update() (*view, bool) {
 	v.joinEdges()
 	v.corpus = prev.corpus.update(d, ix.files, files)
 	return v, true
-}
-
-// respliceSymbols replaces, in a path-ordered list of symbols, those of the
-// touched files with their new ones that match.
-func respliceSymbols(list []Symbol, touched, files map[string]*fileFacts, match func(Symbol) bool) []Symbol {
-	out := make([]Symbol, 0, len(list)+2)
-	for _, s := range list {
-		if _, ok := touched[s.File]; !ok {
-			out = append(out, s)
-		}
-	}
-	for p := range touched {
-		if files[p] == nil {
-			continue // removed
-		}
-		for _, s := range files[p].Symbols {
-			if match(s) {
-				out = append(out, s)
-			}
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].File < out[j].File })
-	return out
 }
 
 // isProjectConfig reports whether file is one loadProjectConfig reads.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -333,8 +334,8 @@ func TestViewCacheLookupsOnFirstUse(t *testing.T) {
 			ix.Usages("")
 			ix.Corpus()
 			v := ix.current()
-			if ix.storedViewHits != 1 || !v.unindexed || v.byName != nil || v.edgesTo != nil {
-				t.Fatalf("stored view hits %d, lookups derived %v: want the view read back, its lookups not derived", ix.storedViewHits, v.byName != nil)
+			if ix.storedViewHits != 1 || !v.unindexed || v.edgesTo != nil {
+				t.Fatalf("stored view hits %d, lookups derived %v: want the view read back, its lookups not derived", ix.storedViewHits, v.edgesTo != nil)
 			}
 			tc.read(t, ix)
 			if err := ix.Close(); err != nil { // the changed view is stored for the next
@@ -380,6 +381,38 @@ func TestDecodePostings(t *testing.T) {
 			}
 			if r.err != nil || !reflect.DeepEqual(got, tc.want) || len(r.data) != 0 {
 				t.Fatalf("postings %v (fault %v, %d bytes left), want %v", got, r.err, len(r.data), tc.want)
+			}
+		})
+	}
+}
+
+// BenchmarkSymbolsLarge looks a name up in the view stored in
+// MCPC_BENCH_VIEW: an exact name, and one found only case-insensitively
+// (both lists scanned).
+func BenchmarkSymbolsLarge(b *testing.B) {
+	file := os.Getenv("MCPC_BENCH_VIEW")
+	if file == "" {
+		b.Skip("MCPC_BENCH_VIEW not set")
+	}
+	data := readFile(b, file)
+	r := &viewReader{data: data[len(viewCacheMagic):]}
+	r.num()
+	v, err := loadView(file, string(r.bytes(r.count(1))))
+	if err != nil || v == nil {
+		b.Fatal(v, err)
+	}
+	ix := &Index{view: v}
+	name := v.symbols[len(v.symbols)/2].Name
+	other := strings.ToLower(name)
+	if other == name {
+		other = strings.ToUpper(name)
+	}
+	for _, name := range []string{name, other} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if len(ix.Symbols(name)) == 0 {
+					b.Fatal("no definitions")
+				}
 			}
 		})
 	}

@@ -447,12 +447,6 @@ func (r *viewReader) postings(arena []Posting, n, docs int) []Posting {
 // per key: at 47,550 files growing them allocated 138 MB for 63 MB
 // kept.
 func (v *view) index() {
-	lower := make([]string, len(v.symbols))
-	for i, s := range v.symbols {
-		lower[i] = strings.ToLower(s.Name)
-	}
-	v.byName = groupBy(v.symbols, func(i int) string { return v.symbols[i].Name })
-	v.byLowerName = groupBy(v.symbols, func(i int) string { return lower[i] })
 	v.edgesTo = groupBy(v.edges, func(i int) string { return v.edges[i].To })
 	v.edgesFrom = map[string][]Edge{}
 	for i := 0; i < len(v.edges); {
