@@ -78,6 +78,14 @@ func (g *Embedded) Hashes(ctx context.Context) (map[string]string, error) {
 	return out, rows.Err()
 }
 
+// SourceHash implements StampReader.
+func (g *Embedded) SourceHash(ctx context.Context, source string) (string, int, error) {
+	var hash string
+	var n int
+	err := g.db.QueryRowContext(ctx, `SELECT coalesce((SELECT hash FROM gr_sources WHERE source = ?), ''), (SELECT count(*) FROM gr_sources)`, source).Scan(&hash, &n)
+	return hash, n, err
+}
+
 var embeddedStatements = map[string]string{
 	"delGroupEdges": `DELETE FROM gr_edges WHERE source = ?`,
 	"upNode": `INSERT INTO gr_nodes (id, label, key, source, props, gen) VALUES (?, ?, ?, ?, ?, ?)

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -145,6 +146,16 @@ func (st *sourceStamp) holds(prev *sourceStamp) bool {
 // first turn to find it already written.
 type Digester interface {
 	Digest() string
+}
+
+// StampReader is a Store that reads one source's hash without reading
+// every group's (the embedded graph): a new process checks the sync
+// stamp with it first, where reading all 47,553 hashes of a 47,550-file
+// graph to find that one row cost 40-50 ms of its first turn.
+type StampReader interface {
+	// SourceHash returns source's stored hash ("" when it has none) and
+	// how many sources are stored.
+	SourceHash(ctx context.Context, source string) (hash string, sources int, err error)
 }
 
 // SourceSyncStamp is the source whose stored hash is the persistent stamp

@@ -60,15 +60,26 @@ func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (
 	if err := s.EnsureSchema(ctx); err != nil {
 		return nil, err
 	}
-	stored, err := s.Hashes(ctx)
-	if err != nil {
-		return nil, err
-	}
 	var key string
 	if d, ok := ix.(Digester); ok && stamp != nil {
 		key = bl.persistentKey(stamp, d.Digest(), ix.Root())
 	}
 	seeds, err := LoadSeeds(ix.Root())
+	if err != nil {
+		return nil, err
+	}
+	if sh, ok := s.(StampReader); ok && !full && key != "" {
+		hash, groups, err := sh.SourceHash(ctx, SourceSyncStamp)
+		if err != nil {
+			return nil, err
+		}
+		if hash == key {
+			bl.synced = stamp
+			bl.syncedSum = SyncSummary{Groups: groups - 1, Seeds: len(seeds)}
+			return bl.unchanged(start), nil
+		}
+	}
+	stored, err := s.Hashes(ctx)
 	if err != nil {
 		return nil, err
 	}
