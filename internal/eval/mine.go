@@ -74,7 +74,7 @@ var botSubject = regexp.MustCompile(`(?i)^(bump |chore\(deps|build\(deps|merge |
 
 var scopePrefix = regexp.MustCompile(`^[a-zA-Z]+(\([^)]*\))?!?:\s*`)
 
-// Mine reads gitDir's first-parent, non-merge history and returns rows whose
+// Mine reads gitDir's non-merge history (every parent's) and returns rows whose
 // gold set is the non-test source files the commit modified or deleted
 // (they exist at the parent, so a pack can hold them).
 func Mine(ctx context.Context, opts MineOptions) ([]MinedRow, error) {
