@@ -112,10 +112,14 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		// large tree's refresh and build (48,000 files: 2 s and more on a
 		// loaded machine) outran it, and every turn built the graph again
 		// only to fail before writing it.
+		// The snapshot id runs two git commands (at 47,550 files `git
+		// status` stats every tracked file: 50-110 ms of waiting); nothing
+		// before the pack reads it, so it runs beside the sync and ranking.
+		snapshot := make(chan string, 1)
+		go func() { snapshot <- repoSnapshotID(c.root, c.index) }() // outside git, a hash of the refreshed index
 		gctx, cancel = step()
 		c.syncGraph(gctx) // never inside the transaction: a graph write needs the database's write lock
 		cancel()
-		t.gitRev = repoSnapshotID(c.root, c.index) // outside git, a hash of the refreshed index
 		t.requirements = requirements()
 		reportProgress(ctx, 1, 3, "ranking files for the prompt")
 		gctx, cancel = step()
@@ -123,6 +127,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		c.rank(gctx, t)
 		t.in.Pack.RankingCutShort = cutShort(gctx, max(c.cfg.LockTimeout(), outsideLockStep), t.in.Candidates)
 		cancel()
+		t.gitRev = <-snapshot
 		reportProgress(ctx, 2, 3, "deciding the context pack")
 	case "escalate":
 		c.prefetchPack(ctx, t, pv) // up to 64 MB to read and decode: not under the lock
