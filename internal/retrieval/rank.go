@@ -35,6 +35,10 @@ var laneWeights = map[string]float64{
 	// cochange: changed in the same past commits as the best files (see
 	// coChangeLane).
 	"cochange": 0.4,
+	// similar: changed by past commits whose subjects are like the prompt
+	// (see similarLane); as strong as co-change, the other lane that
+	// knows files by the work done on them.
+	"similar": 0.4,
 }
 
 // faintContribution is the least a lane must add to a file to count it
