@@ -156,6 +156,11 @@ func score(ix *indexer.Index, q Query) []docScore {
 	final = d.leaveOut(final, q)
 	for i := range final {
 		final[i].total *= prior(d.corpus.Files[final[i].doc], d.corpus.Langs[final[i].doc])
+		// A file only its name speaks for goes behind files whose text
+		// does (prior.go).
+		if nameOnly(final[i].lanes) {
+			final[i].total *= nameOnlyPrior
+		}
 	}
 	sortScores(final)
 	return final
