@@ -36,9 +36,13 @@ var laneWeights = map[string]float64{
 	// coChangeLane).
 	"cochange": 0.4,
 	// similar: changed by past commits whose subjects are like the prompt
-	// (see similarLane); as strong as co-change, the other lane that
-	// knows files by the work done on them.
-	"similar": 0.4,
+	// (see similarLane). Weighed as the ticket lane, its exact case: a
+	// subject like the prompt names the work as a key does. Measured on
+	// the seven sets at 0.4, 0.6, 0.8 and 1.0: every step lifted outline,
+	// excalidraw or healthchecks (the files it lifts held 44% gold in the
+	// first ten places, the ranking's average 13%) and cost DSpace one
+	// file at the 10th place from 0.6 on (R@10 -0.008).
+	"similar": 1.0,
 }
 
 // faintContribution is the least a lane must add to a file to count it

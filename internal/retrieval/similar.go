@@ -19,10 +19,10 @@ import (
 // so it holds in any repository with a history.
 
 // similarMinSimilarity is the least similarity a past subject must have to
-// count. Measured on the seven sets (README, "similar subjects"): at 0.5
-// and 0.4 no set lost; at 0.3 subjects sharing one rare word with the
-// prompt counted, and DSpace lost 0.012 at R@5, R@10 and R@20 and
-// excalidraw 0.017 at R@5.
+// count. Measured on the seven sets with the lane at weight 0.4 (README,
+// "similar subjects"): at 0.5 and 0.4 no set lost, 0.4 lifted excalidraw
+// more; at 0.3 subjects sharing one rare word with the prompt counted, and
+// DSpace lost 0.012 at R@5, R@10 and R@20 and excalidraw 0.017 at R@5.
 const similarMinSimilarity = 0.4
 
 // similarLane scores the files of the past commits whose subjects are like
