@@ -131,11 +131,21 @@ func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM
 		bmAt = append(bmAt, strconv.Itoa(bk))
 		fmt.Fprintf(&b, "  gold %3d (deep %d, bm25 %d) %s\n", k, deep[g], bk, g)
 	}
-	for j, r := range ranked[:min(14, len(ranked))] {
+	for j, r := range ranked[:min(diagTop(), len(ranked))] {
 		fmt.Fprintf(&b, "   %2d %.3f %v %s\n", j+1, r.Score, r.Lanes, r.File)
 	}
 	if len(res.Gold) > 0 {
 		fmt.Printf("ROW %2d r5=%.2f r10=%.2f r20=%.2f all=%.2f at=%s bm25=%s%s\n", n, res.Recall5, res.Recall10, res.Recall20, res.RecallAll, strings.Join(at, ","), strings.Join(bmAt, ","), overText)
 	}
 	return res, b.String(), nil
+}
+
+// diagTop is how many of a missed row's pack files the diagnosis prints:
+// MCPC_DIAG_TOP, 14 unless set (40 shows the whole pack, to see what a
+// gold file below the 20th place is behind).
+func diagTop() int {
+	if n, err := strconv.Atoi(os.Getenv("MCPC_DIAG_TOP")); err == nil && n > 0 {
+		return n
+	}
+	return 14
 }

@@ -139,3 +139,22 @@ func openBenchTree(b *testing.B) (string, *sql.DB) {
 	b.Cleanup(func() { db.Close() })
 	return root, db
 }
+
+// BenchmarkSimilarLane is the similar-subjects lane's cost per ranking on
+// the latest commits of the repository MCPC_BENCH_HISTORY_GIT names (300,
+// as initialize_work reads them): it tokenises every subject once.
+func BenchmarkSimilarLane(b *testing.B) {
+	gitDir := os.Getenv("MCPC_BENCH_HISTORY_GIT")
+	if gitDir == "" {
+		b.Skip("MCPC_BENCH_HISTORY_GIT not set")
+	}
+	prompt := "Move email onboarding views to hc.integrations"
+	h, err := ReadHistory(context.Background(), "", gitDir, "", HistoryNeeded(prompt))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		similarLane(prompt, h, nil)
+	}
+}

@@ -8,5 +8,6 @@
 // by the strongest hits, as Aider's repo map does ("graph"), and domain
 // anchors, so files beside the strong hits come before distant look-alikes
 // ("anchor"). Callers add the lanes that live elsewhere (policy, artifact,
-// memory) with Boost.
+// memory, and the history's ticket, recent and similar lanes: SideLanes)
+// with Boost.
 package retrieval

@@ -35,6 +35,14 @@ var laneWeights = map[string]float64{
 	// cochange: changed in the same past commits as the best files (see
 	// coChangeLane).
 	"cochange": 0.4,
+	// similar: changed by past commits whose subjects are like the prompt
+	// (see similarLane). Weighed as the ticket lane, its exact case: a
+	// subject like the prompt names the work as a key does. Measured on
+	// the seven sets at 0.4, 0.6, 0.8 and 1.0: every step lifted outline,
+	// excalidraw or healthchecks (the files it lifts held 44% gold in the
+	// first ten places, the ranking's average 13%) and cost DSpace one
+	// file at the 10th place from 0.6 on (R@10 -0.008).
+	"similar": 1.0,
 }
 
 // faintContribution is the least a lane must add to a file to count it
@@ -152,6 +160,11 @@ func score(ix *indexer.Index, q Query) []docScore {
 	final = d.leaveOut(final, q)
 	for i := range final {
 		final[i].total *= prior(d.corpus.Files[final[i].doc], d.corpus.Langs[final[i].doc])
+		// A file only its name speaks for goes behind files whose text
+		// does (prior.go).
+		if nameOnly(final[i].lanes) {
+			final[i].total *= nameOnlyPrior
+		}
 	}
 	sortScores(final)
 	return final

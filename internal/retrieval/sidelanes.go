@@ -14,6 +14,8 @@ import (
 //     adp-alert migration needs every <adp-alert> usage: the inventory a
 //     MigrationRule applies to, seed 000 §11.1);
 //   - artifact: files an attachment or the prompt names by path or file name;
+//   - ticket, recent, similar: files of past commits, by the prompt's
+//     ticket key, by how recent, by how like the prompt their subjects are;
 //   - memory: files under the domain anchors of the memory records policy
 //     counts (the controller asks lib/memory which of .ai/memory/records.json).
 type SideInputs struct {
@@ -23,7 +25,7 @@ type SideInputs struct {
 	// MemoryAnchors are domain anchor folders of enforced memories.
 	MemoryAnchors []string
 	// History is the workspace's latest commits, newest first (ReadHistory):
-	// the ticket and recent lanes.
+	// the ticket, recent and similar lanes.
 	History []Commit
 	// Tickets reads the prompt's ticket keys (connectors.jira.keyPattern);
 	// nil is the default pattern.
@@ -72,8 +74,9 @@ func SideLanes(ix *indexer.Index, in SideInputs) map[string]map[string]float64 {
 		}
 	}
 	for lane, files := range map[string]map[string]float64{
-		"ticket": ticketLane(in.Prompt, in.History, in.Tickets),
-		"recent": recentLane(in.History),
+		"ticket":  ticketLane(in.Prompt, in.History, in.Tickets),
+		"recent":  recentLane(in.History),
+		"similar": similarLane(in.Prompt, in.History, in.Tickets),
 	} {
 		if len(files) > 0 {
 			out[lane] = files

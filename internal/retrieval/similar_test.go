@@ -1,0 +1,128 @@
+package retrieval
+
+import (
+	"slices"
+	"testing"
+)
+
+// djangoHistory is a Django project's latest commits, newest first: a
+// series of moves of one kind, parallel work on sibling integrations, and
+// unrelated fixes that share a word with the prompts below.
+var djangoHistory = []Commit{
+	{Subject: "Update Signal notification template to report downtime duration", Files: []string{
+		"hc/integrations/signal/templates/signal_message.html"}},
+	{Subject: "Move pushover onboarding views to hc.integrations", Files: []string{
+		"hc/front/forms.py", "hc/front/urls.py", "hc/front/views.py", "hc/urls.py",
+		"hc/integrations/po/urls.py", "hc/integrations/po/views.py"}},
+	{Subject: "Update Pushover notification payload to report downtime duration", Files: []string{
+		"hc/integrations/po/templates/pushover_message.html"}},
+	{Subject: "Fix the email transport's handling of attachments", Files: []string{
+		"hc/integrations/email/transport.py"}},
+	{Subject: "Move apprise onboarding views to hc.integrations", Files: []string{
+		"hc/front/forms.py", "hc/front/urls.py", "hc/front/views.py", "hc/urls.py",
+		"hc/integrations/apprise/urls.py", "hc/integrations/apprise/views.py"}},
+	{Subject: "Ensure that the password dialog is shown even if only the ldap auth method is present", Files: []string{
+		"hc/accounts/views.py"}},
+	{Subject: "Reformat everything with black", Files: []string{
+		"hc/a.py", "hc/b.py", "hc/c.py", "hc/d.py", "hc/e.py", "hc/f.py", "hc/g.py",
+		"hc/h.py", "hc/i.py", "hc/j.py", "hc/k.py", "hc/l.py", "hc/m.py"}},
+}
+
+func TestSimilarLane(t *testing.T) {
+	for _, tc := range []struct {
+		note   string
+		prompt string
+		// first are the files that must lead the lane, in any order;
+		// below are files that must score less than every first one;
+		// absent must not be scored at all.
+		first, below, absent []string
+	}{
+		{
+			note:   "what the earlier moves share leads, each move's own files follow",
+			prompt: "Move email onboarding views to hc.integrations",
+			first:  []string{"hc/front/forms.py", "hc/front/urls.py", "hc/front/views.py", "hc/urls.py"},
+			below:  []string{"hc/integrations/po/views.py", "hc/integrations/apprise/urls.py"},
+			absent: []string{"hc/integrations/email/transport.py", "hc/accounts/views.py"},
+		},
+		{
+			note:   "parallel work on siblings counts each sibling's files once",
+			prompt: "Update Matrix notification payload to report downtime duration",
+			first: []string{"hc/integrations/signal/templates/signal_message.html",
+				"hc/integrations/po/templates/pushover_message.html"},
+			absent: []string{"hc/front/urls.py"},
+		},
+		{
+			note:   "a long subject holding two of the prompt's words is about something else",
+			prompt: "removed references to the auth method",
+			absent: []string{"hc/accounts/views.py"},
+		},
+		{
+			note:   "a sweep is no evidence",
+			prompt: "Reformat everything with black",
+			absent: []string{"hc/a.py"},
+		},
+		{
+			note:   "a prompt of stopwords finds nothing",
+			prompt: "fix: update it",
+		},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			got := similarLane(tc.prompt, djangoHistory, nil)
+			for _, f := range tc.first {
+				if got[f] <= 0 || got[f] > 1 {
+					t.Errorf("%s = %v, want a score in (0, 1] (all: %v)", f, got[f], got)
+				}
+				for _, b := range tc.below {
+					if got[b] <= 0 || got[b] >= got[f] {
+						t.Errorf("%s = %v, want it scored below %s = %v", b, got[b], f, got[f])
+					}
+				}
+			}
+			for _, f := range tc.absent {
+				if _, ok := got[f]; ok {
+					t.Errorf("%s scored %v, want no score", f, got[f])
+				}
+			}
+			if len(tc.first) == 0 && len(tc.below) == 0 && len(got) != 0 && len(tc.absent) == 0 {
+				t.Errorf("similarLane = %v, want nothing", got)
+			}
+		})
+	}
+}
+
+// TestSimilarLaneRanks: the lane reaches the pack through SideLanes, and a
+// file no word of the prompt is in joins it.
+func TestSimilarLaneRanks(t *testing.T) {
+	ix := indexFiles(t, map[string]string{
+		"hc/front/views.py":              "def add_pushover(request):\n    return render(request, 'add_pushover.html')\n",
+		"hc/front/urls.py":               "urlpatterns = [path('integrations/add_pushover/', views.add_pushover)]\n",
+		"hc/integrations/po/views.py":    "def add_pushover(request):\n    pass\n",
+		"hc/integrations/email/views.py": "def add_email(request):\n    '''Onboarding views for email integrations.'''\n",
+		"hc/api/models.py":               "class Channel:\n    kind = 'email'\n",
+	})
+	history := []Commit{
+		{Subject: "Move pushover onboarding views to hc.integrations", Files: []string{
+			"hc/front/urls.py", "hc/front/views.py", "hc/integrations/po/views.py"}},
+		{Subject: "Move apprise onboarding views to hc.integrations", Files: []string{
+			"hc/front/urls.py", "hc/front/views.py"}},
+	}
+	prompt := "Move email onboarding views to hc.integrations"
+	without := Rank(ix, Query{Prompt: prompt})
+	boost := SideLanes(ix, SideInputs{Prompt: prompt, History: history})
+	with := Rank(ix, Query{Prompt: prompt, Boost: boost, History: history})
+	urls := func(rs []Ranked) Ranked {
+		for _, r := range rs {
+			if r.File == "hc/front/urls.py" {
+				return r
+			}
+		}
+		return Ranked{}
+	}
+	if b, a := urls(without), urls(with); a.Score <= b.Score || !slices.Contains(a.Lanes, "similar") {
+		t.Errorf("hc/front/urls.py, which the earlier moves edited: %+v without history, %+v with it; want it lifted by the similar lane", b, a)
+	}
+	got := files(with)
+	if len(got) == 0 || got[0] != "hc/integrations/email/views.py" {
+		t.Errorf("rank = %v, want the file the prompt's words name first", got)
+	}
+}
