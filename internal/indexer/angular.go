@@ -65,7 +65,7 @@ func (x *scriptExtractor) componentMetadata(class string, obj *sitter.Node) {
 	for _, id := range x.identifiers(pairs["imports"]) {
 		x.addRef("reference", "symbol", id, id)
 	}
-	if v := pairs["template"]; v != nil && (v.Kind() == "template_string" || v.Kind() == "string") {
+	if v := pairs["template"]; v != nil && (kindOf(v) == "template_string" || kindOf(v) == "string") {
 		x.inlineTemplate(v)
 	}
 }

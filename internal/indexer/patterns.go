@@ -83,7 +83,7 @@ func (x *scriptExtractor) scanPatterns(root *sitter.Node) {
 func enclosing(root *sitter.Node, pos uint, kind string, up int) *sitter.Node {
 	n := root.NamedDescendantForByteRange(pos, pos+1)
 	for i := 0; n != nil && i <= up; i++ {
-		if n.Kind() == kind {
+		if kindOf(n) == kind {
 			return n
 		}
 		n = n.Parent()
@@ -92,9 +92,9 @@ func enclosing(root *sitter.Node, pos uint, kind string, up int) *sitter.Node {
 }
 
 func firstStringArg(s syntax, call *sitter.Node) string {
-	args := call.ChildByFieldName("arguments")
+	args := field(call, "arguments")
 	for _, a := range namedChildren(args) {
-		if a.Kind() == "string" || a.Kind() == "template_string" {
+		if kindOf(&a) == "string" || kindOf(&a) == "template_string" {
 			return unquote(s.text(&a))
 		}
 		return ""
@@ -117,10 +117,10 @@ func (x *scriptExtractor) routeObject(obj *sitter.Node, pairs map[string]*sitter
 	if pathNode == nil || (comp == nil && lazy == nil && lazyComp == nil && pairs["children"] == nil && pairs["redirectTo"] == nil) {
 		return
 	}
-	if pathNode.Kind() == "string" {
+	if kindOf(pathNode) == "string" {
 		x.addSymbol("/"+unquote(x.text(pathNode)), "route", obj, true, "")
 	}
-	if comp != nil && comp.Kind() == "identifier" {
+	if comp != nil && kindOf(comp) == "identifier" {
 		x.addRef("route", "symbol", x.text(comp), x.text(comp))
 	}
 	for _, v := range []*sitter.Node{lazy, lazyComp} {
@@ -131,7 +131,7 @@ func (x *scriptExtractor) routeObject(obj *sitter.Node, pairs map[string]*sitter
 			if call := enclosing(v, v.StartByte()+uint(locs[0]), "call_expression", 3); call != nil {
 				x.addRef("route", "module", firstStringArg(x.syntax, call), "")
 			}
-		} else if v.Kind() == "string" { // legacy "./path#Module" form
+		} else if kindOf(v) == "string" { // legacy "./path#Module" form
 			spec, _, _ := bytes.Cut([]byte(unquote(x.text(v))), []byte("#"))
 			x.addRef("route", "module", string(spec), "")
 		}
@@ -164,7 +164,7 @@ func (x *scriptExtractor) gridColumn(obj *sitter.Node, pairs map[string]*sitter.
 		if v == nil {
 			continue
 		}
-		switch v.Kind() {
+		switch kindOf(v) {
 		case "identifier", "string":
 			target := unquote(x.text(v))
 			x.addSymbol(target, "cell_renderer", v, false, name)
@@ -175,9 +175,9 @@ func (x *scriptExtractor) gridColumn(obj *sitter.Node, pairs map[string]*sitter.
 
 // federation records Module Federation remotes and exposed modules.
 func (x *scriptExtractor) federation(pairs map[string]*sitter.Node) {
-	if v := pairs["exposes"]; v != nil && v.Kind() == "object" {
+	if v := pairs["exposes"]; v != nil && kindOf(v) == "object" {
 		for key, target := range objectPairs(x.syntax, v) {
-			if target.Kind() == "object" { // { import: './x' } form
+			if kindOf(target) == "object" { // { import: './x' } form
 				target = objectPairs(x.syntax, target)["import"]
 			}
 			if target == nil {
@@ -187,7 +187,7 @@ func (x *scriptExtractor) federation(pairs map[string]*sitter.Node) {
 			x.addRef("federation", "path", unquote(x.text(target)), key)
 		}
 	}
-	if v := pairs["remotes"]; v != nil && v.Kind() == "object" {
+	if v := pairs["remotes"]; v != nil && kindOf(v) == "object" {
 		for key, target := range objectPairs(x.syntax, v) {
 			x.addSymbol(key, "federation_remote", target, true, unquote(x.text(target)))
 		}

@@ -31,32 +31,32 @@ func (x *scriptExtractor) run(root *sitter.Node) {
 }
 
 func (x *scriptExtractor) statement(n *sitter.Node, exported bool, decorators []sitter.Node) {
-	switch n.Kind() {
+	switch kindOf(n) {
 	case "import_statement":
 		x.importStatement(n)
 	case "export_statement":
 		x.exportStatement(n)
 	case "class_declaration", "abstract_class_declaration", "class":
-		name := x.text(n.ChildByFieldName("name"))
+		name := x.text(field(n, "name"))
 		for _, c := range namedChildren(n) {
-			if c.Kind() == "decorator" {
+			if kindOf(&c) == "decorator" {
 				decorators = append(decorators, c)
 			}
 		}
 		kind := x.angularClass(name, decorators)
 		x.addSymbol(name, kind, n, exported, "")
-		x.classBody(n.ChildByFieldName("body"), name)
+		x.classBody(field(n, "body"), name)
 	case "interface_declaration":
-		x.addSymbol(x.text(n.ChildByFieldName("name")), "interface", n, exported, "")
+		x.addSymbol(x.text(field(n, "name")), "interface", n, exported, "")
 	case "type_alias_declaration":
-		x.addSymbol(x.text(n.ChildByFieldName("name")), "type", n, exported, "")
+		x.addSymbol(x.text(field(n, "name")), "type", n, exported, "")
 	case "enum_declaration":
-		x.addSymbol(x.text(n.ChildByFieldName("name")), "enum", n, exported, "")
+		x.addSymbol(x.text(field(n, "name")), "enum", n, exported, "")
 	case "function_declaration", "generator_function_declaration", "function_signature":
-		x.addSymbol(x.text(n.ChildByFieldName("name")), "function", n, exported, "")
+		x.addSymbol(x.text(field(n, "name")), "function", n, exported, "")
 	case "lexical_declaration", "variable_declaration":
 		for _, d := range namedChildren(n) {
-			if d.Kind() == "variable_declarator" {
+			if kindOf(&d) == "variable_declarator" {
 				x.declarator(&d, exported)
 			}
 		}
@@ -65,7 +65,7 @@ func (x *scriptExtractor) statement(n *sitter.Node, exported bool, decorators []
 			x.statement(&c, exported, nil)
 		}
 	case "module", "internal_module":
-		x.addSymbol(unquote(x.text(n.ChildByFieldName("name"))), "namespace", n, exported, "")
+		x.addSymbol(unquote(x.text(field(n, "name"))), "namespace", n, exported, "")
 	case "expression_statement":
 		x.commonJSExports(n)
 	}
@@ -75,24 +75,24 @@ func (x *scriptExtractor) statement(n *sitter.Node, exported bool, decorators []
 // `module.exports = a` and `exports.a = ...`.
 func (x *scriptExtractor) commonJSExports(n *sitter.Node) {
 	for _, a := range namedChildren(n) {
-		if a.Kind() != "assignment_expression" {
+		if kindOf(&a) != "assignment_expression" {
 			continue
 		}
-		left, right := x.text(a.ChildByFieldName("left")), a.ChildByFieldName("right")
+		left, right := x.text(field(&a, "left")), field(&a, "right")
 		switch {
-		case left == "module.exports" && right != nil && right.Kind() == "object":
+		case left == "module.exports" && right != nil && kindOf(right) == "object":
 			for name, v := range objectPairs(x.syntax, right) {
 				x.exportedNames[name] = true
-				if v.Kind() == "identifier" {
+				if kindOf(v) == "identifier" {
 					x.exportedNames[x.text(v)] = true
 				}
 			}
-		case left == "module.exports" && right != nil && right.Kind() == "identifier":
+		case left == "module.exports" && right != nil && kindOf(right) == "identifier":
 			x.exportedNames[x.text(right)] = true
 		case strings.HasPrefix(left, "exports.") || strings.HasPrefix(left, "module.exports."):
 			name := left[strings.LastIndexByte(left, '.')+1:]
 			x.exportedNames[name] = true
-			if right != nil && right.Kind() == "identifier" {
+			if right != nil && kindOf(right) == "identifier" {
 				x.exportedNames[x.text(right)] = true
 			}
 		}
@@ -100,20 +100,20 @@ func (x *scriptExtractor) commonJSExports(n *sitter.Node) {
 }
 
 func (x *scriptExtractor) importStatement(n *sitter.Node) {
-	spec := unquote(x.text(n.ChildByFieldName("source")))
+	spec := unquote(x.text(field(n, "source")))
 	var names []string
 	for _, c := range namedChildren(n) {
-		if c.Kind() != "import_clause" {
+		if kindOf(&c) != "import_clause" {
 			continue
 		}
 		for _, part := range namedChildren(&c) {
-			switch part.Kind() {
+			switch kindOf(&part) {
 			case "identifier":
 				names = append(names, x.text(&part))
 			case "named_imports":
 				for _, s := range namedChildren(&part) {
-					if s.Kind() == "import_specifier" {
-						names = append(names, x.text(s.ChildByFieldName("name")))
+					if kindOf(&s) == "import_specifier" {
+						names = append(names, x.text(field(&s, "name")))
 					}
 				}
 			}
@@ -125,27 +125,27 @@ func (x *scriptExtractor) importStatement(n *sitter.Node) {
 func (x *scriptExtractor) exportStatement(n *sitter.Node) {
 	var decorators []sitter.Node
 	for _, c := range namedChildren(n) {
-		switch c.Kind() {
+		switch kindOf(&c) {
 		case "decorator":
 			decorators = append(decorators, c)
 		case "export_clause":
 			for _, s := range namedChildren(&c) {
-				if s.Kind() == "export_specifier" {
-					x.exportedNames[x.text(s.ChildByFieldName("name"))] = true
+				if kindOf(&s) == "export_specifier" {
+					x.exportedNames[x.text(field(&s, "name"))] = true
 				}
 			}
 		}
 	}
-	if d := n.ChildByFieldName("declaration"); d != nil {
+	if d := field(n, "declaration"); d != nil {
 		x.statement(d, true, decorators)
 		return
 	}
-	if src := n.ChildByFieldName("source"); src != nil {
+	if src := field(n, "source"); src != nil {
 		x.addRef("import", "module", unquote(x.text(src)), "")
 		return
 	}
-	if v := n.ChildByFieldName("value"); v != nil {
-		switch v.Kind() {
+	if v := field(n, "value"); v != nil {
+		switch kindOf(v) {
 		case "identifier":
 			x.exportedNames[x.text(v)] = true
 		case "class", "function_expression", "arrow_function", "function":
@@ -155,15 +155,15 @@ func (x *scriptExtractor) exportStatement(n *sitter.Node) {
 }
 
 func (x *scriptExtractor) declarator(d *sitter.Node, exported bool) {
-	nameNode := d.ChildByFieldName("name")
-	if nameNode == nil || nameNode.Kind() != "identifier" {
+	nameNode := field(d, "name")
+	if nameNode == nil || kindOf(nameNode) != "identifier" {
 		return // destructuring patterns define nothing worth a header
 	}
 	name := x.text(nameNode)
-	value := d.ChildByFieldName("value")
+	value := field(d, "value")
 	kind := "const"
 	if value != nil {
-		switch value.Kind() {
+		switch kindOf(value) {
 		case "arrow_function", "function_expression", "function", "generator_function":
 			kind = "function"
 		case "class":
@@ -190,12 +190,12 @@ func (x *scriptExtractor) classBody(body *sitter.Node, class string) {
 	}
 	var pending []sitter.Node // decorators precede their member in JS grammars
 	for _, m := range namedChildren(body) {
-		switch m.Kind() {
+		switch kindOf(&m) {
 		case "decorator":
 			pending = append(pending, m)
 			continue
 		case "method_definition", "method_signature", "abstract_method_signature":
-			name := x.text(m.ChildByFieldName("name"))
+			name := x.text(field(&m, "name"))
 			x.addSymbol(name, "method", &m, !strings.HasPrefix(name, "#"), class)
 		case "public_field_definition", "field_definition":
 			x.field(&m, class, pending)
@@ -205,12 +205,12 @@ func (x *scriptExtractor) classBody(body *sitter.Node, class string) {
 }
 
 func (x *scriptExtractor) field(m *sitter.Node, class string, decorators []sitter.Node) {
-	name := unquote(x.text(m.ChildByFieldName("name")))
+	name := unquote(x.text(field(m, "name")))
 	if name == "" {
-		name = unquote(x.text(m.ChildByFieldName("property")))
+		name = unquote(x.text(field(m, "property")))
 	}
 	for _, c := range namedChildren(m) {
-		if c.Kind() == "decorator" {
+		if kindOf(&c) == "decorator" {
 			decorators = append(decorators, c)
 		}
 	}
@@ -225,8 +225,8 @@ func (x *scriptExtractor) field(m *sitter.Node, class string, decorators []sitte
 		}
 	}
 	// Signal-based inputs: `name = input<T>()`, `changed = output<T>()`.
-	if v := m.ChildByFieldName("value"); v != nil && v.Kind() == "call_expression" {
-		callee := x.text(v.ChildByFieldName("function"))
+	if v := field(m, "value"); v != nil && kindOf(v) == "call_expression" {
+		callee := x.text(field(v, "function"))
 		switch strings.TrimSuffix(callee, ".required") {
 		case "input", "model":
 			x.addSymbol(name, "input", m, true, class)
@@ -239,9 +239,9 @@ func (x *scriptExtractor) field(m *sitter.Node, class string, decorators []sitte
 // decoratorName returns "Component" for @Component({...}) and @Component.
 func decoratorName(s syntax, d *sitter.Node) string {
 	for _, c := range namedChildren(d) {
-		switch c.Kind() {
+		switch kindOf(&c) {
 		case "call_expression":
-			return s.text(c.ChildByFieldName("function"))
+			return s.text(field(&c, "function"))
 		case "identifier":
 			return s.text(&c)
 		}
@@ -252,11 +252,11 @@ func decoratorName(s syntax, d *sitter.Node) string {
 // decoratorObject returns the first object-literal argument of a decorator.
 func decoratorObject(d *sitter.Node) *sitter.Node {
 	for _, c := range namedChildren(d) {
-		if c.Kind() != "call_expression" {
+		if kindOf(&c) != "call_expression" {
 			continue
 		}
-		for _, a := range namedChildren(c.ChildByFieldName("arguments")) {
-			if a.Kind() == "object" {
+		for _, a := range namedChildren(field(&c, "arguments")) {
+			if kindOf(&a) == "object" {
 				return &a
 			}
 		}
@@ -268,10 +268,10 @@ func decoratorObject(d *sitter.Node) *sitter.Node {
 func objectPairs(s syntax, obj *sitter.Node) map[string]*sitter.Node {
 	pairs := map[string]*sitter.Node{}
 	for _, p := range namedChildren(obj) {
-		switch p.Kind() {
+		switch kindOf(&p) {
 		case "pair":
-			k := unquote(s.text(p.ChildByFieldName("key")))
-			pairs[k] = p.ChildByFieldName("value")
+			k := unquote(s.text(field(&p, "key")))
+			pairs[k] = field(&p, "value")
 		case "shorthand_property_identifier":
 			pairs[s.text(&p)] = &p
 		}
@@ -287,12 +287,12 @@ func (x *scriptExtractor) identifiers(v *sitter.Node) []string {
 	}
 	var out []string
 	for _, e := range namedChildren(v) {
-		switch e.Kind() {
+		switch kindOf(&e) {
 		case "identifier":
 			out = append(out, x.text(&e))
 		case "call_expression":
-			if f := e.ChildByFieldName("function"); f != nil && f.Kind() == "member_expression" {
-				out = append(out, x.text(f.ChildByFieldName("object")))
+			if f := field(&e, "function"); f != nil && kindOf(f) == "member_expression" {
+				out = append(out, x.text(field(f, "object")))
 			}
 		}
 	}

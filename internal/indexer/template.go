@@ -28,9 +28,9 @@ func (t *templateExtractor) visit(n *sitter.Node, depth int) {
 	if depth > 256 {
 		return
 	}
-	inElement := n.Kind() == "element"
+	inElement := kindOf(n) == "element"
 	for _, c := range namedChildren(n) {
-		switch c.Kind() {
+		switch kindOf(&c) {
 		case "element":
 			t.element(&c)
 			t.visit(&c, depth+1)
@@ -50,7 +50,7 @@ func (t *templateExtractor) visit(n *sitter.Node, depth int) {
 func (t *templateExtractor) element(el *sitter.Node) {
 	var tag *sitter.Node
 	for _, c := range namedChildren(el) {
-		if c.Kind() == "start_tag" || c.Kind() == "self_closing_tag" {
+		if kindOf(&c) == "start_tag" || kindOf(&c) == "self_closing_tag" {
 			tag = &c
 			break
 		}
@@ -65,12 +65,12 @@ func (t *templateExtractor) usage(tag, span *sitter.Node) {
 	var name string
 	var attrs []string
 	for _, c := range namedChildren(tag) {
-		switch c.Kind() {
+		switch kindOf(&c) {
 		case "tag_name":
 			name = strings.ToLower(t.text(&c))
 		case "attribute":
 			for _, a := range namedChildren(&c) {
-				if a.Kind() == "attribute_name" {
+				if kindOf(&a) == "attribute_name" {
 					attrs = append(attrs, t.text(&a))
 				}
 			}
