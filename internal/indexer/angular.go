@@ -58,8 +58,8 @@ func (x *scriptExtractor) componentMetadata(class string, obj *sitter.Node) {
 		x.addRef("style", "path", unquote(x.text(v)), class)
 	}
 	if v := pairs["styleUrls"]; v != nil {
-		for _, s := range namedChildren(v) {
-			x.addRef("style", "path", unquote(x.text(&s)), class)
+		for _, s := range kids(v) {
+			x.addRef("style", "path", unquote(x.text(&s.Node)), class)
 		}
 	}
 	for _, id := range x.identifiers(pairs["imports"]) {

@@ -34,6 +34,34 @@ static uint32_t mcpc_named_children(mcpc_node n, mcpc_node *out, uint32_t cap) {
 	ts_tree_cursor_delete(&c);
 	return count;
 }
+
+extern const char *ts_node_type(mcpc_node self);
+
+// mcpc_named_kids is mcpc_named_children that also writes each child's
+// node type (a static string of the grammar's) to kinds.
+// out and kinds are void pointers so that cgo's pointer check of Go memory
+// passed to C looks at their (pointer-free) allocations once instead of
+// scanning every node's fields.
+static uint32_t mcpc_named_kids(mcpc_node n, void *outp, void *kindsp, uint32_t cap) {
+	mcpc_node *out = outp;
+	const char **kinds = kindsp;
+	uint32_t count = 0;
+	mcpc_cursor c = ts_tree_cursor_new(n);
+	if (ts_tree_cursor_goto_first_child(&c)) {
+		do {
+			mcpc_node child = ts_tree_cursor_current_node(&c);
+			if (ts_node_is_named(child)) {
+				if (count < cap) {
+					out[count] = child;
+					kinds[count] = ts_node_type(child);
+				}
+				count++;
+			}
+		} while (ts_tree_cursor_goto_next_sibling(&c));
+	}
+	ts_tree_cursor_delete(&c);
+	return count;
+}
 */
 import "C"
 
@@ -47,6 +75,7 @@ import (
 // on it.
 var _ [unsafe.Sizeof(sitter.Node{}) - unsafe.Sizeof(C.mcpc_node{})]struct{}
 var _ [unsafe.Sizeof(C.mcpc_node{}) - unsafe.Sizeof(sitter.Node{})]struct{}
+var _ [unsafe.Sizeof(C.mcpc_node{}) % 8]struct{} // kids' buffers are of 8-byte words
 
 // namedChildren returns n's named children. It lists them in one cgo call:
 // go-tree-sitter's NamedChildren makes three per child plus a cursor's
@@ -63,5 +92,42 @@ func namedChildren(n *sitter.Node) []sitter.Node {
 		C.mcpc_named_children(cn, (*C.mcpc_node)(unsafe.Pointer(&out[0])), C.uint32_t(count))
 	}
 	out = out[:count]
+	return out
+}
+
+// kid is a named child with its kind, both listed in one cgo call.
+type kid struct {
+	Node sitter.Node
+	Kind string
+}
+
+// kids is namedChildren with each child's kind: the extractors switch on
+// the kind of nearly every child they list, and a kind apiece was a cgo
+// call apiece.
+func kids(n *sitter.Node) []kid {
+	if n == nil {
+		return nil
+	}
+	cn := *(*C.mcpc_node)(unsafe.Pointer(n))
+	// Buffers of plain integers: the nodes and names they receive point
+	// into the C runtime's memory, never Go's.
+	const nodeWords = unsafe.Sizeof(C.mcpc_node{}) / 8
+	var nodes [16 * nodeWords]uint64
+	var kinds [16]uintptr
+	ns, ks := nodes[:], kinds[:]
+	count := int(C.mcpc_named_kids(cn, unsafe.Pointer(&ns[0]), unsafe.Pointer(&ks[0]), C.uint32_t(len(ks))))
+	if count > len(ks) {
+		ns, ks = make([]uint64, count*int(nodeWords)), make([]uintptr, count)
+		C.mcpc_named_kids(cn, unsafe.Pointer(&ns[0]), unsafe.Pointer(&ks[0]), C.uint32_t(count))
+	}
+	out := make([]kid, count)
+	for i := range out {
+		out[i].Node = *(*sitter.Node)(unsafe.Pointer(&ns[i*int(nodeWords)]))
+		name, ok := kindNames[ks[i]]
+		if !ok {
+			name = kindOf(&out[i].Node)
+		}
+		out[i].Kind = name
+	}
 	return out
 }

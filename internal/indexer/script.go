@@ -19,8 +19,8 @@ type scriptExtractor struct {
 
 func (x *scriptExtractor) run(root *sitter.Node) {
 	x.exportedNames = map[string]bool{}
-	for _, c := range namedChildren(root) {
-		x.statement(&c, false, nil)
+	for _, c := range kids(root) {
+		x.statement(&c.Node, false, nil)
 	}
 	for i := range x.file.Symbols {
 		if x.exportedNames[x.file.Symbols[i].Name] {
@@ -38,9 +38,9 @@ func (x *scriptExtractor) statement(n *sitter.Node, exported bool, decorators []
 		x.exportStatement(n)
 	case "class_declaration", "abstract_class_declaration", "class":
 		name := x.text(field(n, "name"))
-		for _, c := range namedChildren(n) {
-			if kindOf(&c) == "decorator" {
-				decorators = append(decorators, c)
+		for _, c := range kids(n) {
+			if c.Kind == "decorator" {
+				decorators = append(decorators, c.Node)
 			}
 		}
 		kind := x.angularClass(name, decorators)
@@ -55,14 +55,14 @@ func (x *scriptExtractor) statement(n *sitter.Node, exported bool, decorators []
 	case "function_declaration", "generator_function_declaration", "function_signature":
 		x.addSymbol(x.text(field(n, "name")), "function", n, exported, "")
 	case "lexical_declaration", "variable_declaration":
-		for _, d := range namedChildren(n) {
-			if kindOf(&d) == "variable_declarator" {
-				x.declarator(&d, exported)
+		for _, d := range kids(n) {
+			if d.Kind == "variable_declarator" {
+				x.declarator(&d.Node, exported)
 			}
 		}
 	case "ambient_declaration":
-		for _, c := range namedChildren(n) {
-			x.statement(&c, exported, nil)
+		for _, c := range kids(n) {
+			x.statement(&c.Node, exported, nil)
 		}
 	case "module", "internal_module":
 		x.addSymbol(unquote(x.text(field(n, "name"))), "namespace", n, exported, "")
@@ -74,11 +74,11 @@ func (x *scriptExtractor) statement(n *sitter.Node, exported bool, decorators []
 // commonJSExports marks names exported by `module.exports = { a, b }`,
 // `module.exports = a` and `exports.a = ...`.
 func (x *scriptExtractor) commonJSExports(n *sitter.Node) {
-	for _, a := range namedChildren(n) {
-		if kindOf(&a) != "assignment_expression" {
+	for _, a := range kids(n) {
+		if a.Kind != "assignment_expression" {
 			continue
 		}
-		left, right := x.text(field(&a, "left")), field(&a, "right")
+		left, right := x.text(field(&a.Node, "left")), field(&a.Node, "right")
 		switch {
 		case left == "module.exports" && right != nil && kindOf(right) == "object":
 			for name, v := range objectPairs(x.syntax, right) {
@@ -102,18 +102,18 @@ func (x *scriptExtractor) commonJSExports(n *sitter.Node) {
 func (x *scriptExtractor) importStatement(n *sitter.Node) {
 	spec := unquote(x.text(field(n, "source")))
 	var names []string
-	for _, c := range namedChildren(n) {
-		if kindOf(&c) != "import_clause" {
+	for _, c := range kids(n) {
+		if c.Kind != "import_clause" {
 			continue
 		}
-		for _, part := range namedChildren(&c) {
-			switch kindOf(&part) {
+		for _, part := range kids(&c.Node) {
+			switch part.Kind {
 			case "identifier":
-				names = append(names, x.text(&part))
+				names = append(names, x.text(&part.Node))
 			case "named_imports":
-				for _, s := range namedChildren(&part) {
-					if kindOf(&s) == "import_specifier" {
-						names = append(names, x.text(field(&s, "name")))
+				for _, s := range kids(&part.Node) {
+					if s.Kind == "import_specifier" {
+						names = append(names, x.text(field(&s.Node, "name")))
 					}
 				}
 			}
@@ -124,14 +124,14 @@ func (x *scriptExtractor) importStatement(n *sitter.Node) {
 
 func (x *scriptExtractor) exportStatement(n *sitter.Node) {
 	var decorators []sitter.Node
-	for _, c := range namedChildren(n) {
-		switch kindOf(&c) {
+	for _, c := range kids(n) {
+		switch c.Kind {
 		case "decorator":
-			decorators = append(decorators, c)
+			decorators = append(decorators, c.Node)
 		case "export_clause":
-			for _, s := range namedChildren(&c) {
-				if kindOf(&s) == "export_specifier" {
-					x.exportedNames[x.text(field(&s, "name"))] = true
+			for _, s := range kids(&c.Node) {
+				if s.Kind == "export_specifier" {
+					x.exportedNames[x.text(field(&s.Node, "name"))] = true
 				}
 			}
 		}
@@ -189,16 +189,16 @@ func (x *scriptExtractor) classBody(body *sitter.Node, class string) {
 		return
 	}
 	var pending []sitter.Node // decorators precede their member in JS grammars
-	for _, m := range namedChildren(body) {
-		switch kindOf(&m) {
+	for _, m := range kids(body) {
+		switch m.Kind {
 		case "decorator":
-			pending = append(pending, m)
+			pending = append(pending, m.Node)
 			continue
 		case "method_definition", "method_signature", "abstract_method_signature":
-			name := x.text(field(&m, "name"))
-			x.addSymbol(name, "method", &m, !strings.HasPrefix(name, "#"), class)
+			name := x.text(field(&m.Node, "name"))
+			x.addSymbol(name, "method", &m.Node, !strings.HasPrefix(name, "#"), class)
 		case "public_field_definition", "field_definition":
-			x.field(&m, class, pending)
+			x.field(&m.Node, class, pending)
 		}
 		pending = nil
 	}
@@ -209,9 +209,9 @@ func (x *scriptExtractor) field(m *sitter.Node, class string, decorators []sitte
 	if name == "" {
 		name = unquote(x.text(field(m, "property")))
 	}
-	for _, c := range namedChildren(m) {
-		if kindOf(&c) == "decorator" {
-			decorators = append(decorators, c)
+	for _, c := range kids(m) {
+		if c.Kind == "decorator" {
+			decorators = append(decorators, c.Node)
 		}
 	}
 	for _, d := range decorators {
@@ -238,12 +238,12 @@ func (x *scriptExtractor) field(m *sitter.Node, class string, decorators []sitte
 
 // decoratorName returns "Component" for @Component({...}) and @Component.
 func decoratorName(s syntax, d *sitter.Node) string {
-	for _, c := range namedChildren(d) {
-		switch kindOf(&c) {
+	for _, c := range kids(d) {
+		switch c.Kind {
 		case "call_expression":
-			return s.text(field(&c, "function"))
+			return s.text(field(&c.Node, "function"))
 		case "identifier":
-			return s.text(&c)
+			return s.text(&c.Node)
 		}
 	}
 	return ""
@@ -251,13 +251,13 @@ func decoratorName(s syntax, d *sitter.Node) string {
 
 // decoratorObject returns the first object-literal argument of a decorator.
 func decoratorObject(d *sitter.Node) *sitter.Node {
-	for _, c := range namedChildren(d) {
-		if kindOf(&c) != "call_expression" {
+	for _, c := range kids(d) {
+		if c.Kind != "call_expression" {
 			continue
 		}
-		for _, a := range namedChildren(field(&c, "arguments")) {
-			if kindOf(&a) == "object" {
-				return &a
+		for _, a := range kids(field(&c.Node, "arguments")) {
+			if a.Kind == "object" {
+				return &a.Node
 			}
 		}
 	}
@@ -267,13 +267,13 @@ func decoratorObject(d *sitter.Node) *sitter.Node {
 // objectPairs maps an object literal's keys to their value nodes.
 func objectPairs(s syntax, obj *sitter.Node) map[string]*sitter.Node {
 	pairs := map[string]*sitter.Node{}
-	for _, p := range namedChildren(obj) {
-		switch kindOf(&p) {
+	for _, p := range kids(obj) {
+		switch p.Kind {
 		case "pair":
-			k := unquote(s.text(field(&p, "key")))
-			pairs[k] = field(&p, "value")
+			k := unquote(s.text(field(&p.Node, "key")))
+			pairs[k] = field(&p.Node, "value")
 		case "shorthand_property_identifier":
-			pairs[s.text(&p)] = &p
+			pairs[s.text(&p.Node)] = &p.Node
 		}
 	}
 	return pairs
@@ -286,12 +286,12 @@ func (x *scriptExtractor) identifiers(v *sitter.Node) []string {
 		return nil
 	}
 	var out []string
-	for _, e := range namedChildren(v) {
-		switch kindOf(&e) {
+	for _, e := range kids(v) {
+		switch e.Kind {
 		case "identifier":
-			out = append(out, x.text(&e))
+			out = append(out, x.text(&e.Node))
 		case "call_expression":
-			if f := field(&e, "function"); f != nil && kindOf(f) == "member_expression" {
+			if f := field(&e.Node, "function"); f != nil && kindOf(f) == "member_expression" {
 				out = append(out, x.text(field(f, "object")))
 			}
 		}

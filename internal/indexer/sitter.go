@@ -73,13 +73,13 @@ func parseBytes(p *sitter.Parser, src []byte) *sitter.Tree {
 	return (*sitter.Tree)(unsafe.Pointer(&treeHandle{inner: t}))
 }
 
-// kindNames maps the runtime's static node-type strings to Go strings, for
-// every symbol of every grammar (and the runtime's own ERROR names): a
-// node's kind is then one cgo call and a lookup, where sitter.Node.Kind
-// also counts the C string's length and allocates a copy. Read only after
-// init, so the parsing workers share it without a lock.
-var kindNames = func() map[*C.char]string {
-	names := map[*C.char]string{}
+// kindNames maps the runtime's static node-type strings, by address, to
+// Go strings, for every symbol of every grammar (and the runtime's own
+// ERROR names): a node's kind is then one cgo call and a lookup, where
+// sitter.Node.Kind also counts the C string's length and allocates a copy.
+// Read only after init, so the parsing workers share it without a lock.
+var kindNames = func() map[uintptr]string {
+	names := map[uintptr]string{}
 	for _, lang := range grammar.Languages {
 		l := (*C.mcpc_language)(lang.Inner)
 		n := uint32(C.ts_language_symbol_count(l))
@@ -92,18 +92,20 @@ var kindNames = func() map[*C.char]string {
 	return names
 }()
 
-func add(names map[*C.char]string, p *C.char) {
+func add(names map[uintptr]string, p *C.char) {
 	if p != nil {
-		names[p] = C.GoString(p)
+		names[uintptr(unsafe.Pointer(p))] = C.GoString(p)
 	}
 }
 
 func cnode(n *sitter.Node) C.mcpc_node { return *(*C.mcpc_node)(unsafe.Pointer(n)) }
 
 // kindOf is n.Kind() without the copy.
-func kindOf(n *sitter.Node) string {
-	p := C.ts_node_type(cnode(n))
-	if s, ok := kindNames[p]; ok {
+func kindOf(n *sitter.Node) string { return kindName(C.ts_node_type(cnode(n))) }
+
+// kindName is the Go string of a node type the runtime returned.
+func kindName(p *C.char) string {
+	if s, ok := kindNames[uintptr(unsafe.Pointer(p))]; ok {
 		return s
 	}
 	return C.GoString(p) // a grammar not in grammar.Languages
