@@ -66,6 +66,7 @@ static uint32_t mcpc_named_kids(mcpc_node n, void *outp, void *kindsp, uint32_t 
 import "C"
 
 import (
+	"sync"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -109,21 +110,43 @@ func kids(n *sitter.Node) []kid {
 		return nil
 	}
 	cn := *(*C.mcpc_node)(unsafe.Pointer(n))
-	// Buffers of plain integers: the nodes and names they receive point
-	// into the C runtime's memory, never Go's.
-	const nodeWords = unsafe.Sizeof(C.mcpc_node{}) / 8
-	var nodes [16 * nodeWords]uint64
-	var kinds [16]uintptr
-	ns, ks := nodes[:], kinds[:]
-	count := int(C.mcpc_named_kids(cn, unsafe.Pointer(&ns[0]), unsafe.Pointer(&ks[0]), C.uint32_t(len(ks))))
-	if count > len(ks) {
-		ns, ks = make([]uint64, count*int(nodeWords)), make([]uintptr, count)
-		C.mcpc_named_kids(cn, unsafe.Pointer(&ns[0]), unsafe.Pointer(&ks[0]), C.uint32_t(count))
+	// Buffers of plain integers, from a pool: the nodes and names they
+	// receive point into the C runtime's memory, never Go's, and cgo's
+	// check of the memory handed to C would move buffers on the stack to
+	// the heap, two allocations a call.
+	sc := kidScratch.Get().(*scratch)
+	defer kidScratch.Put(sc)
+	count := int(C.mcpc_named_kids(cn, unsafe.Pointer(&sc.nodes[0]), unsafe.Pointer(&sc.kinds[0]), C.uint32_t(len(sc.kinds))))
+	if count > len(sc.kinds) {
+		return manyKids(cn, count)
 	}
-	out := make([]kid, count)
+	return kidsOf(sc.nodes[:count*nodeWords], sc.kinds[:count])
+}
+
+// scratch holds the buffers of one kids call.
+type scratch struct {
+	nodes [16 * nodeWords]uint64
+	kinds [16]uintptr
+}
+
+var kidScratch = sync.Pool{New: func() any { return new(scratch) }}
+
+// nodeWords is the size of a node in kids' buffers.
+const nodeWords = int(unsafe.Sizeof(C.mcpc_node{}) / 8)
+
+// manyKids is kids for a node with more than 16 named children.
+func manyKids(cn C.mcpc_node, count int) []kid {
+	nodes, kinds := make([]uint64, count*nodeWords), make([]uintptr, count)
+	C.mcpc_named_kids(cn, unsafe.Pointer(&nodes[0]), unsafe.Pointer(&kinds[0]), C.uint32_t(count))
+	return kidsOf(nodes, kinds)
+}
+
+// kidsOf turns the buffers mcpc_named_kids filled into kids.
+func kidsOf(nodes []uint64, kinds []uintptr) []kid {
+	out := make([]kid, len(kinds))
 	for i := range out {
-		out[i].Node = *(*sitter.Node)(unsafe.Pointer(&ns[i*int(nodeWords)]))
-		name, ok := kindNames[ks[i]]
+		out[i].Node = *(*sitter.Node)(unsafe.Pointer(&nodes[i*nodeWords]))
+		name, ok := kindNames[kinds[i]]
 		if !ok {
 			name = kindOf(&out[i].Node)
 		}
