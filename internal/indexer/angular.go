@@ -58,14 +58,14 @@ func (x *scriptExtractor) componentMetadata(class string, obj *sitter.Node) {
 		x.addRef("style", "path", unquote(x.text(v)), class)
 	}
 	if v := pairs["styleUrls"]; v != nil {
-		for _, s := range namedChildren(v) {
-			x.addRef("style", "path", unquote(x.text(&s)), class)
+		for _, s := range kids(v) {
+			x.addRef("style", "path", unquote(x.text(&s.Node)), class)
 		}
 	}
 	for _, id := range x.identifiers(pairs["imports"]) {
 		x.addRef("reference", "symbol", id, id)
 	}
-	if v := pairs["template"]; v != nil && (v.Kind() == "template_string" || v.Kind() == "string") {
+	if v := pairs["template"]; v != nil && (kindOf(v) == "template_string" || kindOf(v) == "string") {
 		x.inlineTemplate(v)
 	}
 }

@@ -14,24 +14,24 @@ type goExtractor struct{ syntax }
 
 func (x *goExtractor) run(root *sitter.Node) {
 	for _, n := range namedChildren(root) {
-		switch n.Kind() {
+		switch kindOf(&n) {
 		case "import_declaration":
 			x.imports(&n)
 		case "function_declaration":
-			name := x.text(n.ChildByFieldName("name"))
+			name := x.text(field(&n, "name"))
 			x.addSymbol(name, "function", &n, goExported(name), "")
 		case "method_declaration":
-			name := x.text(n.ChildByFieldName("name"))
-			x.addSymbol(name, "method", &n, goExported(name), x.receiver(n.ChildByFieldName("receiver")))
+			name := x.text(field(&n, "name"))
+			x.addSymbol(name, "method", &n, goExported(name), x.receiver(field(&n, "receiver")))
 		case "type_declaration":
 			for _, s := range namedChildren(&n) {
-				if s.Kind() != "type_spec" && s.Kind() != "type_alias" {
+				if kindOf(&s) != "type_spec" && kindOf(&s) != "type_alias" {
 					continue
 				}
-				name := x.text(s.ChildByFieldName("name"))
+				name := x.text(field(&s, "name"))
 				kind := "type"
-				if t := s.ChildByFieldName("type"); t != nil {
-					switch t.Kind() {
+				if t := field(&s, "type"); t != nil {
+					switch kindOf(t) {
 					case "struct_type":
 						kind = "struct"
 					case "interface_type":
@@ -48,9 +48,9 @@ func (x *goExtractor) run(root *sitter.Node) {
 
 func (x *goExtractor) imports(n *sitter.Node) {
 	for _, c := range namedChildren(n) {
-		switch c.Kind() {
+		switch kindOf(&c) {
 		case "import_spec":
-			x.addRef("import", "gopkg", unquote(x.text(c.ChildByFieldName("path"))), "")
+			x.addRef("import", "gopkg", unquote(x.text(field(&c, "path"))), "")
 		case "import_spec_list":
 			x.imports(&c)
 		}
@@ -60,16 +60,16 @@ func (x *goExtractor) imports(n *sitter.Node) {
 // values records exported package-level constants and variables.
 func (x *goExtractor) values(n *sitter.Node) {
 	kind := "const"
-	if n.Kind() == "var_declaration" {
+	if kindOf(n) == "var_declaration" {
 		kind = "var"
 	}
 	var visit func(n *sitter.Node)
 	visit = func(n *sitter.Node) {
 		for _, s := range namedChildren(n) {
-			switch s.Kind() {
+			switch kindOf(&s) {
 			case "const_spec", "var_spec":
 				for _, id := range namedChildren(&s) {
-					if id.Kind() == "identifier" && goExported(x.text(&id)) {
+					if kindOf(&id) == "identifier" && goExported(x.text(&id)) {
 						x.addSymbol(x.text(&id), kind, &s, true, "")
 					}
 				}
@@ -83,14 +83,14 @@ func (x *goExtractor) values(n *sitter.Node) {
 
 func (x *goExtractor) receiver(params *sitter.Node) string {
 	for _, p := range namedChildren(params) {
-		t := p.ChildByFieldName("type")
+		t := field(&p, "type")
 		for t != nil {
-			switch t.Kind() {
+			switch kindOf(t) {
 			case "pointer_type":
 				t = t.NamedChild(0)
 				continue
 			case "generic_type":
-				t = t.ChildByFieldName("type")
+				t = field(t, "type")
 				continue
 			}
 			return x.text(t)

@@ -20,12 +20,12 @@ var javaTypeKinds = map[string]string{
 
 func (x *javaExtractor) run(root *sitter.Node) {
 	for _, n := range namedChildren(root) {
-		switch n.Kind() {
+		switch kindOf(&n) {
 		case "import_declaration":
 			var target string
 			wildcard := false
 			for _, c := range namedChildren(&n) {
-				switch c.Kind() {
+				switch kindOf(&c) {
 				case "scoped_identifier", "identifier":
 					target = x.text(&c)
 				case "asterisk":
@@ -43,29 +43,29 @@ func (x *javaExtractor) run(root *sitter.Node) {
 }
 
 func (x *javaExtractor) declaration(n *sitter.Node, container string) {
-	kind, ok := javaTypeKinds[n.Kind()]
+	kind, ok := javaTypeKinds[kindOf(n)]
 	if !ok {
 		return
 	}
-	name := x.text(n.ChildByFieldName("name"))
+	name := x.text(field(n, "name"))
 	x.addSymbol(name, kind, n, x.public(n), container)
-	for _, m := range namedChildren(n.ChildByFieldName("body")) {
-		switch m.Kind() {
+	for _, m := range namedChildren(field(n, "body")) {
+		switch kindOf(&m) {
 		case "method_declaration", "constructor_declaration":
-			x.addSymbol(x.text(m.ChildByFieldName("name")), "method", &m, x.public(&m), name)
+			x.addSymbol(x.text(field(&m, "name")), "method", &m, x.public(&m), name)
 		case "field_declaration", "constant_declaration":
 			mods := x.modifiers(&m)
-			if m.Kind() == "constant_declaration" || (strings.Contains(mods, "static") && strings.Contains(mods, "final")) {
+			if kindOf(&m) == "constant_declaration" || (strings.Contains(mods, "static") && strings.Contains(mods, "final")) {
 				for _, d := range namedChildren(&m) {
-					if d.Kind() == "variable_declarator" {
-						x.addSymbol(x.text(d.ChildByFieldName("name")), "const", &d, strings.Contains(mods, "public"), name)
+					if kindOf(&d) == "variable_declarator" {
+						x.addSymbol(x.text(field(&d, "name")), "const", &d, strings.Contains(mods, "public"), name)
 					}
 				}
 			}
 		case "enum_body_declarations":
 			for _, e := range namedChildren(&m) {
-				if e.Kind() == "method_declaration" {
-					x.addSymbol(x.text(e.ChildByFieldName("name")), "method", &e, x.public(&e), name)
+				if kindOf(&e) == "method_declaration" {
+					x.addSymbol(x.text(field(&e, "name")), "method", &e, x.public(&e), name)
 				}
 			}
 		default:
@@ -76,7 +76,7 @@ func (x *javaExtractor) declaration(n *sitter.Node, container string) {
 
 func (x *javaExtractor) modifiers(n *sitter.Node) string {
 	for _, c := range namedChildren(n) {
-		if c.Kind() == "modifiers" {
+		if kindOf(&c) == "modifiers" {
 			return x.text(&c)
 		}
 	}

@@ -28,7 +28,7 @@ func (ps *parserSet) parse(lang string, src []byte) *sitter.Tree {
 		}
 		ps.byLang[lang] = p
 	}
-	return p.Parse(src, nil)
+	return parseBytes(p, src)
 }
 
 func (ps *parserSet) close() {
@@ -105,7 +105,8 @@ func (s syntax) text(n *sitter.Node) string {
 	if n == nil {
 		return ""
 	}
-	return n.Utf8Text(s.src)
+	start, end := byteRange(n)
+	return string(s.src[start:end])
 }
 
 func startLine(n *sitter.Node) int { return int(n.StartPosition().Row) + 1 }
@@ -169,7 +170,7 @@ func describeError(root *sitter.Node) (string, bool) {
 		return "syntax error at line " + strconv.Itoa(startLine(found)), true
 	}
 	if missing != nil {
-		return "missing " + missing.Kind() + " at line " + strconv.Itoa(startLine(missing)), false
+		return "missing " + kindOf(missing) + " at line " + strconv.Itoa(startLine(missing)), false
 	}
 	return "syntax error", true
 }

@@ -20,29 +20,70 @@ var (
 )
 
 // findKeys returns the offsets of each word in words that stands alone
-// (not part of a longer identifier) and is followed, after optional spaces,
-// by next. bytes.Index over a few literals is much faster than a regexp
-// with word boundaries over every file.
+// (not part of a longer identifier, not after a '.') and is followed,
+// after optional spaces, by next: the offsets of the first word, then of
+// the second, each in text order.
 func findKeys(src []byte, words []string, next byte) []int {
-	var out []int
-	for _, w := range words {
-		for off := 0; ; {
-			i := bytes.Index(src[off:], []byte(w))
-			if i < 0 {
-				break
-			}
-			i += off
-			off = i + len(w)
-			if i > 0 && (isWordByte(src[i-1]) || src[i-1] == '.') {
+	return findKeySets(src, keySet{words, next})[0]
+}
+
+// keySet is words to find and the byte that must follow one.
+type keySet struct {
+	words []string
+	next  byte
+}
+
+// findKeySets is findKeys for several sets in one pass over src: a script
+// is scanned for its dynamic imports and its pattern keys together, one
+// identifier run at a time, where a bytes.Index per word went over the
+// whole text a dozen times.
+func findKeySets(src []byte, sets ...keySet) [][]int {
+	var first [256]bool
+	longest := 0
+	found := make([][][]int, len(sets)) // by set, then by word
+	for k, ks := range sets {
+		found[k] = make([][]int, len(ks.words))
+		for _, w := range ks.words {
+			first[w[0]] = true
+			longest = max(longest, len(w))
+		}
+	}
+	for i := 0; i < len(src); {
+		c := src[i]
+		if !isWordByte(c) {
+			i++
+			continue
+		}
+		start := i
+		for i < len(src) && isWordByte(src[i]) {
+			i++
+		}
+		if !first[c] || i-start > longest || (start > 0 && src[start-1] == '.') {
+			continue
+		}
+		j := i
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		if j == len(src) {
+			continue
+		}
+		run := src[start:i]
+		for k, ks := range sets {
+			if src[j] != ks.next {
 				continue
 			}
-			j := off
-			for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
-				j++
+			for wi, w := range ks.words {
+				if string(run) == w {
+					found[k][wi] = append(found[k][wi], start)
+				}
 			}
-			if j < len(src) && src[j] == next {
-				out = append(out, i)
-			}
+		}
+	}
+	out := make([][]int, len(sets))
+	for k := range found {
+		for _, offsets := range found[k] {
+			out[k] = append(out[k], offsets...)
 		}
 	}
 	return out
@@ -59,7 +100,8 @@ var componentKeys = []string{"cellRenderer", "cellEditor", "headerComponent", "t
 
 func (x *scriptExtractor) scanPatterns(root *sitter.Node) {
 	seen := map[uint]bool{} // objects already analysed, by start byte
-	for _, at := range findKeys(x.src, dynamicImportCalls, '(') {
+	keys := findKeySets(x.src, keySet{dynamicImportCalls, '('}, keySet{patternKeys, ':'})
+	for _, at := range keys[0] {
 		call := enclosing(root, uint(at), "call_expression", 3)
 		if call == nil {
 			continue
@@ -68,7 +110,7 @@ func (x *scriptExtractor) scanPatterns(root *sitter.Node) {
 			x.addRef("import", "module", arg, "")
 		}
 	}
-	for _, at := range findKeys(x.src, patternKeys, ':') {
+	for _, at := range keys[1] {
 		obj := enclosing(root, uint(at), "object", 3)
 		if obj == nil || seen[obj.StartByte()] {
 			continue
@@ -83,7 +125,7 @@ func (x *scriptExtractor) scanPatterns(root *sitter.Node) {
 func enclosing(root *sitter.Node, pos uint, kind string, up int) *sitter.Node {
 	n := root.NamedDescendantForByteRange(pos, pos+1)
 	for i := 0; n != nil && i <= up; i++ {
-		if n.Kind() == kind {
+		if kindOf(n) == kind {
 			return n
 		}
 		n = n.Parent()
@@ -92,10 +134,10 @@ func enclosing(root *sitter.Node, pos uint, kind string, up int) *sitter.Node {
 }
 
 func firstStringArg(s syntax, call *sitter.Node) string {
-	args := call.ChildByFieldName("arguments")
-	for _, a := range namedChildren(args) {
-		if a.Kind() == "string" || a.Kind() == "template_string" {
-			return unquote(s.text(&a))
+	args := field(call, "arguments")
+	for _, a := range kids(args) {
+		if a.Kind == "string" || a.Kind == "template_string" {
+			return unquote(s.text(&a.Node))
 		}
 		return ""
 	}
@@ -117,10 +159,10 @@ func (x *scriptExtractor) routeObject(obj *sitter.Node, pairs map[string]*sitter
 	if pathNode == nil || (comp == nil && lazy == nil && lazyComp == nil && pairs["children"] == nil && pairs["redirectTo"] == nil) {
 		return
 	}
-	if pathNode.Kind() == "string" {
+	if kindOf(pathNode) == "string" {
 		x.addSymbol("/"+unquote(x.text(pathNode)), "route", obj, true, "")
 	}
-	if comp != nil && comp.Kind() == "identifier" {
+	if comp != nil && kindOf(comp) == "identifier" {
 		x.addRef("route", "symbol", x.text(comp), x.text(comp))
 	}
 	for _, v := range []*sitter.Node{lazy, lazyComp} {
@@ -131,7 +173,7 @@ func (x *scriptExtractor) routeObject(obj *sitter.Node, pairs map[string]*sitter
 			if call := enclosing(v, v.StartByte()+uint(locs[0]), "call_expression", 3); call != nil {
 				x.addRef("route", "module", firstStringArg(x.syntax, call), "")
 			}
-		} else if v.Kind() == "string" { // legacy "./path#Module" form
+		} else if kindOf(v) == "string" { // legacy "./path#Module" form
 			spec, _, _ := bytes.Cut([]byte(unquote(x.text(v))), []byte("#"))
 			x.addRef("route", "module", string(spec), "")
 		}
@@ -164,7 +206,7 @@ func (x *scriptExtractor) gridColumn(obj *sitter.Node, pairs map[string]*sitter.
 		if v == nil {
 			continue
 		}
-		switch v.Kind() {
+		switch kindOf(v) {
 		case "identifier", "string":
 			target := unquote(x.text(v))
 			x.addSymbol(target, "cell_renderer", v, false, name)
@@ -175,9 +217,9 @@ func (x *scriptExtractor) gridColumn(obj *sitter.Node, pairs map[string]*sitter.
 
 // federation records Module Federation remotes and exposed modules.
 func (x *scriptExtractor) federation(pairs map[string]*sitter.Node) {
-	if v := pairs["exposes"]; v != nil && v.Kind() == "object" {
+	if v := pairs["exposes"]; v != nil && kindOf(v) == "object" {
 		for key, target := range objectPairs(x.syntax, v) {
-			if target.Kind() == "object" { // { import: './x' } form
+			if kindOf(target) == "object" { // { import: './x' } form
 				target = objectPairs(x.syntax, target)["import"]
 			}
 			if target == nil {
@@ -187,7 +229,7 @@ func (x *scriptExtractor) federation(pairs map[string]*sitter.Node) {
 			x.addRef("federation", "path", unquote(x.text(target)), key)
 		}
 	}
-	if v := pairs["remotes"]; v != nil && v.Kind() == "object" {
+	if v := pairs["remotes"]; v != nil && kindOf(v) == "object" {
 		for key, target := range objectPairs(x.syntax, v) {
 			x.addSymbol(key, "federation_remote", target, true, unquote(x.text(target)))
 		}

@@ -17,22 +17,22 @@ func (x *pythonExtractor) run(root *sitter.Node) {
 }
 
 func (x *pythonExtractor) statement(n *sitter.Node, class string) {
-	switch n.Kind() {
+	switch kindOf(n) {
 	case "decorated_definition":
-		if d := n.ChildByFieldName("definition"); d != nil {
+		if d := field(n, "definition"); d != nil {
 			x.statement(d, class)
 		}
 	case "function_definition":
-		name := x.text(n.ChildByFieldName("name"))
+		name := x.text(field(n, "name"))
 		kind := "function"
 		if class != "" {
 			kind = "method"
 		}
 		x.addSymbol(name, kind, n, !strings.HasPrefix(name, "_") || strings.HasPrefix(name, "__"), class)
 	case "class_definition":
-		name := x.text(n.ChildByFieldName("name"))
+		name := x.text(field(n, "name"))
 		x.addSymbol(name, "class", n, !strings.HasPrefix(name, "_"), class)
-		for _, m := range namedChildren(n.ChildByFieldName("body")) {
+		for _, m := range namedChildren(field(n, "body")) {
 			x.statement(&m, name)
 		}
 	case "expression_statement":
@@ -40,11 +40,11 @@ func (x *pythonExtractor) statement(n *sitter.Node, class string) {
 			return
 		}
 		for _, a := range namedChildren(n) {
-			if a.Kind() != "assignment" {
+			if kindOf(&a) != "assignment" {
 				continue
 			}
-			left := a.ChildByFieldName("left")
-			if left != nil && left.Kind() == "identifier" {
+			left := field(&a, "left")
+			if left != nil && kindOf(left) == "identifier" {
 				if name := x.text(left); name == strings.ToUpper(name) && len(name) > 1 {
 					x.addSymbol(name, "const", &a, !strings.HasPrefix(name, "_"), "")
 				}
@@ -52,18 +52,18 @@ func (x *pythonExtractor) statement(n *sitter.Node, class string) {
 		}
 	case "import_statement":
 		for _, c := range namedChildren(n) {
-			switch c.Kind() {
+			switch kindOf(&c) {
 			case "dotted_name":
 				x.addRef("import", "pymodule", x.text(&c), "")
 			case "aliased_import":
-				x.addRef("import", "pymodule", x.text(c.ChildByFieldName("name")), "")
+				x.addRef("import", "pymodule", x.text(field(&c, "name")), "")
 			}
 		}
 	case "import_from_statement":
-		module := x.text(n.ChildByFieldName("module_name"))
+		module := x.text(field(n, "module_name"))
 		var names []string
 		for _, c := range namedChildren(n) {
-			if c.Kind() == "dotted_name" && x.text(&c) != module {
+			if kindOf(&c) == "dotted_name" && x.text(&c) != module {
 				names = append(names, x.text(&c))
 			}
 		}

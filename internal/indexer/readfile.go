@@ -13,6 +13,14 @@ import (
 // without blocking, checked with fstat before any read, and bounded, so a
 // swapped-in /dev/zero or FIFO can neither hang nor exhaust the indexer.
 func readRegular(abs string, maxBytes int64) ([]byte, error) {
+	return readRegularInto(abs, maxBytes, nil)
+}
+
+// readRegularInto is readRegular reading into buf's storage when the file
+// fits it: an indexing worker reuses one buffer for every file it reads,
+// where a fresh one per file made the heap (and the kernel, which zeroes
+// each new page) handle the tree's size over again.
+func readRegularInto(abs string, maxBytes int64, buf []byte) ([]byte, error) {
 	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -28,7 +36,11 @@ func readRegular(abs string, maxBytes int64) ([]byte, error) {
 	// Sized from fstat, one read takes the file and a second sees its end;
 	// io.ReadAll's buffer starts at 512 bytes and doubles, a read and a
 	// copy each time. One byte spare shows a file that grew past maxBytes.
-	buf := make([]byte, 0, min(fi.Size(), maxBytes)+1)
+	if need := min(fi.Size(), maxBytes) + 1; int64(cap(buf)) < need {
+		buf = make([]byte, 0, need)
+	} else {
+		buf = buf[:0]
+	}
 	for {
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]

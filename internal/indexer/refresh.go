@@ -215,8 +215,9 @@ func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
 		go func() {
 			ps, tc := newParserSet(), newTermCounter()
 			defer ps.close()
+			var buf []byte
 			for s := range in {
-				s.out <- processFile(ps, tc, s.j)
+				s.out <- processFile(ps, tc, &buf, s.j)
 			}
 		}()
 	}
@@ -242,9 +243,20 @@ func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
 	return out
 }
 
-func processFile(ps *parserSet, tc *termCounter, j job) result {
+// processFile reads, checks, hashes and parses one file. buf, if not nil,
+// is the worker's read buffer: src is read into it and kept there for the
+// next file, so nothing of the result may point into src (the facts copy
+// their strings out of it).
+func processFile(ps *parserSet, tc *termCounter, buf *[]byte, j job) result {
 	c := j.cand
-	src, err := readRegular(c.Abs, j.maxBytes)
+	var reuse []byte
+	if buf != nil {
+		reuse = *buf
+	}
+	src, err := readRegularInto(c.Abs, j.maxBytes, reuse)
+	if buf != nil && err == nil {
+		*buf = src[:0]
+	}
 	if err != nil {
 		kind := ProblemUnreadable
 		if errors.Is(err, fs.ErrNotExist) {

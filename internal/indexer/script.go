@@ -19,8 +19,8 @@ type scriptExtractor struct {
 
 func (x *scriptExtractor) run(root *sitter.Node) {
 	x.exportedNames = map[string]bool{}
-	for _, c := range namedChildren(root) {
-		x.statement(&c, false, nil)
+	for _, c := range kids(root) {
+		x.statement(&c.Node, false, nil)
 	}
 	for i := range x.file.Symbols {
 		if x.exportedNames[x.file.Symbols[i].Name] {
@@ -31,41 +31,41 @@ func (x *scriptExtractor) run(root *sitter.Node) {
 }
 
 func (x *scriptExtractor) statement(n *sitter.Node, exported bool, decorators []sitter.Node) {
-	switch n.Kind() {
+	switch kindOf(n) {
 	case "import_statement":
 		x.importStatement(n)
 	case "export_statement":
 		x.exportStatement(n)
 	case "class_declaration", "abstract_class_declaration", "class":
-		name := x.text(n.ChildByFieldName("name"))
-		for _, c := range namedChildren(n) {
-			if c.Kind() == "decorator" {
-				decorators = append(decorators, c)
+		name := x.text(field(n, "name"))
+		for _, c := range kids(n) {
+			if c.Kind == "decorator" {
+				decorators = append(decorators, c.Node)
 			}
 		}
 		kind := x.angularClass(name, decorators)
 		x.addSymbol(name, kind, n, exported, "")
-		x.classBody(n.ChildByFieldName("body"), name)
+		x.classBody(field(n, "body"), name)
 	case "interface_declaration":
-		x.addSymbol(x.text(n.ChildByFieldName("name")), "interface", n, exported, "")
+		x.addSymbol(x.text(field(n, "name")), "interface", n, exported, "")
 	case "type_alias_declaration":
-		x.addSymbol(x.text(n.ChildByFieldName("name")), "type", n, exported, "")
+		x.addSymbol(x.text(field(n, "name")), "type", n, exported, "")
 	case "enum_declaration":
-		x.addSymbol(x.text(n.ChildByFieldName("name")), "enum", n, exported, "")
+		x.addSymbol(x.text(field(n, "name")), "enum", n, exported, "")
 	case "function_declaration", "generator_function_declaration", "function_signature":
-		x.addSymbol(x.text(n.ChildByFieldName("name")), "function", n, exported, "")
+		x.addSymbol(x.text(field(n, "name")), "function", n, exported, "")
 	case "lexical_declaration", "variable_declaration":
-		for _, d := range namedChildren(n) {
-			if d.Kind() == "variable_declarator" {
-				x.declarator(&d, exported)
+		for _, d := range kids(n) {
+			if d.Kind == "variable_declarator" {
+				x.declarator(&d.Node, exported)
 			}
 		}
 	case "ambient_declaration":
-		for _, c := range namedChildren(n) {
-			x.statement(&c, exported, nil)
+		for _, c := range kids(n) {
+			x.statement(&c.Node, exported, nil)
 		}
 	case "module", "internal_module":
-		x.addSymbol(unquote(x.text(n.ChildByFieldName("name"))), "namespace", n, exported, "")
+		x.addSymbol(unquote(x.text(field(n, "name"))), "namespace", n, exported, "")
 	case "expression_statement":
 		x.commonJSExports(n)
 	}
@@ -74,25 +74,25 @@ func (x *scriptExtractor) statement(n *sitter.Node, exported bool, decorators []
 // commonJSExports marks names exported by `module.exports = { a, b }`,
 // `module.exports = a` and `exports.a = ...`.
 func (x *scriptExtractor) commonJSExports(n *sitter.Node) {
-	for _, a := range namedChildren(n) {
-		if a.Kind() != "assignment_expression" {
+	for _, a := range kids(n) {
+		if a.Kind != "assignment_expression" {
 			continue
 		}
-		left, right := x.text(a.ChildByFieldName("left")), a.ChildByFieldName("right")
+		left, right := x.text(field(&a.Node, "left")), field(&a.Node, "right")
 		switch {
-		case left == "module.exports" && right != nil && right.Kind() == "object":
+		case left == "module.exports" && right != nil && kindOf(right) == "object":
 			for name, v := range objectPairs(x.syntax, right) {
 				x.exportedNames[name] = true
-				if v.Kind() == "identifier" {
+				if kindOf(v) == "identifier" {
 					x.exportedNames[x.text(v)] = true
 				}
 			}
-		case left == "module.exports" && right != nil && right.Kind() == "identifier":
+		case left == "module.exports" && right != nil && kindOf(right) == "identifier":
 			x.exportedNames[x.text(right)] = true
 		case strings.HasPrefix(left, "exports.") || strings.HasPrefix(left, "module.exports."):
 			name := left[strings.LastIndexByte(left, '.')+1:]
 			x.exportedNames[name] = true
-			if right != nil && right.Kind() == "identifier" {
+			if right != nil && kindOf(right) == "identifier" {
 				x.exportedNames[x.text(right)] = true
 			}
 		}
@@ -100,20 +100,20 @@ func (x *scriptExtractor) commonJSExports(n *sitter.Node) {
 }
 
 func (x *scriptExtractor) importStatement(n *sitter.Node) {
-	spec := unquote(x.text(n.ChildByFieldName("source")))
+	spec := unquote(x.text(field(n, "source")))
 	var names []string
-	for _, c := range namedChildren(n) {
-		if c.Kind() != "import_clause" {
+	for _, c := range kids(n) {
+		if c.Kind != "import_clause" {
 			continue
 		}
-		for _, part := range namedChildren(&c) {
-			switch part.Kind() {
+		for _, part := range kids(&c.Node) {
+			switch part.Kind {
 			case "identifier":
-				names = append(names, x.text(&part))
+				names = append(names, x.text(&part.Node))
 			case "named_imports":
-				for _, s := range namedChildren(&part) {
-					if s.Kind() == "import_specifier" {
-						names = append(names, x.text(s.ChildByFieldName("name")))
+				for _, s := range kids(&part.Node) {
+					if s.Kind == "import_specifier" {
+						names = append(names, x.text(field(&s.Node, "name")))
 					}
 				}
 			}
@@ -124,28 +124,28 @@ func (x *scriptExtractor) importStatement(n *sitter.Node) {
 
 func (x *scriptExtractor) exportStatement(n *sitter.Node) {
 	var decorators []sitter.Node
-	for _, c := range namedChildren(n) {
-		switch c.Kind() {
+	for _, c := range kids(n) {
+		switch c.Kind {
 		case "decorator":
-			decorators = append(decorators, c)
+			decorators = append(decorators, c.Node)
 		case "export_clause":
-			for _, s := range namedChildren(&c) {
-				if s.Kind() == "export_specifier" {
-					x.exportedNames[x.text(s.ChildByFieldName("name"))] = true
+			for _, s := range kids(&c.Node) {
+				if s.Kind == "export_specifier" {
+					x.exportedNames[x.text(field(&s.Node, "name"))] = true
 				}
 			}
 		}
 	}
-	if d := n.ChildByFieldName("declaration"); d != nil {
+	if d := field(n, "declaration"); d != nil {
 		x.statement(d, true, decorators)
 		return
 	}
-	if src := n.ChildByFieldName("source"); src != nil {
+	if src := field(n, "source"); src != nil {
 		x.addRef("import", "module", unquote(x.text(src)), "")
 		return
 	}
-	if v := n.ChildByFieldName("value"); v != nil {
-		switch v.Kind() {
+	if v := field(n, "value"); v != nil {
+		switch kindOf(v) {
 		case "identifier":
 			x.exportedNames[x.text(v)] = true
 		case "class", "function_expression", "arrow_function", "function":
@@ -155,15 +155,15 @@ func (x *scriptExtractor) exportStatement(n *sitter.Node) {
 }
 
 func (x *scriptExtractor) declarator(d *sitter.Node, exported bool) {
-	nameNode := d.ChildByFieldName("name")
-	if nameNode == nil || nameNode.Kind() != "identifier" {
+	nameNode := field(d, "name")
+	if nameNode == nil || kindOf(nameNode) != "identifier" {
 		return // destructuring patterns define nothing worth a header
 	}
 	name := x.text(nameNode)
-	value := d.ChildByFieldName("value")
+	value := field(d, "value")
 	kind := "const"
 	if value != nil {
-		switch value.Kind() {
+		switch kindOf(value) {
 		case "arrow_function", "function_expression", "function", "generator_function":
 			kind = "function"
 		case "class":
@@ -189,29 +189,29 @@ func (x *scriptExtractor) classBody(body *sitter.Node, class string) {
 		return
 	}
 	var pending []sitter.Node // decorators precede their member in JS grammars
-	for _, m := range namedChildren(body) {
-		switch m.Kind() {
+	for _, m := range kids(body) {
+		switch m.Kind {
 		case "decorator":
-			pending = append(pending, m)
+			pending = append(pending, m.Node)
 			continue
 		case "method_definition", "method_signature", "abstract_method_signature":
-			name := x.text(m.ChildByFieldName("name"))
-			x.addSymbol(name, "method", &m, !strings.HasPrefix(name, "#"), class)
+			name := x.text(field(&m.Node, "name"))
+			x.addSymbol(name, "method", &m.Node, !strings.HasPrefix(name, "#"), class)
 		case "public_field_definition", "field_definition":
-			x.field(&m, class, pending)
+			x.field(&m.Node, class, pending)
 		}
 		pending = nil
 	}
 }
 
 func (x *scriptExtractor) field(m *sitter.Node, class string, decorators []sitter.Node) {
-	name := unquote(x.text(m.ChildByFieldName("name")))
+	name := unquote(x.text(field(m, "name")))
 	if name == "" {
-		name = unquote(x.text(m.ChildByFieldName("property")))
+		name = unquote(x.text(field(m, "property")))
 	}
-	for _, c := range namedChildren(m) {
-		if c.Kind() == "decorator" {
-			decorators = append(decorators, c)
+	for _, c := range kids(m) {
+		if c.Kind == "decorator" {
+			decorators = append(decorators, c.Node)
 		}
 	}
 	for _, d := range decorators {
@@ -225,8 +225,8 @@ func (x *scriptExtractor) field(m *sitter.Node, class string, decorators []sitte
 		}
 	}
 	// Signal-based inputs: `name = input<T>()`, `changed = output<T>()`.
-	if v := m.ChildByFieldName("value"); v != nil && v.Kind() == "call_expression" {
-		callee := x.text(v.ChildByFieldName("function"))
+	if v := field(m, "value"); v != nil && kindOf(v) == "call_expression" {
+		callee := x.text(field(v, "function"))
 		switch strings.TrimSuffix(callee, ".required") {
 		case "input", "model":
 			x.addSymbol(name, "input", m, true, class)
@@ -238,12 +238,12 @@ func (x *scriptExtractor) field(m *sitter.Node, class string, decorators []sitte
 
 // decoratorName returns "Component" for @Component({...}) and @Component.
 func decoratorName(s syntax, d *sitter.Node) string {
-	for _, c := range namedChildren(d) {
-		switch c.Kind() {
+	for _, c := range kids(d) {
+		switch c.Kind {
 		case "call_expression":
-			return s.text(c.ChildByFieldName("function"))
+			return s.text(field(&c.Node, "function"))
 		case "identifier":
-			return s.text(&c)
+			return s.text(&c.Node)
 		}
 	}
 	return ""
@@ -251,13 +251,13 @@ func decoratorName(s syntax, d *sitter.Node) string {
 
 // decoratorObject returns the first object-literal argument of a decorator.
 func decoratorObject(d *sitter.Node) *sitter.Node {
-	for _, c := range namedChildren(d) {
-		if c.Kind() != "call_expression" {
+	for _, c := range kids(d) {
+		if c.Kind != "call_expression" {
 			continue
 		}
-		for _, a := range namedChildren(c.ChildByFieldName("arguments")) {
-			if a.Kind() == "object" {
-				return &a
+		for _, a := range kids(field(&c.Node, "arguments")) {
+			if a.Kind == "object" {
+				return &a.Node
 			}
 		}
 	}
@@ -267,13 +267,13 @@ func decoratorObject(d *sitter.Node) *sitter.Node {
 // objectPairs maps an object literal's keys to their value nodes.
 func objectPairs(s syntax, obj *sitter.Node) map[string]*sitter.Node {
 	pairs := map[string]*sitter.Node{}
-	for _, p := range namedChildren(obj) {
-		switch p.Kind() {
+	for _, p := range kids(obj) {
+		switch p.Kind {
 		case "pair":
-			k := unquote(s.text(p.ChildByFieldName("key")))
-			pairs[k] = p.ChildByFieldName("value")
+			k := unquote(s.text(field(&p.Node, "key")))
+			pairs[k] = field(&p.Node, "value")
 		case "shorthand_property_identifier":
-			pairs[s.text(&p)] = &p
+			pairs[s.text(&p.Node)] = &p.Node
 		}
 	}
 	return pairs
@@ -286,13 +286,13 @@ func (x *scriptExtractor) identifiers(v *sitter.Node) []string {
 		return nil
 	}
 	var out []string
-	for _, e := range namedChildren(v) {
-		switch e.Kind() {
+	for _, e := range kids(v) {
+		switch e.Kind {
 		case "identifier":
-			out = append(out, x.text(&e))
+			out = append(out, x.text(&e.Node))
 		case "call_expression":
-			if f := e.ChildByFieldName("function"); f != nil && f.Kind() == "member_expression" {
-				out = append(out, x.text(f.ChildByFieldName("object")))
+			if f := field(&e.Node, "function"); f != nil && kindOf(f) == "member_expression" {
+				out = append(out, x.text(field(f, "object")))
 			}
 		}
 	}

@@ -21,42 +21,46 @@ const maxAttrSummary = 160
 
 func (t *templateExtractor) run(root *sitter.Node, lineOffset int) {
 	t.lineOffset = lineOffset
-	t.visit(root, 0)
+	t.visit(root, "", 0) // the root is a document, never an element
 }
 
-func (t *templateExtractor) visit(n *sitter.Node, depth int) {
+// visit records n's usage if it is an element (kind is n's kind, which its
+// parent's listing gave) and walks its children; an element's children
+// are listed once for both.
+func (t *templateExtractor) visit(n *sitter.Node, kind string, depth int) {
+	children := kids(n)
+	inElement := kind == "element"
+	if inElement {
+		t.element(n, children)
+	}
 	if depth > 256 {
 		return
 	}
-	inElement := n.Kind() == "element"
-	for _, c := range namedChildren(n) {
-		switch c.Kind() {
+	for _, c := range children {
+		switch c.Kind {
 		case "element":
-			t.element(&c)
-			t.visit(&c, depth+1)
+			t.visit(&c.Node, c.Kind, depth+1)
 		case "start_tag", "self_closing_tag":
 			// Only reached for tags the grammar could not wrap in an element
 			// (inside an ERROR node): the usage still counts.
 			if !inElement {
-				t.usage(&c, &c)
+				t.usage(&c.Node, &c.Node)
 			}
 		case "end_tag", "text", "comment", "doctype", "script_element", "style_element":
 		default:
-			t.visit(&c, depth+1)
+			t.visit(&c.Node, c.Kind, depth+1)
 		}
 	}
 }
 
-func (t *templateExtractor) element(el *sitter.Node) {
-	var tag *sitter.Node
-	for _, c := range namedChildren(el) {
-		if c.Kind() == "start_tag" || c.Kind() == "self_closing_tag" {
-			tag = &c
-			break
+// element records the usage of el from its start tag, the first of its
+// children that is one.
+func (t *templateExtractor) element(el *sitter.Node, children []kid) {
+	for _, c := range children {
+		if c.Kind == "start_tag" || c.Kind == "self_closing_tag" {
+			t.usage(&c.Node, el)
+			return
 		}
-	}
-	if tag != nil {
-		t.usage(tag, el)
 	}
 }
 
@@ -64,14 +68,14 @@ func (t *templateExtractor) element(el *sitter.Node) {
 func (t *templateExtractor) usage(tag, span *sitter.Node) {
 	var name string
 	var attrs []string
-	for _, c := range namedChildren(tag) {
-		switch c.Kind() {
+	for _, c := range kids(tag) {
+		switch c.Kind {
 		case "tag_name":
-			name = strings.ToLower(t.text(&c))
+			name = strings.ToLower(t.text(&c.Node))
 		case "attribute":
-			for _, a := range namedChildren(&c) {
-				if a.Kind() == "attribute_name" {
-					attrs = append(attrs, t.text(&a))
+			for _, a := range kids(&c.Node) {
+				if a.Kind == "attribute_name" {
+					attrs = append(attrs, t.text(&a.Node))
 				}
 			}
 		}

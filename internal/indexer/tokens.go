@@ -52,9 +52,33 @@ type termCounter struct {
 	counts   []int32         // number -> count in the current file
 	touched  []int32         // numbers counted in the current file
 	runs     map[string]span // run -> its term numbers in runTerms
+	// shortRuns holds the runs of at most 8 bytes, packed into an integer
+	// (shortKey): most runs of a source are that short (this, const,
+	// return, value), and an integer key hashes and compares in a few
+	// instructions where a string key costs a hash and a memory compare.
+	shortRuns map[uint64]span
 	// runTerms holds the term numbers of the remembered runs, back to back.
 	runTerms []int32
 	maxRuns  int
+	// order is the current file's terms with their sort prefixes, sorted
+	// here rather than through the counter's tables (see count).
+	order []termOrder
+}
+
+// termOrder is a term number and its sort prefix.
+type termOrder struct {
+	prefix uint64
+	id     int32
+}
+
+// shortKey packs a run of 1 to 8 bytes into an integer, little-endian; the
+// bytes of a run are never 0, so the padding tells the lengths apart.
+func shortKey(run []byte) uint64 {
+	var k uint64
+	for i, c := range run {
+		k |= uint64(c) << (8 * i)
+	}
+	return k
 }
 
 // maxRuns bounds the remembered runs of one counter (about 100 bytes
@@ -64,7 +88,7 @@ type termCounter struct {
 const maxRuns = 1 << 18
 
 func newTermCounter() *termCounter {
-	return &termCounter{ids: make(map[string]int32, 1<<14), runs: make(map[string]span, 1<<15), maxRuns: maxRuns}
+	return &termCounter{ids: make(map[string]int32, 1<<14), runs: make(map[string]span, 1<<14), shortRuns: make(map[uint64]span, 1<<14), maxRuns: maxRuns}
 }
 
 // count returns the term frequencies of a source file and its length in
@@ -72,7 +96,13 @@ func newTermCounter() *termCounter {
 func (tc *termCounter) count(src []byte) (termBlob, int32) {
 	var n int32
 	forEachRun(src, func(run []byte) {
-		sp, known := tc.runs[string(run)]
+		var sp span
+		var known bool
+		if len(run) <= 8 {
+			sp, known = tc.shortRuns[shortKey(run)]
+		} else {
+			sp, known = tc.runs[string(run)]
+		}
 		kept := known
 		if !known {
 			sp, kept = tc.split(run)
@@ -88,21 +118,27 @@ func (tc *termCounter) count(src []byte) (termBlob, int32) {
 			tc.runTerms = tc.runTerms[:sp.off]
 		}
 	})
-	slices.SortFunc(tc.touched, func(a, b int32) int {
-		if pa, pb := tc.prefixes[a], tc.prefixes[b]; pa != pb {
-			return cmp.Compare(pa, pb)
-		}
-		return strings.Compare(tc.terms[a], tc.terms[b])
-	})
+	// The prefixes are copied next to their numbers first: sorting through
+	// tc.prefixes read it at random, a cache miss a comparison once the
+	// vocabulary outgrew the cache.
+	order := tc.order[:0]
 	size := 0
 	for _, id := range tc.touched {
+		order = append(order, termOrder{prefix: tc.prefixes[id], id: id})
 		size += len(tc.terms[id]) + 4 // uvarint length and count
 	}
+	slices.SortFunc(order, func(a, b termOrder) int {
+		if a.prefix != b.prefix {
+			return cmp.Compare(a.prefix, b.prefix)
+		}
+		return strings.Compare(tc.terms[a.id], tc.terms[b.id])
+	})
 	blob := make(termBlob, 0, size)
-	for _, id := range tc.touched {
-		blob = blob.append(tc.terms[id], tc.counts[id])
-		tc.counts[id] = 0
+	for _, t := range order {
+		blob = blob.append(tc.terms[t.id], tc.counts[t.id])
+		tc.counts[t.id] = 0
 	}
+	tc.order = order[:0]
 	tc.touched = tc.touched[:0]
 	return blob, n
 }
@@ -124,10 +160,14 @@ func (tc *termCounter) split(run []byte) (span, bool) {
 		tc.runTerms = append(tc.runTerms, id)
 		sp.n++
 	})
-	if len(tc.runs) >= tc.maxRuns {
+	if len(tc.runs)+len(tc.shortRuns) >= tc.maxRuns {
 		return sp, false
 	}
-	tc.runs[string(run)] = sp
+	if len(run) <= 8 {
+		tc.shortRuns[shortKey(run)] = sp
+	} else {
+		tc.runs[string(run)] = sp
+	}
 	return sp, true
 }
 
