@@ -17,28 +17,11 @@ extern mcpc_node ts_tree_cursor_current_node(const mcpc_cursor *self);
 extern bool ts_tree_cursor_goto_first_child(mcpc_cursor *self);
 extern bool ts_tree_cursor_goto_next_sibling(mcpc_cursor *self);
 
-// mcpc_named_children writes up to cap of n's named children to out and
-// returns how many it has.
-static uint32_t mcpc_named_children(mcpc_node n, mcpc_node *out, uint32_t cap) {
-	uint32_t count = 0;
-	mcpc_cursor c = ts_tree_cursor_new(n);
-	if (ts_tree_cursor_goto_first_child(&c)) {
-		do {
-			mcpc_node child = ts_tree_cursor_current_node(&c);
-			if (ts_node_is_named(child)) {
-				if (count < cap) out[count] = child;
-				count++;
-			}
-		} while (ts_tree_cursor_goto_next_sibling(&c));
-	}
-	ts_tree_cursor_delete(&c);
-	return count;
-}
-
 extern const char *ts_node_type(mcpc_node self);
 
-// mcpc_named_kids is mcpc_named_children that also writes each child's
-// node type (a static string of the grammar's) to kinds.
+// mcpc_named_kids writes up to cap of n's named children to out and, when
+// kinds is not NULL, each one's node type (a static string of the
+// grammar's) to kinds, and returns how many it has.
 // out and kinds are void pointers so that cgo's pointer check of Go memory
 // passed to C looks at their (pointer-free) allocations once instead of
 // scanning every node's fields.
@@ -53,7 +36,7 @@ static uint32_t mcpc_named_kids(mcpc_node n, void *outp, void *kindsp, uint32_t 
 			if (ts_node_is_named(child)) {
 				if (count < cap) {
 					out[count] = child;
-					kinds[count] = ts_node_type(child);
+					if (kinds) kinds[count] = ts_node_type(child);
 				}
 				count++;
 			}
@@ -87,10 +70,10 @@ func namedChildren(n *sitter.Node) []sitter.Node {
 	}
 	cn := *(*C.mcpc_node)(unsafe.Pointer(n))
 	out := make([]sitter.Node, 8) // most nodes have fewer: one call, one allocation
-	count := int(C.mcpc_named_children(cn, (*C.mcpc_node)(unsafe.Pointer(&out[0])), C.uint32_t(len(out))))
+	count := int(C.mcpc_named_kids(cn, unsafe.Pointer(&out[0]), nil, C.uint32_t(len(out))))
 	if count > len(out) {
 		out = make([]sitter.Node, count)
-		C.mcpc_named_children(cn, (*C.mcpc_node)(unsafe.Pointer(&out[0])), C.uint32_t(count))
+		C.mcpc_named_kids(cn, unsafe.Pointer(&out[0]), nil, C.uint32_t(count))
 	}
 	out = out[:count]
 	return out
