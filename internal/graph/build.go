@@ -162,7 +162,6 @@ func (bl *Builder) Build(ix CodeIndex, seeds []SeedRow) (*Facts, error) {
 
 // builder is one pass over the groups.
 type builder struct {
-	o     Options
 	u     *universe
 	rules anchor.Rules
 	// own, ends and seen are scratch sets reused group after group.
@@ -180,7 +179,7 @@ type builder struct {
 // content is wanted for its hash; take then gets the hash with g nil.
 func (bl *Builder) each(ix CodeIndex, u *universe, seeds []SeedRow, want func(src string) bool,
 	need func(src, hash string) bool, take func(src, hash string, g *Group) error) ([]Problem, error) {
-	b := &builder{o: bl.o, u: u, rules: anchor.Rules{MaxDepth: bl.o.AnchorDepth, Exclude: bl.o.AnchorExclude},
+	b := &builder{u: u, rules: anchor.Rules{MaxDepth: bl.o.AnchorDepth, Exclude: bl.o.AnchorExclude},
 		own: map[string]struct{}{}, ends: map[groupEnd]struct{}{}, seen: map[string]bool{}}
 	wanted := func(src string) bool { return want == nil || want(src) }
 	sealed := func(g *Group) error {
