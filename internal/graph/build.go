@@ -162,8 +162,7 @@ func (bl *Builder) Build(ix CodeIndex, seeds []SeedRow) (*Facts, error) {
 
 // builder is one pass over the groups.
 type builder struct {
-	u     *universe
-	rules anchor.Rules
+	u *universe
 	// own, ends and seen are scratch sets reused group after group.
 	own  map[string]struct{}
 	ends map[groupEnd]struct{}
@@ -179,7 +178,7 @@ type builder struct {
 // content is wanted for its hash; take then gets the hash with g nil.
 func (bl *Builder) each(ix CodeIndex, u *universe, seeds []SeedRow, want func(src string) bool,
 	need func(src, hash string) bool, take func(src, hash string, g *Group) error) ([]Problem, error) {
-	b := &builder{u: u, rules: anchor.Rules{MaxDepth: bl.o.AnchorDepth, Exclude: bl.o.AnchorExclude},
+	b := &builder{u: u,
 		own: map[string]struct{}{}, ends: map[groupEnd]struct{}{}, seen: map[string]bool{}}
 	wanted := func(src string) bool { return want == nil || want(src) }
 	sealed := func(g *Group) error {
@@ -207,7 +206,7 @@ func (bl *Builder) each(ix CodeIndex, u *universe, seeds []SeedRow, want func(sr
 		if !wanted(src) {
 			continue
 		}
-		lang, anc := ix.Lang(f), u.anchorOf(b.rules, f)
+		lang, anc := ix.Lang(f), u.anchorOf(f)
 		contract := u.contracted[f] // its props are not in the index: always re-read
 		fp := fingerprint(f, lang, anc, syms, edges, usages)
 		if remembered && !contract && m.fp == fp && u.holdsAll(m.ends) {
@@ -305,7 +304,7 @@ func (b *builder) proseGroup(root, f string) (*Group, error) {
 			}
 		}
 		if len(scopes) == 0 {
-			scopes = []string{proseScope(f, func(file string) string { return b.u.anchorOf(b.rules, file) })}
+			scopes = []string{proseScope(f, b.u.anchorOf)}
 		}
 		g.Nodes = append(g.Nodes, Node{ID: id, Label: LabelProsePolicy, Key: f, Source: g.Source, Props: map[string]any{
 			"file": f, "line": r.Line, "heading": r.Heading, "text": r.Text, "strength": r.Strength, "scopes": strings.Join(scopes, ",")}})

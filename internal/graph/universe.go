@@ -31,8 +31,9 @@ type universe struct {
 	fileSet    map[string]string
 	components map[string]string
 	anchors    map[string]string
-	// anchorByDir caches anchorOf: glob matching every folder of every
-	// file was a tenth of a sync.
+	// rules resolve a folder's anchor; anchorByDir caches anchorOf: glob
+	// matching every folder of every file was a tenth of a sync.
+	rules       anchor.Rules
 	anchorByDir map[string]string
 	anchorIDs   map[string]string
 	// declares are the contracts each contract file declares first, for
@@ -100,13 +101,12 @@ func (u *universe) holds(e groupEnd) bool {
 func (bl *Builder) newUniverse(ix CodeIndex) *universe {
 	files := ix.Files()
 	u := &universe{files: files, fileSet: make(map[string]string, len(files)), components: map[string]string{},
-		anchors: map[string]string{"": ""}, anchorByDir: map[string]string{}, anchorIDs: map[string]string{}, declares: map[string][]Contract{},
+		anchors: map[string]string{"": ""}, rules: anchor.Rules{MaxDepth: bl.o.AnchorDepth, Exclude: bl.o.AnchorExclude}, anchorByDir: map[string]string{}, anchorIDs: map[string]string{}, declares: map[string][]Contract{},
 		contracted: map[string]bool{}}
-	rules := anchor.Rules{MaxDepth: bl.o.AnchorDepth, Exclude: bl.o.AnchorExclude}
 	declared := map[string]bool{}
 	for _, f := range files {
 		u.fileSet[f] = f
-		for a := u.anchorOf(rules, f); a != ""; a = anchor.Parent(a) {
+		for a := u.anchorOf(f); a != ""; a = anchor.Parent(a) {
 			if _, seen := u.anchors[a]; seen {
 				break
 			}
@@ -134,7 +134,7 @@ func (bl *Builder) newUniverse(ix CodeIndex) *universe {
 // anchorOf is the deepest anchor above a file: its folders up to the
 // configured depth, stopping at an excluded folder (internal/anchor's
 // resolution, the one the memory learner keys friction with).
-func (u *universe) anchorOf(rules anchor.Rules, file string) string {
+func (u *universe) anchorOf(file string) string {
 	dir := path.Dir(file)
 	if dir == "." {
 		return ""
@@ -142,7 +142,7 @@ func (u *universe) anchorOf(rules anchor.Rules, file string) string {
 	if a, ok := u.anchorByDir[dir]; ok {
 		return a
 	}
-	a := rules.OfDir(dir)
+	a := u.rules.OfDir(dir)
 	u.anchorByDir[dir] = a
 	return a
 }
