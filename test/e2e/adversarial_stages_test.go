@@ -188,6 +188,17 @@ func startWithLockLog(t *testing.T, ws string, env ...string) (*agent, *lockLog,
 	return startBinaryWithLockLog(t, binary, ws, env...)
 }
 
+// waitExited waits for a server process started by mcp.Dial to end. The
+// client owns cmd: its transport calls cmd.Wait when the connection
+// closes, which a dead server's end of stdout does at once, and a second
+// cmd.Wait beside it races on the command's state (one Wait's cleanup
+// clears the channel the other receives from: two CI runs hung 30 minutes
+// in TestCrashSafePendingRecordedOnce that way). The process's own Wait
+// reaps it without touching the command.
+func waitExited(cmd *exec.Cmd) {
+	_, _ = cmd.Process.Wait() // an error: the transport's Wait reaped it first
+}
+
 // startBinaryWithLockLog is startWithLockLog for the binary bin (the failpoint build).
 func startBinaryWithLockLog(t *testing.T, bin, ws string, env ...string) (*agent, *lockLog, *exec.Cmd) {
 	t.Helper()
@@ -198,9 +209,7 @@ func startBinaryWithLockLog(t *testing.T, bin, ws string, env ...string) (*agent
 	logs := &lockLog{}
 	cmd.Stderr = logs
 	// Wait copies stderr to logs until every holder of the pipe closes it;
-	// once, after the waiter was killed, something still held it (not
-	// found) and a CI run hung in Wait for 30 minutes. Past this delay Wait
-	// closes the pipe itself.
+	// past this delay Wait closes the pipe itself.
 	cmd.WaitDelay = 5 * time.Second
 	c, err := mcp.Dial(ctx, cmd)
 	if err != nil {

@@ -81,7 +81,7 @@ func TestCrashSafePackVersions(t *testing.T) {
 		"args": map[string]any{"need": "the alert banner component"}}); err == nil {
 		t.Fatal("the failpoint process answered the escalate it should have died in")
 	}
-	_ = cmd.Wait()
+	waitExited(cmd)
 	next := startServer(t, ws)
 	var r *protocol.TurnResponse
 	// The version the dead process committed is written by the next one
@@ -194,7 +194,7 @@ func TestCrashSafeAttachmentRestored(t *testing.T) {
 		}}}); err == nil {
 		t.Fatal("the failpoint process answered the initialize_work it should have died in")
 	}
-	_ = cmd.Wait()
+	waitExited(cmd)
 	const attachment = "attachments/screenshot-001.bin"
 	lost, _ := filepath.Glob(filepath.Join(ws, ".ai", "tmp", "work", "*", attachment))
 	if len(lost) > 0 {

@@ -167,7 +167,7 @@ func leftPending(t *testing.T) (string, *agent) {
 	waiter, cmd, held := busyStore(t, ws, a.work, "4000", "300")
 	mustDeny(t, waiter.turn("read_file_lines", map[string]any{"targetFile": demo.Target}), "STORE_BUSY")
 	must(t, cmd.Process.Kill()) // gone before its background retry could record it
-	_ = cmd.Wait()
+	waitExited(cmd)
 	mustAllow(t, <-held)
 	if left := pendingFiles(ws, a.work); len(left) != 1 {
 		t.Fatalf("want the one pending denial the killed process left, have %v", left)
