@@ -195,7 +195,7 @@ func (bl *Builder) each(ix CodeIndex, u *universe, seeds []SeedRow, want func(sr
 	if renew {
 		next = make(map[string]fileMemo, len(bl.memo))
 	}
-	runs := newFactRuns(ix)
+	runs := newFactRuns(ix, u.usages)
 	for _, f := range u.files {
 		syms, edges, usages := runs.of(f)
 		m, remembered := bl.memo[f]

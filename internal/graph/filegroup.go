@@ -19,8 +19,8 @@ type factRuns struct {
 	usages []indexer.Usage
 }
 
-func newFactRuns(ix CodeIndex) *factRuns {
-	r := &factRuns{syms: ix.AllSymbols(), edges: ix.Edges(), usages: ix.Usages("")}
+func newFactRuns(ix CodeIndex, usages []indexer.Usage) *factRuns {
+	r := &factRuns{syms: ix.AllSymbols(), edges: ix.Edges(), usages: usages}
 	// Another CodeIndex may list them in any order: then a sorted copy.
 	r.syms = byFile(r.syms, func(s indexer.Symbol) string { return s.File })
 	r.edges = byFile(r.edges, func(e indexer.Edge) string { return e.From })
@@ -40,12 +40,10 @@ func byFile[T any](list []T, file func(T) string) []T {
 
 // of returns the facts of file; files must be asked for in path order.
 func (r *factRuns) of(file string) ([]indexer.Symbol, []indexer.Edge, []indexer.Usage) {
-	var syms []indexer.Symbol
-	var edges []indexer.Edge
-	var usages []indexer.Usage
-	syms, r.syms = indexer.FileRun(r.syms, file, func(s *indexer.Symbol) string { return s.File })
-	edges, r.edges = indexer.FileRun(r.edges, file, func(e *indexer.Edge) string { return e.From })
-	usages, r.usages = indexer.FileRun(r.usages, file, func(u *indexer.Usage) string { return u.File })
+	syms, restSyms := indexer.FileRun(r.syms, file, func(s *indexer.Symbol) string { return s.File })
+	edges, restEdges := indexer.FileRun(r.edges, file, func(e *indexer.Edge) string { return e.From })
+	usages, restUsages := indexer.FileRun(r.usages, file, func(u *indexer.Usage) string { return u.File })
+	r.syms, r.edges, r.usages = restSyms, restEdges, restUsages
 	return syms, edges, usages
 }
 

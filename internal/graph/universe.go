@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/anchor"
+	"github.com/mcpc/mcpc/internal/indexer"
 )
 
 // universe is what a build knows before it builds any group: which nodes
@@ -42,7 +43,10 @@ type universe struct {
 	unindexed  []string // unindexed contract files with a group, in order
 	contracted map[string]bool
 	undeclared []string // used tags no contract declares, sorted
-	problems   []Problem
+	// usages are the index's, read once: the components come from their
+	// tags and the file groups from their runs.
+	usages   []indexer.Usage
+	problems []Problem
 }
 
 // endKind is which kind of node an edge's end in another group is.
@@ -121,7 +125,8 @@ func (bl *Builder) newUniverse(ix CodeIndex) *universe {
 	for tag := range declared {
 		u.components[tag] = tag
 	}
-	for _, us := range ix.Usages("") {
+	u.usages = ix.Usages("") // a copy of every usage: taken once per sync
+	for _, us := range u.usages {
 		if _, ok := u.components[us.Tag]; !ok {
 			u.components[us.Tag] = us.Tag
 			u.undeclared = append(u.undeclared, us.Tag)
