@@ -138,6 +138,11 @@ func (p *serveParams) run(ctx context.Context) error {
 		} else if n > 0 {
 			log.Info().Int("files", n).Msg("wrote the pack documents and attachments a previous process left unwritten")
 		}
+		select { // after the first refresh's walk, not beside it
+		case <-a.Started():
+		case <-ctx.Done():
+			return
+		}
 		if n, err := pathscope.SweepStaged(a.Workspace, staleStaged); err != nil && ctx.Err() == nil {
 			log.Warn().Err(err).Msg("staged writes not swept")
 		} else if n > 0 {

@@ -178,3 +178,36 @@ func TestStoredCountsFollowOtherWriters(t *testing.T) {
 		t.Errorf("a new process reports %v (reparsed %d), a view of the database has %v", got, fresh.Reparsed, w)
 	}
 }
+
+// TestStampsReadFromCoveringIndex checks that the stamps a process opens
+// with are read from idx_files_stamps, not from the table whose rows hold
+// every file's terms (ten times the pages at 47,550 files).
+func TestStampsReadFromCoveringIndex(t *testing.T) {
+	root := copyWorkspace(t)
+	db := openDB(t, t.TempDir())
+	ix, err := Open(db, Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	rows, err := db.Query("EXPLAIN QUERY PLAN " + stampsQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "SCAN idx_files USING COVERING INDEX idx_files_stamps"; len(plan) != 1 || plan[0] != want {
+		t.Errorf("plan %q, want [%q]", plan, want)
+	}
+}

@@ -24,6 +24,12 @@ CREATE TABLE IF NOT EXISTS idx_files (
 	length      INTEGER NOT NULL,
 	terms       BLOB
 );
+-- The stamps a process opens with (loadStamps) are every column but the
+-- terms; a scan of the table reads the terms too, stored inline (about
+-- 1.3 KB a file): at 47,550 files 79 MB of pages against the 8 MB of
+-- this index, and a new process's first turn waited on it (0.45 s of
+-- wall time). SQLite scans a covering index instead of the table.
+CREATE INDEX IF NOT EXISTS idx_files_stamps ON idx_files(path, hash, size, mtime, lang, parse_error, length);
 CREATE TABLE IF NOT EXISTS idx_symbols (
 	file       TEXT NOT NULL,
 	name       TEXT NOT NULL,
@@ -76,9 +82,13 @@ func createSchema(ctx context.Context, db *sql.DB) error {
 // file's row without its terms, and the walk problems. The facts stay on
 // disk until a view needs them (loadFacts): a refresh that finds nothing
 // changed, or a cold build, never holds a tree's facts in memory.
+// stampsQuery reads every column of idx_files but the terms, which
+// idx_files_stamps covers.
+const stampsQuery = `SELECT path, hash, size, mtime, lang, parse_error, length FROM idx_files`
+
 func loadStamps(ctx context.Context, q querier) (map[string]*fileFacts, map[string]Problem, error) {
 	files := map[string]*fileFacts{}
-	if err := scanRows(ctx, q, `SELECT path, hash, size, mtime, lang, parse_error, length FROM idx_files`, func(r *sql.Rows) error {
+	if err := scanRows(ctx, q, stampsQuery, func(r *sql.Rows) error {
 		f := &fileFacts{}
 		if err := r.Scan(&f.Path, &f.Hash, &f.Size, &f.ModTime, &f.Lang, &f.ParseError, &f.Length); err != nil {
 			return err
