@@ -158,8 +158,9 @@ func score(ix *indexer.Index, q Query) []docScore {
 	lanes["companion"] = d.companions(seeds)
 	final := fuse(lanes, first)
 	final = d.leaveOut(final, q)
+	migrations := asksForMigrations(q)
 	for i := range final {
-		final[i].total *= prior(d.corpus.Files[final[i].doc], d.corpus.Langs[final[i].doc])
+		final[i].total *= prior(d.corpus.Files[final[i].doc], d.corpus.Langs[final[i].doc], migrations)
 		// A file only its name speaks for goes behind files whose text
 		// does (prior.go).
 		if nameOnly(final[i].lanes) {
