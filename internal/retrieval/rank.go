@@ -76,6 +76,9 @@ func Rank(ix *indexer.Index, q Query) []Ranked {
 		bytes += size
 		out = append(out, Ranked{File: d.corpus.Files[s.doc], Score: round(s.total), Lanes: s.lanes})
 	}
+	if len(out) < q.Limit {
+		out = d.fillFromChurn(out, scored, q, bytes)
+	}
 	return out
 }
 
