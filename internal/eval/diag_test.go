@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -119,9 +120,11 @@ func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM
 
 	// Where each gold file ranks in the pack, and with no budget at all.
 	deep := map[string]int{}
-	for j, r := range retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Limit: 2000, MaxBytes: 1 << 40, Boost: boost, History: history}) {
+	deepRanked := retrieval.Rank(ix, retrieval.Query{Prompt: row.Prompt, Limit: 2000, MaxBytes: 1 << 40, Boost: boost, History: history})
+	for j, r := range deepRanked {
 		deep[r.File] = j + 1
 	}
+	dumpDeep(n, row, pack, deepRanked)
 	var at, bmAt []string
 	var b strings.Builder
 	for _, g := range res.Gold {
@@ -148,4 +151,22 @@ func diagTop() int {
 		return n
 	}
 	return 14
+}
+
+// dumpDeep appends the row's deep ranking (its first 150 files, with
+// scores and lanes) as a JSON line to MCPC_DIAG_DUMP when set: offline
+// analysis of where gold files sit and what ranks above them.
+func dumpDeep(n int, row Row, pack []string, deep []retrieval.Ranked) {
+	out := os.Getenv("MCPC_DIAG_DUMP")
+	if out == "" {
+		return
+	}
+	f, err := os.OpenFile(out, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	rec := map[string]any{"row": n, "prompt": row.Prompt, "gold": row.ChangedFiles, "pack": pack, "deep": deep[:min(150, len(deep))]}
+	data, _ := json.Marshal(rec)
+	f.Write(append(data, '\n'))
 }

@@ -158,3 +158,29 @@ func BenchmarkSimilarLane(b *testing.B) {
 		similarLane(prompt, h, nil)
 	}
 }
+
+// BenchmarkAnalogueLane is the analogue lane's cost per ranking beyond the
+// similar lane's (whose similar commits it reads), on the history of
+// MCPC_BENCH_HISTORY_GIT; the tree is the history's files.
+func BenchmarkAnalogueLane(b *testing.B) {
+	gitDir := os.Getenv("MCPC_BENCH_HISTORY_GIT")
+	if gitDir == "" {
+		b.Skip("MCPC_BENCH_HISTORY_GIT not set")
+	}
+	prompt := "Move apprise onboarding views to hc.integrations"
+	h, err := ReadHistory(context.Background(), "", gitDir, "", HistoryNeeded(prompt))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tree := map[string]bool{}
+	for _, c := range h {
+		for _, f := range c.Files {
+			tree[f] = true
+		}
+	}
+	sims, words := similarCommits(prompt, h, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		analogueFiles(prompt, h, sims, words, func(f string) bool { return tree[f] })
+	}
+}

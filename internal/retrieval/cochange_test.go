@@ -105,3 +105,42 @@ func TestCoChangeLane(t *testing.T) {
 		t.Errorf("Rank = %v, want the email app's urls.py before the accounts app's", got)
 	}
 }
+
+// TestShortPackFilledFromChurn: a vague subject finds one file by its
+// words; the rest of the pack is the files the history changed most
+// (commons-lang's StringUtils.java, changed by most of its commits), after
+// the file a lane found, in churn order. A file changed once, a test and
+// a sweep's files stay out; a full pack is left as it is.
+func TestShortPackFilledFromChurn(t *testing.T) {
+	lang := "src/main/java/org/apache/commons/lang3/"
+	ix := indexFiles(t, map[string]string{
+		lang + "StringUtils.java":                                     "package org.apache.commons.lang3;\n\npublic class StringUtils { public static boolean isEmpty(CharSequence cs) { return cs == null; } }\n",
+		lang + "ArrayUtils.java":                                      "package org.apache.commons.lang3;\n\npublic class ArrayUtils { public static int indexOf(int[] a, int v) { return -1; } }\n",
+		lang + "CharUtils.java":                                       "package org.apache.commons.lang3;\n\npublic class CharUtils { public static boolean isAscii(char ch) { return ch < 128; } }\n",
+		lang + "text/WordUtils.java":                                  "package org.apache.commons.lang3.text;\n\n/** Spelling of words: capitalize, wrap. */\npublic class WordUtils { public static String wrap(String s) { return s; } }\n",
+		"src/test/java/org/apache/commons/lang3/StringUtilsTest.java": "package org.apache.commons.lang3;\n\nclass StringUtilsTest {}\n",
+	})
+	sweep := Commit{Subject: "Bump copyright year", Files: make([]string, 0, maxCoChangeFiles+1)}
+	for i := 0; i <= maxCoChangeFiles; i++ {
+		sweep.Files = append(sweep.Files, lang+"CharUtils.java")
+	}
+	history := []Commit{
+		{Subject: "Javadoc", Files: []string{lang + "StringUtils.java", "src/test/java/org/apache/commons/lang3/StringUtilsTest.java"}},
+		{Subject: "Better names", Files: []string{lang + "ArrayUtils.java", lang + "StringUtils.java"}},
+		{Subject: "Refactor", Files: []string{lang + "StringUtils.java", "src/test/java/org/apache/commons/lang3/StringUtilsTest.java"}},
+		{Subject: "Inline", Files: []string{lang + "ArrayUtils.java"}},
+		{Subject: "Typo", Files: []string{lang + "CharUtils.java"}},
+		sweep, sweep,
+	}
+	got := Rank(ix, Query{Prompt: "fix spelling", History: history})
+	want := []string{lang + "text/WordUtils.java", lang + "StringUtils.java", lang + "ArrayUtils.java"}
+	if !slices.Equal(files(got), want) {
+		t.Fatalf("rank = %v, want %v", files(got), want)
+	}
+	if !slices.Equal(got[1].Lanes, []string{"churn"}) || got[1].Score >= got[0].Score || got[2].Score > got[1].Score {
+		t.Errorf("the churn files should follow the lane's file, in churn order: %+v", got)
+	}
+	if full := Rank(ix, Query{Prompt: "fix spelling", History: history, Limit: 1}); !slices.Equal(files(full), want[:1]) {
+		t.Errorf("a full pack got %v, want it as the lanes made it", files(full))
+	}
+}

@@ -73,10 +73,13 @@ func SideLanes(ix *indexer.Index, in SideInputs) map[string]map[string]float64 {
 			out["artifact"] = artifact
 		}
 	}
+	// The similar and analogue lanes read the same similar commits.
+	sims, words := similarCommits(in.Prompt, in.History, in.Tickets)
 	for lane, files := range map[string]map[string]float64{
-		"ticket":  ticketLane(in.Prompt, in.History, in.Tickets),
-		"recent":  recentLane(in.History),
-		"similar": similarLane(in.Prompt, in.History, in.Tickets),
+		"ticket":   ticketLane(in.Prompt, in.History, in.Tickets),
+		"recent":   recentLane(in.History),
+		"similar":  similarFiles(in.History, sims),
+		"analogue": analogueFiles(in.Prompt, in.History, sims, words, ix.HasFile),
 	} {
 		if len(files) > 0 {
 			out[lane] = files

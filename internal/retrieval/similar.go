@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/mcpc/mcpc/internal/indexer"
@@ -49,10 +50,36 @@ const similarMinSimilarity = 0.4
 // is what the next one edits too. Sweeping commits (more than
 // maxCoChangeFiles files) are no evidence, as for co-change.
 func similarLane(prompt string, history []Commit, tickets *TicketKeys) map[string]float64 {
+	sims, _ := similarCommits(prompt, history, tickets)
+	return similarFiles(history, sims)
+}
+
+// similarFiles is the similar lane over the commits' similarities.
+func similarFiles(history []Commit, sims []float64) map[string]float64 {
 	out := map[string]float64{}
+	var total, best float64
+	for i, sim := range sims {
+		if sim == 0 {
+			continue
+		}
+		total += sim
+		best = max(best, sim)
+		for _, f := range history[i].Files {
+			out[f] += sim
+		}
+	}
+	for f, v := range out {
+		out[f] = v / total * best
+	}
+	return out
+}
+
+// similarCommits is each of the latest commits' similarity to the prompt
+// (0 below similarMinSimilarity, or for a sweep), and the prompt's words.
+func similarCommits(prompt string, history []Commit, tickets *TicketKeys) ([]float64, map[string]bool) {
 	history = history[:min(len(history), coChangeDepth)]
 	if len(history) == 0 {
-		return out
+		return nil, nil
 	}
 	// A ticket key names the work, not its kind: the ticket lane reads it.
 	for _, k := range tickets.keys(prompt) {
@@ -60,7 +87,7 @@ func similarLane(prompt string, history []Commit, tickets *TicketKeys) map[strin
 	}
 	words := subjectWords(prompt)
 	if len(words) == 0 {
-		return out
+		return nil, nil
 	}
 	subjects := make([]map[string]bool, len(history))
 	df := map[string]int{}
@@ -75,7 +102,7 @@ func similarLane(prompt string, history []Commit, tickets *TicketKeys) map[strin
 	for w := range words {
 		promptMass += idf(n, df[w])
 	}
-	var total, best float64
+	sims := make([]float64, len(history))
 	for i, c := range history {
 		if len(c.Files) > maxCoChangeFiles {
 			continue
@@ -91,18 +118,141 @@ func similarLane(prompt string, history []Commit, tickets *TicketKeys) map[strin
 		if shared == 0 {
 			continue
 		}
-		sim := math.Sqrt(shared / promptMass * shared / own)
-		if sim < similarMinSimilarity {
-			continue
-		}
-		total += sim
-		best = max(best, sim)
-		for _, f := range c.Files {
-			out[f] += sim
+		if sim := math.Sqrt(shared / promptMass * shared / own); sim >= similarMinSimilarity {
+			sims[i] = sim
 		}
 	}
-	for f, v := range out {
-		out[f] = v / total * best
+	return sims, words
+}
+
+// analogueLane gives the files that stand to this task as a similar
+// commit's files stood to it: "Move apprise onboarding views to
+// hc.integrations" after "Move email onboarding views to hc.integrations",
+// which changed hc/integrations/email/urls.py, wants
+// hc/integrations/apprise/urls.py. A similar commit names its own
+// instance of the work (email) where the prompt names another (apprise),
+// and where a folder or a file name part of its files is that word, the
+// path with the prompt's word in its place is the same file for this
+// task, if the tree has it. Parallel work (one integration, locale or
+// handler after another) is the commonest kind of similar work, and the
+// similar lane lifts what the commits share, not what each did for its
+// own instance. A file scores the best similarity of the commits that
+// lead to it.
+func analogueLane(prompt string, history []Commit, tickets *TicketKeys, has func(string) bool) map[string]float64 {
+	sims, words := similarCommits(prompt, history, tickets)
+	return analogueFiles(prompt, history, sims, words, has)
+}
+
+// analogueFiles is the analogue lane over the commits' similarities to
+// the prompt, whose words are words.
+func analogueFiles(prompt string, history []Commit, sims []float64, words map[string]bool, has func(string) bool) map[string]float64 {
+	out := map[string]float64{}
+	if len(sims) == 0 {
+		return out
+	}
+	// The prompt's words as written, lower-cased, by their term: a path
+	// is rebuilt with the word, not its stem.
+	spelled := map[string][]string{}
+	for _, w := range wordRe.FindAllString(prompt, -1) {
+		lw := strings.ToLower(w)
+		if ts := indexer.Tokenize(lw); len(ts) == 1 && words[ts[0]] && !slices.Contains(spelled[ts[0]], lw) {
+			spelled[ts[0]] = append(spelled[ts[0]], lw)
+		}
+	}
+	for i, sim := range sims {
+		if sim == 0 {
+			continue
+		}
+		// An analogy holds between subjects that differ in one word each:
+		// "views" for "transport" as well as "matrix" for "rocketchat"
+		// rebuilt matrix/transport.py for "Move rocketchat transport to
+		// hc.integrations" from a "Move matrix views …" commit.
+		theirs := subjectWords(history[i].Subject)
+		var own, ours []string // the subject's words the prompt lacks, and the prompt's the subject lacks
+		for t := range theirs {
+			if !words[t] {
+				own = append(own, t)
+			}
+		}
+		for t := range words {
+			if !theirs[t] {
+				ours = append(ours, t)
+			}
+		}
+		if len(own) != 1 || len(ours) != 1 || len(spelled[ours[0]]) == 0 {
+			continue
+		}
+		ours = spelled[ours[0]]
+		// Their word as the subject spells it: a path part is the word
+		// itself ("signal/", "signal_form.html"), not a word of its stem
+		// (signals.py).
+		their := map[string]bool{}
+		for _, w := range wordRe.FindAllString(history[i].Subject, -1) {
+			if lw := strings.ToLower(w); slices.Equal(indexer.Tokenize(lw), own) {
+				their[lw] = true
+			}
+		}
+		for _, f := range history[i].Files {
+			for _, a := range analogues(f, their, ours) {
+				if has(a) {
+					out[a] = max(out[a], sim)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// analogues rebuilds file with the path parts that are their word (as
+// the similar subject spells it, lower-cased) replaced by each of ours: a
+// folder (email/), a part of the file name between '_', '-' or '.'
+// (email_form.html), or all of them at once
+// (signal/templates/signal_description.html for matrix is
+// matrix/templates/matrix_description.html).
+func analogues(file string, their map[string]bool, ours []string) []string {
+	isTheirs := func(part string) bool { return their[strings.ToLower(part)] }
+	type part struct{ seg, start, end int } // a piece segs[seg][start:end]
+	segs := strings.Split(file, "/")
+	var parts []part
+	for k, seg := range segs {
+		if k < len(segs)-1 {
+			if isTheirs(seg) {
+				parts = append(parts, part{k, 0, len(seg)})
+			}
+			continue
+		}
+		start := 0
+		for i := 0; i <= len(seg); i++ {
+			if i < len(seg) && !strings.ContainsRune("_-.", rune(seg[i])) {
+				continue
+			}
+			if i > start && isTheirs(seg[start:i]) {
+				parts = append(parts, part{k, start, i})
+			}
+			start = i + 1
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	// rebuild replaces the pieces in use (by their index in parts) with w.
+	rebuild := func(use func(int) bool, w string) string {
+		out := slices.Clone(segs)
+		for j := len(parts) - 1; j >= 0; j-- { // right to left: earlier offsets hold
+			if p := parts[j]; use(j) {
+				out[p.seg] = out[p.seg][:p.start] + w + out[p.seg][p.end:]
+			}
+		}
+		return strings.Join(out, "/")
+	}
+	var out []string
+	for _, w := range ours {
+		out = append(out, rebuild(func(int) bool { return true }, w))
+		if len(parts) > 1 {
+			for j := range parts {
+				out = append(out, rebuild(func(i int) bool { return i == j }, w))
+			}
+		}
 	}
 	return out
 }

@@ -126,3 +126,71 @@ func TestSimilarLaneRanks(t *testing.T) {
 		t.Errorf("rank = %v, want the file the prompt's words name first", got)
 	}
 }
+
+// TestAnalogueLane: a similar commit did the same work for another
+// instance; its files with the prompt's instance in place of its own are
+// this task's files, where the tree has them. Subjects that differ in more
+// than one word each are no analogy.
+func TestAnalogueLane(t *testing.T) {
+	tree := map[string]bool{}
+	for _, f := range []string{
+		"hc/integrations/email/urls.py", "hc/integrations/email/views.py",
+		"hc/integrations/matrix/urls.py", "hc/integrations/matrix/views.py",
+		"hc/integrations/matrix/templates/matrix_message.html",
+		"hc/integrations/rocketchat/transport.py", "hc/integrations/rocketchat/views.py",
+		"hc/front/views.py", "hc/urls.py",
+	} {
+		tree[f] = true
+	}
+	has := func(f string) bool { return tree[f] }
+	tests := []struct {
+		note, prompt string
+		want         []string
+	}{
+		{note: "a folder named for the instance", prompt: "Move email onboarding views to hc.integrations",
+			want: []string{"hc/integrations/email/urls.py", "hc/integrations/email/views.py"}},
+		{note: "folder and file name at once", prompt: "Update Matrix notification template to report downtime duration",
+			want: []string{"hc/integrations/matrix/templates/matrix_message.html"}},
+		{note: "two words apart is no analogy", prompt: "Move rocketchat transport to hc.integrations"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.note, func(t *testing.T) {
+			got := analogueLane(tc.prompt, djangoHistory, nil, has)
+			var files []string
+			for f, v := range got {
+				if v <= 0 || v > 1 {
+					t.Errorf("%s scored %v, want a similarity in (0, 1]", f, v)
+				}
+				files = append(files, f)
+			}
+			slices.Sort(files)
+			if !slices.Equal(files, tc.want) {
+				t.Errorf("analogueLane(%q) = %v, want %v", tc.prompt, files, tc.want)
+			}
+		})
+	}
+}
+
+func TestAnalogues(t *testing.T) {
+	their := map[string]bool{"signal": true}
+	tests := []struct {
+		note, file string
+		want       []string
+	}{
+		{note: "folder", file: "hc/integrations/signal/transport.py", want: []string{"hc/integrations/matrix/transport.py"}},
+		{note: "file name part", file: "templates/integrations/signal_form.html", want: []string{"templates/integrations/matrix_form.html"}},
+		{note: "both, then each", file: "hc/integrations/signal/templates/signal_message.html", want: []string{
+			"hc/integrations/matrix/templates/matrix_message.html",
+			"hc/integrations/matrix/templates/signal_message.html",
+			"hc/integrations/signal/templates/matrix_message.html"}},
+		{note: "no part of theirs", file: "hc/api/models.py"},
+		{note: "a word inside a name is no part", file: "hc/lib/signals.py"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.note, func(t *testing.T) {
+			if got := analogues(tc.file, their, []string{"matrix"}); !slices.Equal(got, tc.want) {
+				t.Errorf("analogues(%q) = %v, want %v", tc.file, got, tc.want)
+			}
+		})
+	}
+}
