@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/mcpc/mcpc/internal/grammar"
@@ -31,7 +32,7 @@ func largeSources(b *testing.B, withGrammar bool) []benchSource {
 		if withGrammar && lang == "" {
 			continue
 		}
-		src, err := readRegular(c.Abs, DefaultMaxFileBytes)
+		src, err := readRegular(filepath.Join(root, c.Rel), DefaultMaxFileBytes)
 		if err != nil || !validUTF8(src) {
 			continue
 		}

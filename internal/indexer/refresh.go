@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"time"
@@ -21,6 +22,7 @@ const batchSize = 256
 // job is one file the refresh must look at; result is what a worker made of it.
 type job struct {
 	cand     candidate
+	root     string // the workspace root the candidate's Rel is under
 	prevHash string // of the indexed content, "" for a new file
 	maxBytes int64
 }
@@ -81,7 +83,7 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 		if prev != nil && prev.Size == c.Size && prev.ModTime == c.ModTime {
 			continue
 		}
-		j := job{cand: c, maxBytes: ix.opts.MaxFileBytes}
+		j := job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}
 		if prev != nil {
 			j.prevHash = prev.Hash
 		}
@@ -253,7 +255,7 @@ func processFile(ps *parserSet, tc *termCounter, buf *[]byte, j job) result {
 	if buf != nil {
 		reuse = *buf
 	}
-	src, err := readRegularInto(c.Abs, j.maxBytes, reuse)
+	src, err := readRegularInto(filepath.Join(j.root, filepath.FromSlash(c.Rel)), j.maxBytes, reuse)
 	if buf != nil && err == nil {
 		*buf = src[:0]
 	}

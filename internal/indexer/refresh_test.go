@@ -91,7 +91,7 @@ func TestBadInputIsSkippedAndReported(t *testing.T) {
 }
 
 func TestVanishedFileIsReported(t *testing.T) {
-	res := processFile(newParserSet(), newTermCounter(), nil, job{cand: candidate{Rel: "gone.ts", Abs: filepath.Join(t.TempDir(), "gone.ts")}, maxBytes: DefaultMaxFileBytes})
+	res := processFile(newParserSet(), newTermCounter(), nil, job{cand: candidate{Rel: "gone.ts"}, root: t.TempDir(), maxBytes: DefaultMaxFileBytes})
 	if res.problem == nil || res.problem.Kind != ProblemVanished {
 		t.Fatalf("want a vanished problem, got %+v", res.problem)
 	}
