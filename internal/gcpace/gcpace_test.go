@@ -123,3 +123,26 @@ func TestEnvironmentWins(t *testing.T) {
 		t.Errorf("memory limit %d, want the environment's 1 GiB", got)
 	}
 }
+
+// TestLimitFor: the limit follows the live heap with MaxRoom of room, stops at the Ceiling while MinRoom fits under it, and
+// never falls under the floor.
+func TestLimitFor(t *testing.T) {
+	const mib = 1 << 20
+	o := Options{MemoryFloor: 256 * mib, MemoryPerLive: 4, MaxRoom: 192 * mib, Ceiling: 384 * mib, MinRoom: 64 * mib}
+	for _, tc := range []struct {
+		note       string
+		heap, want int64
+	}{
+		{note: "a small heap: the floor", heap: 20 * mib, want: 256 * mib},
+		{note: "MaxRoom above the heap", heap: 90 * mib, want: 282 * mib},
+		{note: "held to the ceiling", heap: 250 * mib, want: 384 * mib},
+		{note: "the ceiling with less room than MaxRoom", heap: 300 * mib, want: 384 * mib},
+		{note: "MinRoom once the ceiling leaves less", heap: 350 * mib, want: 414 * mib},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			if got := o.limitFor(tc.heap); got != tc.want {
+				t.Errorf("limit %d MiB for %d MiB live, want %d MiB", got/mib, tc.heap/mib, tc.want/mib)
+			}
+		})
+	}
+}
