@@ -2,6 +2,8 @@ package indexer
 
 import (
 	"context"
+	"maps"
+	"os"
 	"slices"
 	"testing"
 )
@@ -52,6 +54,44 @@ func TestBuildCorpusPostings(t *testing.T) {
 	for i, p := range c.Files {
 		if f := ix.files[p]; c.Lens[i] != f.Length || c.Sizes[i] != f.Size || c.Langs[i] != f.Lang {
 			t.Errorf("%s: length %d size %d lang %q, want %d %d %q", p, c.Lens[i], c.Sizes[i], c.Langs[i], f.Length, f.Size, f.Lang)
+		}
+	}
+}
+
+// BenchmarkBuildCorpusLarge builds the corpus of the real tree named by
+// MCPC_BENCH_TREE from its stored term blobs, as a view built from the
+// facts does (a new process on a freshly indexed tree); the blobs' read is
+// not timed. Its B/op and the heap it peaks at are what the first pass's
+// letting go of each blob saves.
+func BenchmarkBuildCorpusLarge(b *testing.B) {
+	root := os.Getenv("MCPC_BENCH_TREE")
+	if root == "" {
+		b.Skip("MCPC_BENCH_TREE not set")
+	}
+	ix, err := Open(openDB(b, b.TempDir()), Options{Root: root, CountsFromStore: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Refresh(context.Background(), nil); err != nil {
+		b.Fatal(err)
+	}
+	order := slices.Sorted(maps.Keys(ix.files))
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		files := make(map[string]*fileFacts, len(ix.files))
+		for p, f := range ix.files {
+			files[p] = f.stamp()
+		}
+		if err := readSnapshot(context.Background(), ix.db, func(q querier) error {
+			return loadFacts(context.Background(), q, files, true)
+		}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if c := buildCorpus(files, order); len(c.Files) != len(order) {
+			b.Fatalf("%d files, want %d", len(c.Files), len(order))
 		}
 	}
 }
