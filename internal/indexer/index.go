@@ -38,9 +38,14 @@ type Index struct {
 	// generation is the database's (see lazy.go) that files reflect, or
 	// -1 when another process's write may have made them differ.
 	generation int64
-	problems   map[string]Problem // walk problems of the last refresh
-	view       *view              // derived lookups, brought up to date lazily after changes
-	res        *resolver          // the resolution tables view was built with
+	// openedAt is the generation Open read the stamps at, stampsFromBlob
+	// whether they came from the stamps blob (stampcache.go): Close leaves
+	// a blob when they did not, or when the index wrote since.
+	openedAt       int64
+	stampsFromBlob bool
+	problems       map[string]Problem // walk problems of the last refresh
+	view           *view              // derived lookups, brought up to date lazily after changes
+	res            *resolver          // the resolution tables view was built with
 	// pending is what changed in files since view was built.
 	pending delta
 	// recounts counts summaries counted from the whole database (for
@@ -96,7 +101,8 @@ func Open(db *sql.DB, opts Options) (*Index, error) {
 			return err
 		}
 		ix.generation = meta[metaGeneration]
-		ix.files, ix.problems, err = loadStamps(ctx, q)
+		ix.files, ix.problems, ix.stampsFromBlob, err = loadStampsAt(ctx, q, ix.generation)
+		ix.openedAt = ix.generation
 		return err
 	})
 	if err != nil {

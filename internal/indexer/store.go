@@ -71,7 +71,7 @@ CREATE TABLE IF NOT EXISTS idx_meta (
 `
 
 func createSchema(ctx context.Context, db *sql.DB) error {
-	if err := store.RetryBusy(ctx, func() error { _, err := db.ExecContext(ctx, schema); return err }); err != nil {
+	if err := store.RetryBusy(ctx, func() error { _, err := db.ExecContext(ctx, schema+stampsSchema); return err }); err != nil {
 		return fmt.Errorf("indexer: create tables: %w", err)
 	}
 	return nil
@@ -99,18 +99,22 @@ func loadStamps(ctx context.Context, q querier) (map[string]*fileFacts, map[stri
 	}); err != nil {
 		return nil, nil, err
 	}
+	problems, err := loadProblems(ctx, q)
+	return files, problems, err
+}
+
+// loadProblems reads the walk problems.
+func loadProblems(ctx context.Context, q querier) (map[string]Problem, error) {
 	problems := map[string]Problem{}
-	if err := scanRows(ctx, q, `SELECT file, kind, message FROM idx_problems`, func(r *sql.Rows) error {
+	err := scanRows(ctx, q, `SELECT file, kind, message FROM idx_problems`, func(r *sql.Rows) error {
 		var p Problem
 		if err := r.Scan(&p.File, &p.Kind, &p.Message); err != nil {
 			return err
 		}
 		problems[p.File] = p
 		return nil
-	}); err != nil {
-		return nil, nil, err
-	}
-	return files, problems, nil
+	})
+	return problems, err
 }
 
 // loadFacts reads the terms, symbols, references and usages of the files

@@ -106,8 +106,9 @@ func (ix *Index) writeViewCacheLater(v *view, cfg projectConfig) {
 	ix.background.Go(func() { ix.keepView(key, v) })
 }
 
-// ViewCacheErr returns the last error reading or writing Options.ViewCache:
-// either only costs the next process a view built from the facts.
+// ViewCacheErr returns the last error reading or writing Options.ViewCache,
+// or writing the stamps blob (stampcache.go): each only costs the next
+// process a view built from the facts or the stamps read row by row.
 func (ix *Index) ViewCacheErr() error {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()

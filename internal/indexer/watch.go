@@ -69,6 +69,7 @@ func (ix *Index) Close() error {
 	ix.background.Wait()
 	ix.refreshMu.Lock()
 	defer ix.refreshMu.Unlock()
+	ix.leaveStamps()
 	s := &ix.watched
 	s.quiet, s.closed = nil, true
 	if s.w == nil {
