@@ -144,9 +144,11 @@ func decodeStamps(b []byte) (map[string]*fileFacts, error) {
 		return v, true
 	}
 	files := make(map[string]*fileFacts, n)
-	all := make([]fileFacts, n) // one allocation for every file's stamp
-	for i := range all {
-		f := &all[i]
+	for i := range n {
+		// One allocation a file, not one array of them: a file's facts
+		// replaced by a refresh must go with its struct, and one array
+		// would keep every replaced struct, and what it held, alive.
+		f := &fileFacts{}
 		var ok [7]bool
 		f.Path, ok[0] = str()
 		f.Hash, ok[1] = str()
