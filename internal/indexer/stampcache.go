@@ -18,7 +18,8 @@ import (
 // and the view's read want the same two cores. So a process that read
 // them row by row, or wrote, leaves them behind at Close as one blob,
 // stamped with the database generation they are of (idx_stamps), and the
-// next process decodes the blob instead (about 20 ms) when the generation
+// next process decodes the blob instead (59 ms, 82 CPU-ms at 47,870 files,
+// against 184 ms row by row) when the generation
 // still holds: every write transaction bumps it, so a blob no write has
 // passed is exactly the rows.
 
@@ -77,19 +78,10 @@ func keepStamps(db *sql.DB, files map[string]*fileFacts, generation int64) error
 	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
 	defer cancel()
 	_, err := db.ExecContext(ctx, `INSERT INTO idx_stamps (id, generation, data)
-		SELECT 1, ?, ? WHERE (SELECT value FROM idx_meta WHERE key = '`+metaGeneration+`') IS ?
+		SELECT 1, ?, ? WHERE (SELECT value FROM idx_meta WHERE key = '`+metaGeneration+`') = ?
 		ON CONFLICT (id) DO UPDATE SET generation = excluded.generation, data = excluded.data`,
-		generation, encodeStamps(files), nullIfZero(generation))
+		generation, encodeStamps(files), generation)
 	return err
-}
-
-// nullIfZero is the stored generation of a database generation: a database
-// no write reached has no row for it.
-func nullIfZero(g int64) any {
-	if g == 0 {
-		return nil
-	}
-	return g
 }
 
 // encodeStamps lays the stamps out in path order: a count, then per file
@@ -126,42 +118,37 @@ func decodeStamps(b []byte) (map[string]*fileFacts, error) {
 		return nil, errStampsBlob
 	}
 	b = b[k:]
-	str := func() (string, bool) {
+	bad := false // a field ran past the blob's end
+	str := func() string {
 		l, k := binary.Uvarint(b)
 		if k <= 0 || l > uint64(len(b)-k) {
-			return "", false
+			bad = true
+			return ""
 		}
 		s := string(b[k : k+int(l)])
 		b = b[k+int(l):]
-		return s, true
+		return s
 	}
-	num := func() (int64, bool) {
+	num := func() int64 {
 		v, k := binary.Varint(b)
 		if k <= 0 {
-			return 0, false
+			bad = true
+			return 0
 		}
 		b = b[k:]
-		return v, true
+		return v
 	}
 	files := make(map[string]*fileFacts, n)
 	for i := range n {
 		// One allocation a file, not one array of them: a file's facts
 		// replaced by a refresh must go with its struct, and one array
 		// would keep every replaced struct, and what it held, alive.
-		f := &fileFacts{}
-		var ok [7]bool
-		f.Path, ok[0] = str()
-		f.Hash, ok[1] = str()
-		f.Lang, ok[2] = str()
-		f.ParseError, ok[3] = str()
-		f.Size, ok[4] = num()
-		f.ModTime, ok[5] = num()
-		var length int64
-		length, ok[6] = num()
-		if slices.Contains(ok[:], false) || f.Path == "" || strings.Contains(f.Path, "\x00") {
+		f := &fileFacts{Path: str(), Hash: str(), Lang: str(), ParseError: str(), Size: num(), ModTime: num()}
+		f.Length = int32(num())
+		if bad || f.Path == "" || strings.Contains(f.Path, "\x00") {
 			return nil, fmt.Errorf("%w at file %d", errStampsBlob, i)
 		}
-		f.Length, f.Lang = int32(length), intern(f.Lang)
+		f.Lang = intern(f.Lang)
 		files[f.Path] = f
 	}
 	if len(b) != 0 {

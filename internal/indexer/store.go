@@ -77,15 +77,15 @@ func createSchema(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
+// stampsQuery reads every column of idx_files but the terms, which
+// idx_files_stamps covers.
+const stampsQuery = `SELECT path, hash, size, mtime, lang, parse_error, length FROM idx_files`
+
 // loadStamps reads what a refresh compares the tree against and what the
 // stamp-only queries answer (HasFile, Lang, ParseFailures, Problems): each
 // file's row without its terms, and the walk problems. The facts stay on
 // disk until a view needs them (loadFacts): a refresh that finds nothing
 // changed, or a cold build, never holds a tree's facts in memory.
-// stampsQuery reads every column of idx_files but the terms, which
-// idx_files_stamps covers.
-const stampsQuery = `SELECT path, hash, size, mtime, lang, parse_error, length FROM idx_files`
-
 func loadStamps(ctx context.Context, q querier) (map[string]*fileFacts, map[string]Problem, error) {
 	files := map[string]*fileFacts{}
 	if err := scanRows(ctx, q, stampsQuery, func(r *sql.Rows) error {
