@@ -32,7 +32,8 @@ FUZZ_TARGETS := \
 	internal/engine:FuzzDecodeResult \
 	internal/controller:FuzzKeyMaterial \
 	internal/indexer:FuzzDecodeView \
-	internal/indexer:FuzzIgnoreRule
+	internal/indexer:FuzzIgnoreRule \
+	internal/indexer:FuzzDecodeListings
 FUZZTIME ?= 10s
 
 ## fuzz-short: each of FUZZ_TARGETS for FUZZTIME. A target that fails is

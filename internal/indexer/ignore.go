@@ -69,13 +69,14 @@ const (
 type ignoreSet struct {
 	base  string // repository-relative directory, "" for the root
 	rules []ignoreRule
+	text  []byte // the .gitignore the rules were parsed from (listingcache.go)
 }
 
 // utf8BOM is skipped at the start of a .gitignore, as git does.
 const utf8BOM = "\ufeff"
 
 func parseIgnore(base string, data []byte) *ignoreSet {
-	set := &ignoreSet{base: base}
+	set := &ignoreSet{base: base, text: data}
 	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {

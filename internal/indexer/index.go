@@ -22,6 +22,10 @@ type Index struct {
 	refreshMu sync.Mutex          // one Refresh at a time per Index
 	listings  map[string]*listing // directories of the last walk; under refreshMu
 	watched   watchState          // Options.Watch's watcher (watch.go); under refreshMu
+	// listingsRead: the first walk asked for the listings a previous
+	// process left (listingcache.go); listingsChanged: a walk since
+	// listed a directory, so Close leaves them anew. Under refreshMu.
+	listingsRead, listingsChanged bool
 
 	mu sync.RWMutex
 	// files holds every indexed file; until loaded only their stamps (the

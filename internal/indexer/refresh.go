@@ -47,7 +47,7 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 		return sum, err
 	}
 
-	w := &walker{root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes, prev: ix.listings}
+	w := &walker{root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes, prev: ix.previousListings()}
 	if ix.opts.Watch {
 		w.dirty, w.vouch = ix.watched.begin()
 		if q := ix.watched.quiet; w.vouch && len(w.dirty) == 0 && q != nil {
@@ -73,7 +73,7 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 	if err = w.walk(ctx, ix.opts.Exclude); err != nil {
 		return sum, err
 	}
-	ix.listings = w.next
+	ix.walked(w)
 	ix.mu.RLock()
 	var jobs []job
 	present := make(map[string]bool, len(w.files))

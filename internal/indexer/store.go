@@ -71,7 +71,7 @@ CREATE TABLE IF NOT EXISTS idx_meta (
 `
 
 func createSchema(ctx context.Context, db *sql.DB) error {
-	if err := store.RetryBusy(ctx, func() error { _, err := db.ExecContext(ctx, schema+stampsSchema); return err }); err != nil {
+	if err := store.RetryBusy(ctx, func() error { _, err := db.ExecContext(ctx, schema+stampsSchema+listingsSchema); return err }); err != nil {
 		return fmt.Errorf("indexer: create tables: %w", err)
 	}
 	return nil

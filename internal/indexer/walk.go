@@ -43,6 +43,7 @@ type walker struct {
 	prev, next map[string]*listing
 	stale      bool // a .gitignore changed: prev cannot be trusted
 	reused     int  // directories walked from prev
+	listed     int  // directories read
 	// watch, when not nil, watches each directory before it is read;
 	// dirty holds the directories it saw change since prev (nil when it
 	// cannot vouch: then no listing is clean). unwatched counts the
@@ -60,12 +61,16 @@ type walker struct {
 // long-lived Index re-reads neither it nor its .gitignore and matches no
 // rules: it only stats the files for their size and modification time.
 type listing struct {
-	mtime    int64 // of the directory
+	// The directory's modification and change times: a tool can set the
+	// modification time back after adding an entry (touch -d, tar, rsync
+	// -t), never the change time, which any entry's change moves too.
+	mtime, ctime int64
 	listedAt int64 // when it was read
 	ignore   stamp // of its .gitignore
 	stack    ignoreStack
-	dirs     []string // names of subdirectories to enter
-	files    []string // names of files to stat
+	rules    *ignoreSet // what its own .gitignore added to stack, or nil
+	dirs     []string   // names of subdirectories to enter
+	files    []string   // names of files to stat
 	problems []Problem
 	skipped  int
 	// What the directory's own files added to the walk, their stats
@@ -96,13 +101,20 @@ type stamp struct {
 // otherwise leave the directory's modification time unchanged.
 const racyWindow = int64(time.Second)
 
-func (w *walker) walk(ctx context.Context, extra []string) error {
-	rootSet := &ignoreSet{}
+// rootIgnores is the rule set every walk starts from: the default
+// excludes and the configured ones.
+func rootIgnores(extra []string) *ignoreSet {
+	set := &ignoreSet{}
 	for _, p := range append(append([]string{}, defaultExcludes...), extra...) {
 		if r, ok := compileIgnoreRule(p); ok {
-			rootSet.rules = append(rootSet.rules, r)
+			set.rules = append(set.rules, r)
 		}
 	}
+	return set
+}
+
+func (w *walker) walk(ctx context.Context, extra []string) error {
+	rootSet := rootIgnores(extra)
 	if _, err := filepath.EvalSymlinks(w.root); err != nil {
 		return err
 	}
@@ -130,14 +142,34 @@ func (w *walker) walk(ctx context.Context, extra []string) error {
 // The caller holds refreshMu; walkEarly releases it.
 func (ix *Index) walkEarly() {
 	defer ix.refreshMu.Unlock()
-	w := &walker{root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}
+	w := &walker{root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes, prev: ix.previousListings()}
 	w.dirty, w.vouch = ix.watched.begin()
 	w.watch = ix.watched.w
 	if err := w.walk(context.Background(), ix.opts.Exclude); err != nil {
 		ix.watched.failed()
 		return
 	}
+	ix.walked(w)
+}
+
+// previousListings is what the next walk starts from: the last walk's
+// listings, or for a process's first walk those a previous process left;
+// the caller holds refreshMu.
+func (ix *Index) previousListings() map[string]*listing {
+	if ix.listings == nil && !ix.listingsRead {
+		ix.listingsRead = true
+		return ix.storedListings()
+	}
+	return ix.listings
+}
+
+// walked keeps a finished walk's listings for the next; the caller holds
+// refreshMu.
+func (ix *Index) walked(w *walker) {
 	ix.listings = w.next
+	if w.listed > 0 {
+		ix.listingsChanged = true
+	}
 }
 
 // reuse walks a directory from its previous listing if it is still valid.
@@ -164,15 +196,16 @@ func (w *walker) reuse(ctx context.Context, abs, rel string, epoch uint64) bool 
 		w.stale = true
 		return false
 	}
-	if unix.Fstat(fd, &st) != nil || st.Mtim.Nano() != old.mtime || old.listedAt-old.mtime < racyWindow {
+	if unix.Fstat(fd, &st) != nil || st.Mtim.Nano() != old.mtime || st.Ctim.Nano() != old.ctime || old.listedAt-old.mtime < racyWindow {
 		return false
 	}
 	l := *old
 	w.next[rel] = &l
 	w.reused++
 	files, problems, skipped := len(w.files), len(w.problems), w.skipped
+	// A listing's problems (links) were skipped entries too (problem).
 	w.problems = append(w.problems, old.problems...)
-	w.skipped += old.skipped
+	w.skipped += old.skipped + len(old.problems)
 	for _, name := range old.files {
 		childRel := join(rel, name)
 		err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
@@ -265,12 +298,13 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) er
 	defer f.Close()
 	var st unix.Stat_t
 	if unix.Fstat(fd, &st) == nil {
-		l.mtime = st.Mtim.Nano()
+		l.mtime, l.ctime = st.Mtim.Nano(), st.Ctim.Nano()
 	}
 	if unix.Fstatat(fd, ".gitignore", &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
 		l.ignore = stamp{size: st.Size, mtime: st.Mtim.Nano()}
 		if data, ok := readIgnoreAt(fd, abs); ok {
-			stack = append(stack[:len(stack):len(stack)], parseIgnore(rel, data))
+			l.rules = parseIgnore(rel, data)
+			stack = append(stack[:len(stack):len(stack)], l.rules)
 		}
 	}
 	entries, err := f.ReadDir(-1)
@@ -283,6 +317,7 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) er
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	l.stack = stack
 	w.next[rel] = l
+	w.listed++
 	files, problems, skipped := len(w.files), len(w.problems), w.skipped
 	var subdirs []string
 	for _, e := range entries {

@@ -12,7 +12,9 @@ import (
 // named by MCPC_BENCH_TREE: no previous listings, every directory read,
 // every .gitignore parsed and every entry matched against the rules. The
 // "watch" case also adds each directory to a new inotify watcher, as a
-// serving process's first refresh does.
+// serving process's first refresh does. The "stored" case is a new
+// process's first walk when a previous one left its listings
+// (listingcache.go): the blob decoded, then every directory reused.
 func BenchmarkWalkLarge(b *testing.B) {
 	root := os.Getenv("MCPC_BENCH_TREE")
 	if root == "" {
@@ -49,4 +51,27 @@ func BenchmarkWalkLarge(b *testing.B) {
 			b.ReportMetric(float64(files), "files")
 		})
 	}
+	b.Run("stored", func(b *testing.B) {
+		first := &walker{root: root, maxBytes: DefaultMaxFileBytes}
+		if err := first.walk(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+		blob := encodeListings(first.next)
+		var reused int
+		b.ReportAllocs()
+		defer reportCPU(b, cpuTime())
+		for b.Loop() {
+			prev, err := decodeListings(blob, rootIgnores(nil))
+			if err != nil {
+				b.Fatal(err)
+			}
+			w := &walker{root: root, maxBytes: DefaultMaxFileBytes, prev: prev}
+			if err := w.walk(context.Background(), nil); err != nil {
+				b.Fatal(err)
+			}
+			reused = w.reused
+		}
+		b.ReportMetric(float64(reused), "reused")
+		b.ReportMetric(float64(len(blob)), "blob-bytes")
+	})
 }

@@ -70,6 +70,7 @@ func (ix *Index) Close() error {
 	ix.refreshMu.Lock()
 	defer ix.refreshMu.Unlock()
 	ix.leaveStamps()
+	ix.leaveListings()
 	s := &ix.watched
 	s.quiet, s.closed = nil, true
 	if s.w == nil {
