@@ -65,14 +65,14 @@ type listing struct {
 	// modification time back after adding an entry (touch -d, tar, rsync
 	// -t), never the change time, which any entry's change moves too.
 	mtime, ctime int64
-	listedAt int64 // when it was read
-	ignore   stamp // of its .gitignore
-	stack    ignoreStack
-	rules    *ignoreSet // what its own .gitignore added to stack, or nil
-	dirs     []string   // names of subdirectories to enter
-	files    []string   // names of files to stat
-	problems []Problem
-	skipped  int
+	listedAt     int64 // when it was read
+	ignore       stamp // of its .gitignore
+	stack        ignoreStack
+	rules        *ignoreSet // what its own .gitignore added to stack, or nil
+	dirs         []string   // names of subdirectories to enter
+	files        []string   // names of files to stat
+	problems     []Problem
+	skipped      int
 	// What the directory's own files added to the walk, their stats
 	// included, and the watcher's epoch they were stat'ed under (0: not
 	// watched): a clean listing (walker.clean) is walked from these alone.
