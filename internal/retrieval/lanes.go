@@ -29,6 +29,7 @@ type derived struct {
 	baseStems map[string][]int32  // built on first use by the qualifier lane
 	byExt     map[string][]int32  // built on first use by the qualifier lane
 	nameTerms map[string][]string // symbol name -> its unique terms (a memo)
+	docKinds  *docKinds           // built on first use (dockinds.go)
 }
 
 type symInfo struct {
@@ -59,6 +60,9 @@ func derive(ix *indexer.Index) *derived {
 	if prev := cache; prev != nil && slices.Equal(prev.corpus.Files, c.Files) {
 		d.pathTerms, d.baseTerms, d.anchors, d.byStem, d.baseStems, d.byExt = prev.pathTerms, prev.baseTerms, prev.anchors, prev.byStem, prev.baseStems, prev.byExt
 		d.nameTerms = prev.nameTerms
+		if sameKinds(prev, d) {
+			d.docKinds = prev.docKinds
+		}
 	} else {
 		d.derivePaths()
 	}

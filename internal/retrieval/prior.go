@@ -55,7 +55,7 @@ func isTestFile(file string) bool {
 		strings.HasPrefix(base, "test_") || strings.HasSuffix(strings.TrimSuffix(base, path.Ext(base)), "Test") {
 		return true
 	}
-	for _, dir := range strings.Split(path.Dir(file), "/") {
+	for dir := range strings.SplitSeq(path.Dir(file), "/") {
 		switch dir {
 		case "__tests__", "__mocks__", "test", "tests", "e2e", "fixtures", "__snapshots__":
 			return true
