@@ -8,6 +8,7 @@ import (
 	"math"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -243,6 +244,9 @@ func (t *TicketKeys) keys(prompt string) []string {
 	for _, m := range t.or().inPrompt.FindAllStringSubmatch(prompt, -1) {
 		keys = append(keys, m[1])
 	}
+	if k := numericTicket(prompt); k != "" {
+		keys = append(keys, k)
+	}
 	return keys
 }
 
@@ -273,6 +277,9 @@ func ticketLane(prompt string, history []Commit, tickets *TicketKeys) map[string
 }
 
 func (t *TicketKeys) holdsAny(subject string, keys []string) bool {
+	if k := numericTicket(subject); k != "" && slices.Contains(keys, k) {
+		return true
+	}
 	for _, k := range t.or().inText.FindAllString(subject, -1) {
 		for _, want := range keys {
 			if k == want {

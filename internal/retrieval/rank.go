@@ -25,8 +25,15 @@ var laneWeights = map[string]float64{
 	// prompt names (the artifact side lane).
 	"qualifier": 0.5,
 	// ticket: changed by earlier commits of the ticket the prompt names,
-	// as exact a name for the work as a quoted phrase is for its text.
-	"ticket": 1.0,
+	// as exact a name for the work as a quoted phrase is for its text, and
+	// weighed as a file the text lanes all agree on (lexical 1 with path or
+	// symbol 0.6 and a scrap of anchor or companion): a ticket's follow-up
+	// says little ("[DURACOM-317] improve labels", "[DURACOM-444] add
+	// helper functions, refactor"), and at 1.0 a vague word found in a
+	// file's text and name outranked the ticket's own files
+	// (dspace-angular, 2026-12-03: R@10 0.554 -> 0.596, R@20 0.644 ->
+	// 0.660; 3.0 measured the same at R@5-R@20).
+	"ticket": 2.0,
 	// recent: changed by the latest commits; a prior, the weakest lane
 	// (see recentLane). Measured on the seven sets: 0.3 lifted DSpace
 	// (R@20 0.562 -> 0.631) but put the last commits' files ahead of text
