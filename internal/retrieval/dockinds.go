@@ -3,14 +3,16 @@ package retrieval
 import "slices"
 
 // docKinds is what ranking asks of every scored file's path on every
-// query: whether it is a test (leaveOut, the churn fill) and its prior
-// (prior.go), with and without migrations asked for. They depend on the
+// query: whether it is a test (leaveOut, the churn fill) or a stylesheet
+// (stylesheet.go) and its prior (prior.go), with and without migrations
+// asked for. They depend on the
 // path and language alone, and asked per query they were a sixth of a warm
 // ranking at 47,550 files (isTestFile and prior over every file a lane
 // found: 50 of 300 CPU-ms), so each corpus works them out once.
 type docKinds struct {
-	test  []bool
-	prior [2][]float64 // by migrations asked for: [0] not, [1] asked
+	test       []bool
+	stylesheet []bool
+	prior      [2][]float64 // by migrations asked for: [0] not, [1] asked
 }
 
 // kinds returns the corpus's docKinds, worked out on first use (or kept
@@ -20,9 +22,10 @@ func (d *derived) kinds() *docKinds {
 	defer cacheMu.Unlock()
 	if d.docKinds == nil {
 		c := d.corpus
-		k := &docKinds{test: make([]bool, len(c.Files)), prior: [2][]float64{make([]float64, len(c.Files)), make([]float64, len(c.Files))}}
+		k := &docKinds{test: make([]bool, len(c.Files)), stylesheet: make([]bool, len(c.Files)), prior: [2][]float64{make([]float64, len(c.Files)), make([]float64, len(c.Files))}}
 		for i, f := range c.Files {
 			k.test[i] = isTestFile(f)
+			k.stylesheet[i] = isStylesheet(f)
 			k.prior[0][i] = prior(f, c.Langs[i], false)
 			k.prior[1][i] = prior(f, c.Langs[i], true)
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 // TestDocKindsMatchPerFileAnswers: the per-corpus table answers what
-// isTestFile and prior answer for each file, is kept when only contents
+// isTestFile, isStylesheet and prior answer for each file, is kept when only contents
 // changed, and is worked out again when a file was added.
 func TestDocKindsMatchPerFileAnswers(t *testing.T) {
 	ix := indexFiles(t, map[string]string{
@@ -18,6 +18,7 @@ func TestDocKindsMatchPerFileAnswers(t *testing.T) {
 		"src/app/orders/orders.service.spec.ts": "describe('OrdersService', () => {});\n",
 		"db/migrations/0001_orders.py":          "def up(): pass\n",
 		"docs/orders.md":                        "# Orders\n",
+		"src/app/orders/orders.component.scss":  ".orders { display: flex; }\n",
 		"e2e/orders.cy.ts":                      "it('orders', () => {});\n",
 	})
 	check := func() *docKinds {
@@ -27,6 +28,9 @@ func TestDocKindsMatchPerFileAnswers(t *testing.T) {
 		for i, f := range d.corpus.Files {
 			if k.test[i] != isTestFile(f) {
 				t.Errorf("%s: test %v, want %v", f, k.test[i], isTestFile(f))
+			}
+			if k.stylesheet[i] != isStylesheet(f) {
+				t.Errorf("%s: stylesheet %v, want %v", f, k.stylesheet[i], isStylesheet(f))
 			}
 			for _, m := range []bool{false, true} {
 				if got, want := k.priorOf(int32(i), m), prior(f, d.corpus.Langs[i], m); got != want {

@@ -173,9 +173,14 @@ func score(ix *indexer.Index, q Query) []docScore {
 	lanes["companion"] = d.companions(seeds)
 	final := fuse(lanes, first)
 	final = d.leaveOut(final, q)
-	migrations, kinds := asksForMigrations(q), d.kinds()
+	migrations, style, kinds := asksForMigrations(q), asksForStyle(q), d.kinds()
 	for i := range final {
 		final[i].total *= kinds.priorOf(final[i].doc, migrations)
+		// A stylesheet goes behind the code unless the task is about
+		// looks (stylesheet.go).
+		if !style && kinds.stylesheet[final[i].doc] {
+			final[i].total *= stylesheetPrior
+		}
 		// A file only its name speaks for goes behind files whose text
 		// does (prior.go).
 		if nameOnly(final[i].lanes) {
