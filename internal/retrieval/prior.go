@@ -41,6 +41,9 @@ func prior(file, lang string, migrations bool) float64 {
 	if !migrations && isMigration(file) {
 		return migrationPrior
 	}
+	if isDocSource(file) {
+		return textPrior
+	}
 	if lang == "" && !sourceExtensions[strings.ToLower(path.Ext(file))] {
 		return textPrior
 	}
