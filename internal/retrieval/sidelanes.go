@@ -77,7 +77,7 @@ func SideLanes(ix *indexer.Index, in SideInputs) map[string]map[string]float64 {
 	sims, words := similarCommits(in.Prompt, in.History, in.Tickets)
 	for lane, files := range map[string]map[string]float64{
 		"ticket":   ticketLane(in.Prompt, in.History, in.Tickets),
-		"recent":   recentLane(in.History),
+		"recent":   derive(ix).withTestSubjects(recentLane(in.History)),
 		"similar":  similarFiles(in.History, sims),
 		"analogue": analogueFiles(in.Prompt, in.History, sims, words, ix.HasFile),
 	} {
