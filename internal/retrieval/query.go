@@ -101,8 +101,9 @@ func queryTerms(q Query) []queryTerm {
 	var order []string
 	tests := asksForTests(q)
 	add := func(text string, w float64) {
+		kept := overstemmed(text)
 		for _, t := range indexer.Tokenize(text) {
-			if (stopwords[t] && !(tests && testTerms[t])) || len(t) < 2 {
+			if (stopwords[t] && !(tests && testTerms[t]) && !kept[t]) || len(t) < 2 {
 				continue
 			}
 			if _, ok := weights[t]; !ok {
@@ -128,8 +129,9 @@ func queryTerms(q Query) []queryTerm {
 		inPrompt[t] = true
 	}
 	for _, l := range q.Lexemes {
+		kept := overstemmed(l)
 		for _, t := range indexer.Tokenize(l) {
-			if stopwords[t] || len(t) < 2 {
+			if (stopwords[t] && !kept[t]) || len(t) < 2 {
 				continue
 			}
 			if inPrompt[t] {
