@@ -55,7 +55,7 @@ func TestDocKindsMatchPerFileAnswers(t *testing.T) {
 		t.Error("a content-only change worked the table out again")
 	}
 	write("src/app/orders/orders_test.go", "package orders\n")
-	if k := check(); k == first || len(k.test) != 6 {
+	if k := check(); k == first || len(k.test) != 7 {
 		t.Errorf("after a file was added: the same table %v, %d files", k == first, len(k.test))
 	}
 }
