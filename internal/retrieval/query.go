@@ -43,11 +43,12 @@ const (
 // where code lives. "error" and "errors" are not among them: in code they
 // are identifiers and message text ("fix error message" is about the
 // files that build error messages), and their rarity is weighed by IDF
-// like any other word's.
+// like any other word's. The prose words that tie a subject's words
+// together are among them too (prose.go).
 var stopwords = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields(`a an the and or but if then else when while of in on at to for from by
+	for _, w := range append(strings.Fields(`a an the and or but if then else when while of in on at to for from by
 		with without into onto over under up down out off is are was were be been being it its this that
 		these those there here not no nor so too very can could should would will shall may might must
 		do does did done have has had having i we you he she they them our your their my me us
@@ -57,7 +58,7 @@ func init() {
 		correct properly proper missing should instead than cannot can't don't doesn't isn't when which
 		what who how why where after before during again just only still improve improved improvement
 		support supports handle handling change changes changed update updates updated remove removed
-		ensure prevent prevents unnecessary unneccessary`) {
+		ensure prevent prevents unnecessary unneccessary`), strings.Fields(proseWords)...) {
 		stopwords[w] = true
 		for _, t := range indexer.Tokenize(w) {
 			stopwords[t] = true
