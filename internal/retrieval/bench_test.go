@@ -213,3 +213,21 @@ func BenchmarkAnalogueLane(b *testing.B) {
 		analogueFiles(prompt, h, sims, words, func(f string) bool { return tree[f] })
 	}
 }
+
+// BenchmarkDocKindsLarge is the per-corpus table of tests, stylesheets and
+// priors (dockinds.go) worked out from scratch for the tree MCPC_BENCH_TREE
+// names, as a new process's first ranking, or Prepare, does.
+func BenchmarkDocKindsLarge(b *testing.B) {
+	root, db := openBenchTree(b)
+	ix, err := indexer.Open(db, indexer.Options{Root: root})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := derive(ix)
+	for b.Loop() {
+		cacheMu.Lock()
+		d.docKinds = nil
+		cacheMu.Unlock()
+		d.kinds()
+	}
+}

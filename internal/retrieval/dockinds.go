@@ -24,10 +24,17 @@ func (d *derived) kinds() *docKinds {
 		c := d.corpus
 		k := &docKinds{test: make([]bool, len(c.Files)), stylesheet: make([]bool, len(c.Files)), prior: [2][]float64{make([]float64, len(c.Files)), make([]float64, len(c.Files))}}
 		for i, f := range c.Files {
-			k.test[i] = isTestFile(f)
+			// prior's answers, each question asked once.
 			k.stylesheet[i] = isStylesheet(f)
-			k.prior[0][i] = prior(f, c.Langs[i], false)
-			k.prior[1][i] = prior(f, c.Langs[i], true)
+			if k.test[i] = isTestFile(f); k.test[i] {
+				k.prior[0][i], k.prior[1][i] = testPrior, testPrior
+				continue
+			}
+			k.prior[1][i] = sourcePrior(f, c.Langs[i])
+			k.prior[0][i] = k.prior[1][i]
+			if isMigration(f) {
+				k.prior[0][i] = migrationPrior
+			}
 		}
 		d.docKinds = k
 	}

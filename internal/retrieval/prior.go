@@ -41,6 +41,12 @@ func prior(file, lang string, migrations bool) float64 {
 	if !migrations && isMigration(file) {
 		return migrationPrior
 	}
+	return sourcePrior(file, lang)
+}
+
+// sourcePrior is the prior of a file that is no test and no migration
+// left behind: source 1, docs and other text textPrior.
+func sourcePrior(file, lang string) float64 {
 	if isDocSource(file) {
 		return textPrior
 	}
@@ -53,12 +59,12 @@ func prior(file, lang string, migrations bool) float64 {
 // isTestFile recognises the common test naming conventions across
 // ecosystems.
 func isTestFile(file string) bool {
-	base := path.Base(file)
+	dir, base := splitPath(file)
 	if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || strings.Contains(base, "_test.") ||
 		strings.HasPrefix(base, "test_") || strings.HasSuffix(strings.TrimSuffix(base, path.Ext(base)), "Test") {
 		return true
 	}
-	for dir := range strings.SplitSeq(path.Dir(file), "/") {
+	for dir := range strings.SplitSeq(dir, "/") {
 		switch dir {
 		case "__tests__", "__mocks__", "test", "tests", "e2e", "fixtures", "__snapshots__":
 			return true
@@ -118,19 +124,22 @@ const migrationPrior = textPrior
 // TypeORM, Laravel, Ecto), Rails' db/migrate, Flyway's db/migration and
 // its versioned scripts (V2_1__add_column.sql), Alembic's versions folder.
 func isMigration(file string) bool {
-	dir := path.Dir(file)
-	parts := strings.Split(dir, "/")
-	for i, p := range parts {
+	dir, base := splitPath(file)
+	parent := ""
+	for p := range strings.SplitSeq(dir, "/") {
 		switch {
 		case p == "migrations":
 			return true
-		case (p == "migrate" || p == "migration") && i > 0 && parts[i-1] == "db":
+		case (p == "migrate" || p == "migration") && parent == "db":
 			return true
-		case p == "versions" && i > 0 && parts[i-1] == "alembic":
+		case p == "versions" && parent == "alembic":
 			return true
 		}
+		parent = p
 	}
-	return flywayScript.MatchString(path.Base(file))
+	// The regexp only where its first and last letters could match: it
+	// runs for every file of a corpus.
+	return strings.HasPrefix(base, "V") && strings.HasSuffix(base, ".sql") && flywayScript.MatchString(base)
 }
 
 // flywayScript is Flyway's versioned-migration file name: V, a version of
@@ -144,4 +153,15 @@ var migrationWords = regexp.MustCompile(`(?i)\bmigrat`)
 // asksForMigrations reports whether the task is about migrations.
 func asksForMigrations(q Query) bool {
 	return migrationWords.MatchString(q.Prompt + " " + strings.Join(q.Lexemes, " "))
+}
+
+// splitPath splits a corpus path (relative, clean, slash-separated) at its
+// last slash without path.Dir's Clean: the kinds table asks it of every
+// file of the corpus.
+func splitPath(file string) (dir, base string) {
+	i := strings.LastIndexByte(file, '/')
+	if i < 0 {
+		return "", file
+	}
+	return file[:i], file[i+1:]
 }
