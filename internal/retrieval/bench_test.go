@@ -210,7 +210,7 @@ func BenchmarkAnalogueLane(b *testing.B) {
 	sims, words := similarCommits(prompt, h, nil)
 	b.ReportAllocs()
 	for b.Loop() {
-		analogueFiles(prompt, h, sims, words, func(f string) bool { return tree[f] })
+		analogueFiles(prompt, h, sims, words, func(f string) bool { return tree[f] }, nil)
 	}
 }
 

@@ -28,6 +28,8 @@ type derived struct {
 	byStem    map[string][]int32  // built on first use by the companion lane
 	baseStems map[string][]int32  // built on first use by the qualifier lane
 	byExt     map[string][]int32  // built on first use by the qualifier lane
+	byHead    map[string][]int32  // built on first use by the analogue lane (nameHead)
+	byTail    map[string][]int32  // built on first use by the analogue lane (nameTail)
 	nameTerms map[string][]string // symbol name -> its unique terms (a memo)
 	docKinds  *docKinds           // built on first use (dockinds.go)
 }
@@ -59,6 +61,7 @@ func derive(ix *indexer.Index) *derived {
 	// symbol names met before.
 	if prev := cache; prev != nil && slices.Equal(prev.corpus.Files, c.Files) {
 		d.pathTerms, d.baseTerms, d.anchors, d.byStem, d.baseStems, d.byExt = prev.pathTerms, prev.baseTerms, prev.anchors, prev.byStem, prev.baseStems, prev.byExt
+		d.byHead, d.byTail = prev.byHead, prev.byTail
 		d.nameTerms = prev.nameTerms
 		if sameKinds(prev, d) {
 			d.docKinds = prev.docKinds

@@ -79,7 +79,7 @@ func SideLanes(ix *indexer.Index, in SideInputs) map[string]map[string]float64 {
 		"ticket":   ticketLane(in.Prompt, in.History, in.Tickets),
 		"recent":   derive(ix).withTestSubjects(recentLane(in.History)),
 		"similar":  similarFiles(in.History, sims),
-		"analogue": analogueFiles(in.Prompt, in.History, sims, words, ix.HasFile),
+		"analogue": analogueFiles(in.Prompt, in.History, sims, words, ix.HasFile, derive(ix).kinFiles),
 	} {
 		if len(files) > 0 {
 			out[lane] = files

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -155,7 +156,7 @@ func TestAnalogueLane(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.note, func(t *testing.T) {
-			got := analogueLane(tc.prompt, djangoHistory, nil, has)
+			got := analogueLane(tc.prompt, djangoHistory, nil, has, nil)
 			var files []string
 			for f, v := range got {
 				if v <= 0 || v > 1 {
@@ -192,5 +193,82 @@ func TestAnalogues(t *testing.T) {
 				t.Errorf("analogues(%q) = %v, want %v", tc.file, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestAnalogueKin: where the tree has no file of the rebuilt name, the
+// instance's files named the same way, of the same kind and place, stand
+// in, sharing the commit's similarity; an exact name leaves no stand-ins,
+// and a name without the word as its first or last part has no kin.
+func TestAnalogueKin(t *testing.T) {
+	ix := indexFiles(t, map[string]string{
+		"hc/integrations/zulip/templates/zulip_content.html":                 "{{ check.name }} is down",
+		"hc/integrations/zulip/transport.py":                                 "class Zulip(HttpTransport): pass\n",
+		"hc/integrations/matrix/templates/add_matrix.html":                   "<form>room</form>",
+		"hc/integrations/matrix/templates/matrix_description.html":           "{{ check.name }} is down",
+		"hc/integrations/matrix/templates/matrix_description_formatted.html": "<b>{{ check.name }}</b> is down",
+		"hc/integrations/matrix/transport.py":                                "class Matrix(HttpTransport): pass\n",
+		"hc/integrations/po/templates/add_pushover.html":                     "<form>user key</form>",
+		"hc/integrations/po/templates/pushover_message.html":                 "{{ check.name }} is down",
+		"hc/integrations/po/templates/pushover_title.html":                   "{{ check.name }}",
+		"hc/integrations/po/static/pushover_form.js":                         "let form = 1;\n",
+		"templates/integrations/pushover_message.html":                       "{{ check.name }}",
+		"hc/integrations/signal/templates/signal_content.html":               "{{ check.name }} is down",
+		"hc/integrations/signal/templates/signal_description.html":           "{{ check.name }} went down",
+		"hc/integrations/email/urls.py":                                      "urlpatterns = []\n",
+		"hc/integrations/email/views.py":                                     "def add_email(request): pass\n",
+		"hc/integrations/po/urls.py":                                         "urlpatterns = []\n",
+		"hc/front/views.py":                                                  "def add_pushover(request): pass\n",
+	})
+	history := []Commit{
+		{Subject: "Update Zulip notification payload to report downtime duration", Files: []string{
+			"hc/integrations/zulip/templates/zulip_content.html", "hc/integrations/zulip/transport.py"}},
+		{Subject: "Move email onboarding views to hc.integrations", Files: []string{
+			"hc/front/views.py", "hc/integrations/email/urls.py", "hc/integrations/email/views.py"}},
+		{Subject: "Fix the zulip transport's handling of topics", Files: []string{
+			"hc/integrations/zulip/transport.py"}},
+	}
+	d := derive(ix)
+	tests := []struct {
+		note, prompt string
+		want         []string
+	}{
+		{note: "no matrix_content.html: the matrix_ templates stand in, not add_matrix.html",
+			prompt: "Update Matrix notification payload to report downtime duration",
+			want: []string{"hc/integrations/matrix/templates/matrix_description.html",
+				"hc/integrations/matrix/templates/matrix_description_formatted.html",
+				"hc/integrations/matrix/transport.py"}},
+		{note: "the instance's folder is not its word (po/); same depth and kind only",
+			prompt: "Update Pushover notification payload to report downtime duration",
+			want: []string{"hc/integrations/po/templates/pushover_message.html",
+				"hc/integrations/po/templates/pushover_title.html"}},
+		{note: "the instance's folder is the one beside theirs that holds files named for it",
+			prompt: "Move pushover onboarding views to hc.integrations",
+			want:   []string{"hc/integrations/po/urls.py"}},
+		{note: "an exact name leaves no stand-ins",
+			prompt: "Update Signal notification payload to report downtime duration",
+			want:   []string{"hc/integrations/signal/templates/signal_content.html"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.note, func(t *testing.T) {
+			got := analogueLane(tc.prompt, history, nil, ix.HasFile, d.kinFiles)
+			var files []string
+			for f := range got {
+				files = append(files, f)
+			}
+			slices.Sort(files)
+			if !slices.Equal(files, tc.want) {
+				t.Fatalf("analogueLane(%q) = %v, want %v", tc.prompt, got, tc.want)
+			}
+		})
+	}
+	// Two stand-ins share the commit's similarity: each half of it.
+	got := analogueLane(tests[1].prompt, history, nil, ix.HasFile, d.kinFiles)
+	sims, _ := similarCommits(tests[1].prompt, history, nil)
+	if sims[0] == 0 {
+		t.Fatalf("similarities %v, want the Zulip commit similar", sims)
+	}
+	if v := got["hc/integrations/po/templates/pushover_title.html"]; math.Abs(v-sims[0]/2) > 1e-9 {
+		t.Errorf("pushover_title.html = %v, want half the commit's similarity %v", v, sims[0])
 	}
 }
