@@ -146,7 +146,8 @@ func analogueLane(prompt string, history []Commit, tickets *TicketKeys, has func
 
 // kinFunc finds the files of the tree that are named for one of ours as
 // file is named for their word (kinFiles); nil finds none.
-type kinFunc func(file string, their map[string]bool, ours []string) []string
+// The second result is each one's share of the commit's similarity.
+type kinFunc func(file string, their map[string]bool, ours []string) ([]string, float64)
 
 // analogueFiles is the analogue lane over the commits' similarities to
 // the prompt, whose words are words.
@@ -161,11 +162,14 @@ type kinFunc func(file string, their map[string]bool, ours []string) []string
 // instance the way theirs was, of the same kind in the same place, is one
 // of the files this task changes at most: the stand-ins share the
 // commit's similarity (half of it for a single one, an exact name not
-// found). Measured on the eight sets (2026-12-03): healthchecks R@5
-// 0.677 -> 0.702, R@10 0.765 -> 0.781, R@20 0.851 -> 0.855 (the Matrix
+// found); the file of the same name in the instance's folder (po/urls.py
+// for email/urls.py) is the commit's file for this instance and gets all
+// of it. Measured on the eight sets (2026-12-03): healthchecks R@5 0.677
+// -> 0.702, R@10 0.765 -> 0.781, R@20 0.851 -> 0.855 (the Matrix
 // payload's two templates 13th and 10th -> 5th and 4th; po/views.py for
-// "Move pushover onboarding views" 28th -> 4th, by email/views.py); no
-// other set moved a row.
+// "Move pushover onboarding views" 28th -> 4th, by email/views.py), and
+// with the instance folder's file at the whole similarity 0.706, 0.785,
+// 0.859 (po/urls.py 39th -> 5th); no other set moved a row.
 func analogueFiles(prompt string, history []Commit, sims []float64, words map[string]bool, has func(string) bool, kin kinFunc) map[string]float64 {
 	out := map[string]float64{}
 	if len(sims) == 0 {
@@ -226,9 +230,9 @@ func analogueFiles(prompt string, history []Commit, sims []float64, words map[st
 			}
 			// No file of the same name for this instance: its files named
 			// the same way are (see kinFiles), one of them at most.
-			cands := kin(f, their, ours)
+			cands, share := kin(f, their, ours)
 			for _, c := range cands {
-				out[c] = max(out[c], sim/float64(max(len(cands), 2)))
+				out[c] = max(out[c], sim*share)
 			}
 		}
 	}
@@ -317,8 +321,14 @@ func subjectWords(subject string) map[string]bool {
 //     holds add_pushover.html, for email/urls.py: po/urls.py).
 //
 // A name that holds the word inside ("signals.py") says nothing of the
-// kind: no kin.
-func (d *derived) kinFiles(file string, their map[string]bool, ours []string) []string {
+// kind: no kin. The second result is each kin's share of the commit's
+// similarity: files named the same way share it (a single one gets half:
+// an exact name was not found), the file of the same name in the
+// instance's folder is the commit's file for this instance and gets it
+// whole (at half, po/urls.py for "Move pushover onboarding views" ranked
+// 39th, behind every integration's views.py the words "views" and
+// "integrations" name; whole, 5th).
+func (d *derived) kinFiles(file string, their map[string]bool, ours []string) ([]string, float64) {
 	segs := strings.Split(file, "/")
 	base := segs[len(segs)-1]
 	parts := nameParts(base)
@@ -342,14 +352,14 @@ func (d *derived) kinFiles(file string, their map[string]bool, ours []string) []
 				}
 			}
 		}
-		return out
+		return out, 1 / float64(max(len(out), 2))
 	}
 	// The instance's folder: the first of file's folders that is their
 	// word, in its place the folder beside it that holds files named for
 	// ours.
 	k := slices.IndexFunc(segs[:len(segs)-1], func(s string) bool { return their[strings.ToLower(s)] })
 	if k < 0 {
-		return nil
+		return nil, 0
 	}
 	prefix := strings.Join(segs[:k], "/") + "/"
 	if k == 0 {
@@ -375,7 +385,7 @@ func (d *derived) kinFiles(file string, their map[string]bool, ours []string) []
 			}
 		}
 	}
-	return out
+	return out, 1
 }
 
 // has reports whether the corpus holds file.

@@ -262,6 +262,12 @@ func TestAnalogueKin(t *testing.T) {
 			}
 		})
 	}
+	// The file of the same name in the instance's folder is the commit's
+	// file for this instance: the whole similarity.
+	moved := analogueLane(tests[2].prompt, history, nil, ix.HasFile, d.kinFiles)
+	if msims, _ := similarCommits(tests[2].prompt, history, nil); math.Abs(moved["hc/integrations/po/urls.py"]-msims[1]) > 1e-9 {
+		t.Errorf("po/urls.py = %v, want the move's similarity %v", moved["hc/integrations/po/urls.py"], msims[1])
+	}
 	// Two stand-ins share the commit's similarity: each half of it.
 	got := analogueLane(tests[1].prompt, history, nil, ix.HasFile, d.kinFiles)
 	sims, _ := similarCommits(tests[1].prompt, history, nil)
