@@ -28,8 +28,8 @@ type derived struct {
 	byStem    map[string][]int32  // built on first use by the companion lane
 	baseStems map[string][]int32  // built on first use by the qualifier lane
 	byExt     map[string][]int32  // built on first use by the qualifier lane
-	byHead    map[string][]int32  // built on first use by the analogue lane (nameHead)
-	byTail    map[string][]int32  // built on first use by the analogue lane (nameTail)
+	byHead    map[string][]int32  // built on first use by the analogue lane (nameEnds)
+	byTail    map[string][]int32  // built on first use by the analogue lane (nameEnds)
 	nameTerms map[string][]string // symbol name -> its unique terms (a memo)
 	docKinds  *docKinds           // built on first use (dockinds.go)
 }

@@ -278,3 +278,27 @@ func TestAnalogueKin(t *testing.T) {
 		t.Errorf("pushover_title.html = %v, want half the commit's similarity %v", v, sims[0])
 	}
 }
+
+// TestNameEndParts: the first and last parts of a file name's stem, as
+// nameParts splits it, without splitting it whole.
+func TestNameEndParts(t *testing.T) {
+	tests := []struct {
+		note, file, head, tail string
+		ok                     bool
+	}{
+		{note: "two parts", file: "hc/integrations/zulip/templates/zulip_content.html", head: "zulip", tail: "content", ok: true},
+		{note: "three parts, mixed separators", file: "src/Foo-Bar_Baz.java", head: "foo", tail: "baz", ok: true},
+		{note: "dots inside the stem", file: "src/app/item.component.spec.ts", head: "item", tail: "spec", ok: true},
+		{note: "one part", file: "hc/integrations/email/urls.py"},
+		{note: "separators at the ends only", file: "hc/__init__.py"},
+		{note: "a dotfile", file: "x/.eslintrc"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.note, func(t *testing.T) {
+			h, tl, ok := nameEndParts(tc.file)
+			if h != tc.head || tl != tc.tail || ok != tc.ok {
+				t.Errorf("nameEndParts(%q) = %q, %q, %v; want %q, %q, %v", tc.file, h, tl, ok, tc.head, tc.tail, tc.ok)
+			}
+		})
+	}
+}
