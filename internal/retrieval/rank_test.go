@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpc/mcpc/internal/indexer"
@@ -182,6 +183,8 @@ func TestQueryTerms(t *testing.T) {
 		{note: "adjacent words form compound identifiers", q: Query{Prompt: "command menu"}, want: []string{"command", "menu", "commandmenu", "command-menu"}},
 		{note: "a capitalised head word is kept", q: Query{Prompt: "Checkstyle: DefaultComesLast"}, want: []string{"checkstyl", "defaultcomeslast", "default", "come", "last", "checkstyledefaultcomeslast", "checkstyle-defaultcomeslast"}},
 		{note: "error is a code word, not a stopword", q: Query{Prompt: "fix error message"}, want: []string{"error", "messag", "errormessage", "error-message"}},
+		{note: "a plural last word also forms the singular compound", q: Query{Prompt: "error pages"}, want: []string{"error", "page", "errorpages", "error-pages", "errorpage", "error-page"}},
+		{note: "a word ending in s that is no plural stays whole", q: Query{Prompt: "check status"}, want: []string{"check", "status", "checkstatus", "check-status"}},
 		{note: "lexemes join the query", q: Query{Prompt: "grid", Lexemes: []string{"adp-data-table"}}, want: []string{"grid", "adp-data-table", "adp", "data", "tabl"}},
 	}
 	for _, tt := range tests {
@@ -224,6 +227,44 @@ func TestFuseKeepsFilesWhoseFaintSignalsAddUp(t *testing.T) {
 		t.Run(tc.note, func(t *testing.T) {
 			if slices.Contains(docs, tc.doc) != tc.want {
 				t.Errorf("fuse kept %v; doc %d kept should be %v", docs, tc.doc, tc.want)
+			}
+		})
+	}
+}
+
+// TestCompoundFindsSingularNames: "set browser title for error pages"
+// names the routes table that routes errorPage, though each of its words
+// is common among the routes tables; the compound is matched in the
+// number code writes it in, the singular.
+func TestCompoundFindsSingularNames(t *testing.T) {
+	ix := indexFiles(t, map[string]string{
+		"src/app/app-routes.ts": `import { errorPage, forbiddenPath } from './app-routing-paths';
+export const APP_ROUTES = [
+  { path: errorPage, component: ThemedPageErrorComponent },
+  { path: forbiddenPath, component: ThemedForbiddenComponent },
+  { path: 'home', component: HomeComponent },
+  { path: 'search', component: SearchComponent },
+  { path: 'browse', component: BrowseComponent },
+  { path: 'statistics', component: StatisticsComponent },
+];
+`,
+		"src/app/home-page/home-page-routes.ts":      "export const ROUTES = [{ path: '', component: HomePageComponent, data: { title: 'home.title' } }];\n",
+		"src/app/search-page/search-page-routes.ts":  "export const ROUTES = [{ path: '', component: SearchPageComponent, data: { title: 'search.title' } }];\n",
+		"src/app/login-page/login-page-routes.ts":    "export const ROUTES = [{ path: '', component: LoginPageComponent, data: { title: 'login.title', error: true } }];\n",
+		"src/app/page-error/page-error.component.ts": "export class PageErrorComponent { title = 'error.title'; }\n",
+	})
+	for _, tc := range []struct {
+		note, prompt, want string
+	}{
+		{"errorPage for error pages", "set browser title for error pages", "src/app/app-routes.ts"},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			got := files(Rank(ix, Query{Prompt: tc.prompt}))
+			at := slices.Index(got, tc.want)
+			for i, f := range got {
+				if strings.HasSuffix(f, "-routes.ts") && f != tc.want && (at < 0 || i < at) {
+					t.Errorf("ranking = %q: %s above %s", got, f, tc.want)
+				}
 			}
 		})
 	}
