@@ -32,6 +32,9 @@ type derived struct {
 	byTail    map[string][]int32  // built on first use by the analogue lane (nameEnds)
 	nameTerms map[string][]string // symbol name -> its unique terms (a memo)
 	docKinds  *docKinds           // built on first use (dockinds.go)
+	// declares marks the script files that only declare: types and
+	// re-exports, no behaviour (declarations.go).
+	declares []bool
 }
 
 type symInfo struct {
@@ -83,12 +86,16 @@ func derive(ix *indexer.Index) *derived {
 	}
 	byName := map[string]nameSlots{}
 	var lists termLists
+	marks := make([]uint8, len(c.Files)) // declarations.go
 	for _, s := range ix.AllSymbols() {
 		if s.File != lastFile || lastFile == "" {
 			lastFile = s.File
 			lastDoc, lastOK = c.Doc(s.File)
 		}
 		doc, ok := lastDoc, lastOK
+		if ok {
+			marks[doc] |= symbolMark(s.Kind)
+		}
 		if !ok || s.Kind == "route" || s.Kind == "grid_column" {
 			continue
 		}
@@ -109,6 +116,7 @@ func derive(ix *indexer.Index) *derived {
 		}
 	}
 	lists.into(d.symTerms)
+	d.declares = declarationFiles(c.Files, marks)
 	cache = d
 	return d
 }

@@ -186,6 +186,11 @@ func score(ix *indexer.Index, q Query) []docScore {
 		if nameOnly(final[i].lanes) {
 			final[i].total *= nameOnlyPrior
 		}
+		// A module's types and entry file goes behind the files it
+		// lists (declarations.go).
+		if d.declares[final[i].doc] {
+			final[i].total *= declarationPrior
+		}
 	}
 	sortScores(final)
 	return final
