@@ -75,11 +75,12 @@ func SideLanes(ix *indexer.Index, in SideInputs) map[string]map[string]float64 {
 	}
 	// The similar and analogue lanes read the same similar commits.
 	sims, words := similarCommits(in.Prompt, in.History, in.Tickets)
+	d := derive(ix)
 	for lane, files := range map[string]map[string]float64{
 		"ticket":   ticketLane(in.Prompt, in.History, in.Tickets),
-		"recent":   derive(ix).withTestSubjects(recentLane(in.History)),
+		"recent":   d.withTestSubjects(recentLane(in.History)),
 		"similar":  similarFiles(in.History, sims),
-		"analogue": analogueFiles(in.Prompt, in.History, sims, words, ix.HasFile, derive(ix).kinFiles),
+		"analogue": analogueFiles(in.Prompt, in.History, sims, words, ix.HasFile, d.kinFiles),
 	} {
 		if len(files) > 0 {
 			out[lane] = files

@@ -66,9 +66,10 @@ func (d *derived) testSubjects(test string) []int32 {
 	}
 	var best []int32
 	bestShared := -1
+	kinds := d.kinds()
 	for _, doc := range d.filesBy(&d.baseStems, baseStemKey)[stem] {
 		f := d.corpus.Files[doc]
-		if path.Ext(f) != ext || isTestFile(f) {
+		if path.Ext(f) != ext || kinds.test[doc] {
 			continue
 		}
 		shared := 0
