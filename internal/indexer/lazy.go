@@ -53,10 +53,11 @@ func (ix *Index) ensureLoaded() { ix.loadFacts(nil) }
 
 // loadFacts is ensureLoaded. Beside a view read back from
 // Options.ViewCache (from), whose corpus holds the terms and whose lists
-// hold every file's symbols and usages, it reads only the references, and
-// each file's symbols and usages are its runs of those lists: read again
-// from the database they had been a second copy of every symbol (some 50
-// MB at 47,550 files) in the process that first changed a file.
+// hold every file's symbols and usages, it reads only the references the
+// resolver's users come from (loadUsersBeside), and each file's symbols
+// and usages are its runs of those lists: read again from the database
+// they had been a second copy of every symbol (some 50 MB at 47,550
+// files) in the process that first changed a file.
 func (ix *Index) loadFacts(from *view) {
 	if ix.loaded {
 		return
@@ -76,7 +77,7 @@ func (ix *Index) loadFacts(from *view) {
 		case ix.generation < 0: // not from's facts: the caller drops from
 			return loadFacts(ctx, q, ix.files, false)
 		}
-		return loadRefsBeside(ctx, q, ix.files, from)
+		return loadUsersBeside(ctx, q, ix.files, from)
 	})
 	if err != nil {
 		ix.loadErr = fmt.Errorf("indexer: load the index: %w", err)
@@ -88,15 +89,36 @@ func (ix *Index) loadFacts(from *view) {
 	ix.loaded, ix.loadErr, ix.termsDropped, ix.refsDropped = true, nil, from != nil, false
 }
 
-// loadRefsBeside reads the references of the files and gives each its
+// loadUsersBeside reads the symbol and selector references of the files,
+// the only ones a resolver built beside v reads (its users: the files to
+// re-resolve when a name's definers change), and gives each file its
 // symbols and usages from v, which was built from these very facts (its
-// key digests every file's content hash). A run is capped at its length,
-// so appending to a file's facts cannot write into the next file's.
-func loadRefsBeside(ctx context.Context, q querier, files map[string]*fileFacts, v *view) error {
+// key digests every file's content hash). The caller drops the references
+// once the resolver holds their users, as after any view is derived
+// (dropRefs): a later change reads those it re-resolves. At 47,870 files
+// they are 46,000 of 390,000 references; reading them all had been 0.6
+// CPU-s, and their garbage, of a new process's first turn after one edit.
+// A run is capped at its length, so appending to a file's facts cannot
+// write into the next file's.
+func loadUsersBeside(ctx context.Context, q querier, files map[string]*fileFacts, v *view) error {
 	for _, f := range files { // what an earlier, failed load left
 		f.Terms, f.Symbols, f.Refs, f.Usages = nil, nil, nil, nil
 	}
-	if err := scanRefs(ctx, q, files, writeOrder, sharedRefs(func(f *fileFacts, ref rawRef) { f.Refs = append(f.Refs, ref) })); err != nil {
+	// Only By and Target make a user (resolver.addUsers); the covering
+	// index idx_refs_users answers without reading the table.
+	err := scanRows(ctx, q, `SELECT file, by, target FROM idx_refs WHERE by IN ('symbol', 'selector')`, func(r *sql.Rows) error {
+		var file string
+		var ref rawRef
+		if err := r.Scan(&file, &ref.By, &ref.Target); err != nil {
+			return err
+		}
+		if f := files[file]; f != nil {
+			ref.By = intern(ref.By)
+			f.Refs = append(f.Refs, ref)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	syms, usages := v.symbols, v.usages

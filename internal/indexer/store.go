@@ -49,6 +49,9 @@ CREATE TABLE IF NOT EXISTS idx_refs (
 	symbol TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS idx_refs_file ON idx_refs(file);
+-- The references a resolver's users come from (loadUsersBeside), read
+-- from the index alone: at 47,870 files 46,000 of 390,000 rows.
+CREATE INDEX IF NOT EXISTS idx_refs_users ON idx_refs(by, target, file) WHERE by IN ('symbol', 'selector');
 CREATE TABLE IF NOT EXISTS idx_usages (
 	file       TEXT NOT NULL,
 	tag        TEXT NOT NULL,

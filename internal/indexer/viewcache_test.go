@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,6 +99,67 @@ func TestViewCacheMatchesBuiltView(t *testing.T) {
 	}
 	if compareViews(t, third.current(), changed); third.storedViewHits != 1 {
 		t.Fatal("the view stored after the change was not read back")
+	}
+}
+
+// TestViewReadBackReresolvesUsers: a process that read its view back holds
+// no references, yet a change to a name other files use (a component's
+// selector and class renamed, then back) re-resolves those users as a
+// fresh build would, with the view derived from the one read back.
+func TestViewReadBackReresolvesUsers(t *testing.T) {
+	root := copyWorkspace(t)
+	db := openDB(t, t.TempDir())
+	file := filepath.Join(t.TempDir(), "index-view")
+	ctx := context.Background()
+	first := openCached(t, db, root, file)
+	if _, err := first.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	first.current()
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	const component, template = "src/app/shared/ui/data-table/data-table.component.ts", "src/app/dashboard/dashboard.component.html"
+	original, err := os.ReadFile(filepath.Join(root, component))
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := strings.NewReplacer("'adp-data-table'", "'adp-grid-table'", "DataTableComponent", "GridTableComponent").Replace(string(original))
+	second := openCached(t, db, root, file)
+	if _, err := second.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if second.current(); second.storedViewHits != 1 {
+		t.Fatal("the second process did not read the view back")
+	}
+	for _, step := range []struct {
+		note string
+		src  string
+		edge bool // whether the template's element still resolves to the component
+	}{
+		{note: "the selector and the class renamed", src: renamed, edge: false},
+		{note: "both back", src: string(original), edge: true},
+	} {
+		derived := second.derivedViews
+		writeFile(t, root, component, []byte(step.src))
+		if _, err := second.Refresh(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		got := second.current()
+		if second.derivedViews != derived+1 {
+			t.Fatalf("%s: the view was rebuilt, not derived from the one read back", step.note)
+		}
+		compareViews(t, got, storedView(t, second))
+		linked := slices.ContainsFunc(got.edgesFrom[template], func(e Edge) bool { return e.To == component })
+		if linked != step.edge {
+			t.Errorf("%s: %s -> %s is %v, want %v", step.note, template, component, linked, step.edge)
+		}
+		for p, f := range second.files {
+			if len(f.Refs) > 0 {
+				t.Errorf("%s: %s still holds %d references after the view was derived", step.note, p, len(f.Refs))
+			}
+		}
 	}
 }
 
