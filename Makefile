@@ -33,7 +33,8 @@ FUZZ_TARGETS := \
 	internal/controller:FuzzKeyMaterial \
 	internal/indexer:FuzzDecodeView \
 	internal/indexer:FuzzIgnoreRule \
-	internal/indexer:FuzzDecodeListings
+	internal/indexer:FuzzDecodeListings \
+	internal/graph:FuzzDecodeMemo
 FUZZTIME ?= 10s
 
 ## fuzz-short: each of FUZZ_TARGETS for FUZZTIME. A target that fails is

@@ -79,6 +79,10 @@ const StorePath = ".ai/tmp/mcpc.db"
 // next one (indexer.Options.ViewCache), beside the database.
 const ViewCachePath = ".ai/tmp/index-view"
 
+// GraphMemoPath is where the graph's builder keeps its memo for the next
+// process (graph.Options.MemoFile), beside the database.
+const GraphMemoPath = ".ai/tmp/graph-memo"
+
 // Open wires the workspace.
 func Open(ctx context.Context, opts Options) (*App, error) {
 	ws, cfg, err := workspace(opts.Workspace)

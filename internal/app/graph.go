@@ -45,7 +45,7 @@ func OpenGraph(ctx context.Context, dir string) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Graph{Root: ws, Index: ix, runtime: st, Options: GraphOptions(cfg)}
+	g := &Graph{Root: ws, Index: ix, runtime: st, Options: builderOptions(ws, cfg)}
 	if g.Store, g.Backend, err = openGraphStore(ctx, ws, cfg, st); err != nil {
 		st.Close()
 		return nil, err
@@ -79,6 +79,14 @@ func openGraphStore(ctx context.Context, ws string, cfg *config.Config, st *stor
 func GraphOptions(cfg *config.Config) graph.Options {
 	return graph.Options{AnchorDepth: cfg.Graph.Anchors.MaxDepth, AnchorExclude: cfg.Graph.Anchors.Exclude,
 		Contracts: cfg.Graph.Contracts, Prose: cfg.Graph.Prose}
+}
+
+// builderOptions are GraphOptions with the workspace's memo file, which
+// spares a new process building the groups of files that did not change.
+func builderOptions(ws string, cfg *config.Config) graph.Options {
+	o := GraphOptions(cfg)
+	o.MemoFile = filepath.Join(ws, filepath.FromSlash(GraphMemoPath))
+	return o
 }
 
 // neo4jOptions reads the connection from config, overridden by

@@ -42,6 +42,9 @@ type Options struct {
 	// to write them as one change; a larger change is written as it is
 	// built (see syncWrite). Default DefaultHeldRows.
 	HeldRows int
+	// MemoFile is where a Builder keeps its memo between processes
+	// (memofile.go). Default "": the memo lives as long as the Builder.
+	MemoFile string `json:"-"`
 }
 
 // DefaultAnchorExclude are folders that are never domain anchors
@@ -130,6 +133,13 @@ type Builder struct {
 	// summary.
 	synced    *sourceStamp
 	syncedSum SyncSummary
+	// memoRead says Options.MemoFile was read; memoDirty that a build
+	// changed the memo since it was read or written; memoErr is the
+	// next summary's MemoError.
+	memoRead, memoDirty bool
+	memoErr             error
+	// built counts the file groups the last build of every group built.
+	built int
 }
 
 type fileMemo struct {
@@ -194,6 +204,7 @@ func (bl *Builder) each(ix CodeIndex, u *universe, seeds []SeedRow, want func(sr
 	next := bl.memo
 	if renew {
 		next = make(map[string]fileMemo, len(bl.memo))
+		bl.built = 0
 	}
 	runs := newFactRuns(ix, u.usages)
 	for _, f := range u.files {
@@ -221,16 +232,23 @@ func (bl *Builder) each(ix CodeIndex, u *universe, seeds []SeedRow, want func(sr
 			}
 		}
 		g := b.fileGroup(src, f, lang, anc, syms, edges, usages)
+		if renew {
+			bl.built++
+		}
 		if contract {
 			contractNodes(g, f, u.declares[f])
 		}
 		ends, memoizable := b.seal(g)
 		if renew && memoizable && !contract {
 			next[f] = fileMemo{fp: fp, source: src, hash: g.Hash, ends: ends}
+			bl.memoDirty = true
 		}
 		if err := take(src, g.Hash, g); err != nil {
 			return nil, err
 		}
+	}
+	if len(next) != len(bl.memo) {
+		bl.memoDirty = true // files left
 	}
 	bl.memo = next
 	for _, rel := range u.unindexed {

@@ -2,10 +2,11 @@ package graph
 
 import (
 	"encoding/binary"
-	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/mcpc/mcpc/internal/indexer"
 )
@@ -127,21 +128,21 @@ func (b *builder) usages(g *Group, fileID, anc, ancID string, us []indexer.Usage
 	}
 }
 
-var fingerprintSeed = maphash.MakeSeed()
-
-// fingerprint digests everything a file's group is built from. It is
-// process-local (maphash), like the memo it keys.
+// fingerprint digests everything a file's group is built from. It is the
+// same in every process (xxhash has no per-process seed, as maphash has),
+// so the memo it keys can be kept on disk for the next process
+// (memofile.go).
 func fingerprint(file, lang, anchor string, syms []indexer.Symbol, edges []indexer.Edge, usages []indexer.Usage) uint64 {
-	var h maphash.Hash
-	h.SetSeed(fingerprintSeed)
+	h := xxhash.New()
+	var b [8]byte
 	str := func(s string) {
-		h.WriteString(s)
-		h.WriteByte(0)
+		_, _ = h.WriteString(s) // a Digest's writes cannot fail
+		b[0] = 0
+		_, _ = h.Write(b[:1])
 	}
 	num := func(n int) {
-		var b [8]byte
 		binary.LittleEndian.PutUint64(b[:], uint64(n))
-		h.Write(b[:])
+		_, _ = h.Write(b[:])
 	}
 	str(file)
 	str(lang)
@@ -153,11 +154,11 @@ func fingerprint(file, lang, anchor string, syms []indexer.Symbol, edges []index
 		str(s.Container)
 		num(s.StartLine)
 		num(s.EndLine)
+		b[0] = 0
 		if s.Exported {
-			h.WriteByte(1)
-		} else {
-			h.WriteByte(0)
+			b[0] = 1
 		}
+		_, _ = h.Write(b[:1])
 	}
 	num(len(edges))
 	for _, e := range edges {

@@ -23,6 +23,12 @@ type SyncSummary struct {
 	// stands (this Builder's last, or the one whose stamp the store holds;
 	// after the latter, Problems are not known and left empty).
 	Unchanged bool `json:"unchanged,omitempty"`
+	// Built is how many files' groups the sync built: the others' the
+	// Builder's memo held (a new process reads it from Options.MemoFile).
+	Built int `json:"groupsBuilt"`
+	// MemoError says why Options.MemoFile could not be read or written:
+	// it costs the next sync only the building the memo would spare.
+	MemoError string `json:"memoError,omitempty"`
 }
 
 // Sync brings the graph up to date with the index, the seeds and the prose
@@ -90,6 +96,7 @@ func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (
 	}
 	w := &syncWrite{ctx: ctx, s: s, stored: stored, full: full, batchRows: bl.o.BatchRows, maxHeld: bl.o.HeldRows, seen: map[string]bool{}}
 	u := bl.newUniverse(ix)
+	bl.readMemo()
 	problems, err := bl.each(ix, u, seeds, nil, w.needs, w.take)
 	if err != nil {
 		return nil, err
@@ -109,8 +116,12 @@ func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (
 			return nil, err
 		}
 	}
-	sum := &SyncSummary{Groups: len(w.seen), Seeds: len(seeds), Problems: problems,
+	sum := &SyncSummary{Groups: len(w.seen), Seeds: len(seeds), Problems: problems, Built: bl.built,
 		Changed: w.changed, Removed: w.removed, Nodes: w.nodes, Edges: w.edges}
+	bl.writeMemo()
+	if bl.memoErr != nil {
+		sum.MemoError, bl.memoErr = bl.memoErr.Error(), nil
+	}
 	sum.Seconds = time.Since(start).Seconds()
 	bl.synced, bl.syncedSum = stamp, *sum
 	return sum, nil
@@ -121,7 +132,7 @@ func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (
 func (bl *Builder) unchanged(start time.Time) *SyncSummary {
 	sum := bl.syncedSum
 	sum.Problems = slices.Clone(sum.Problems)
-	sum.Changed, sum.Removed, sum.Nodes, sum.Edges, sum.Unchanged = 0, 0, 0, 0, true
+	sum.Changed, sum.Removed, sum.Nodes, sum.Edges, sum.Built, sum.Unchanged = 0, 0, 0, 0, 0, true
 	sum.Seconds = time.Since(start).Seconds()
 	return &sum
 }
