@@ -24,7 +24,7 @@ func TestCutShort(t *testing.T) {
 		{"the scan budget left a candidate unscanned", context.Background(), []Candidate{clean, unscanned}, &rankingCutShort{LimitMs: 2000, Ranked: 2, Unscanned: 1}},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
-			got := cutShort(tc.ctx, 2*time.Second, tc.cands)
+			got := cutShort(tc.ctx.Err() != nil, 2*time.Second, tc.cands)
 			if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
 				t.Errorf("cutShort = %+v, want %+v", got, tc.want)
 			}
