@@ -206,7 +206,8 @@ func (d *derived) leaveOut(scored []docScore, q Query) []docScore {
 	out := scored[:0]
 	for _, s := range scored {
 		f := d.corpus.Files[s.doc]
-		if (!tests && kinds.test[s.doc]) || unwantedLocale(f, named) {
+		if (!tests && kinds.test[s.doc]) || unwantedLocale(f, named) ||
+			(kinds.pastNotes[s.doc] && !wantsPastNotes(q.Prompt, f)) {
 			continue
 		}
 		out = append(out, s)
