@@ -125,7 +125,7 @@ type docScore struct {
 // returned, best first, ties broken by path for stable packs.
 func score(ix *indexer.Index, q Query) []docScore {
 	d := derive(ix)
-	terms := queryTerms(q)
+	terms := d.withoutDocCommentWords(queryTerms(q))
 	lanes := map[string]map[int32]float64{
 		"lexical": normalise(d.lexical(terms)),
 		"path":    normalise(d.path(terms)),
