@@ -37,7 +37,7 @@ func (d *derived) kinds() *docKinds {
 				k.prior[0][i] = migrationPrior
 			}
 		}
-		k.pastNotes = pastReleaseNotes(c.Files)
+		k.pastNotes = pastReleaseNotes(c.Files, func(i int) bool { return !k.test[i] && k.prior[1][i] == textPrior })
 		d.docKinds = k
 	}
 	return d.docKinds

@@ -49,13 +49,14 @@ func noteVersion(file string) string {
 }
 
 // pastReleaseNotes marks the corpus's notes files of past releases: every
-// versioned notes file but the newest of its folder.
-func pastReleaseNotes(files []string) []bool {
+// versioned notes file but the newest of its folder. Only text is notes
+// (text(i)): a releases/v1_2.go is code.
+func pastReleaseNotes(files []string, text func(i int) bool) []bool {
 	out := make([]bool, len(files))
 	newest := map[string]int{} // folder -> index of its newest notes file
 	for i, f := range files {
 		v := noteVersion(f)
-		if v == "" {
+		if v == "" || !text(i) {
 			continue
 		}
 		out[i] = true

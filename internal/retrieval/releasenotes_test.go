@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -16,6 +17,8 @@ func TestPastReleaseNotes(t *testing.T) {
 		"docs/releases/4.2.txt",       // Django-style, bare version in a notes folder
 		"docs/releases/5.0.txt",       // newest
 		"src/main/java/org/acme/V1_2.java",
+		"internal/releases/v1_2.go", // code under a releases folder
+		"internal/releases/v1_3.go",
 		"docs/api/2.0.md", // a version under a folder that is no notes folder
 		"src/site/xdoc/upgradeto3_0.xml",
 	}
@@ -25,7 +28,14 @@ func TestPastReleaseNotes(t *testing.T) {
 		"CHANGELOG/CHANGELOG-1.19.md":                            true,
 		"docs/releases/4.2.txt":                                  true,
 	}
-	got := pastReleaseNotes(files)
+	// The index gives code its language; here the extension stands in.
+	code := func(f string) string {
+		if strings.HasSuffix(f, ".go") || strings.HasSuffix(f, ".java") {
+			return "code"
+		}
+		return ""
+	}
+	got := pastReleaseNotes(files, func(i int) bool { return sourcePrior(files[i], code(files[i])) == textPrior })
 	for i, f := range files {
 		if got[i] != want[f] {
 			t.Errorf("past release notes %q = %v, want %v", f, got[i], want[f])
