@@ -13,6 +13,7 @@ type docKinds struct {
 	test       []bool
 	stylesheet []bool
 	prior      [2][]float64 // by migrations asked for: [0] not, [1] asked
+	pastNotes  []bool       // notes of a past release (releasenotes.go)
 }
 
 // kinds returns the corpus's docKinds, worked out on first use (or kept
@@ -36,6 +37,7 @@ func (d *derived) kinds() *docKinds {
 				k.prior[0][i] = migrationPrior
 			}
 		}
+		k.pastNotes = pastReleaseNotes(c.Files, func(i int) bool { return !k.test[i] && k.prior[1][i] == textPrior })
 		d.docKinds = k
 	}
 	return d.docKinds

@@ -125,7 +125,7 @@ type docScore struct {
 // returned, best first, ties broken by path for stable packs.
 func score(ix *indexer.Index, q Query) []docScore {
 	d := derive(ix)
-	terms := queryTerms(q)
+	terms := d.withoutDocCommentWords(queryTerms(q))
 	lanes := map[string]map[int32]float64{
 		"lexical": normalise(d.lexical(terms)),
 		"path":    normalise(d.path(terms)),
@@ -206,7 +206,8 @@ func (d *derived) leaveOut(scored []docScore, q Query) []docScore {
 	out := scored[:0]
 	for _, s := range scored {
 		f := d.corpus.Files[s.doc]
-		if (!tests && kinds.test[s.doc]) || unwantedLocale(f, named) {
+		if (!tests && kinds.test[s.doc]) || unwantedLocale(f, named) ||
+			(kinds.pastNotes[s.doc] && !wantsPastNotes(q.Prompt, f)) {
 			continue
 		}
 		out = append(out, s)
