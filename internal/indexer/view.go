@@ -46,8 +46,16 @@ func (v *view) lookups() *view {
 }
 
 // maxIncremental bounds how many changed files are folded into the previous
-// view; past it a full build is about as cheap and simpler.
+// view; past it a full build is about as cheap and simpler. A large tree
+// folds in more (incrementalLimit): a full build there reads every file's
+// facts back first, and a new process whose view was read back pays that
+// for a checkout that changed 200 of 47,870 files (8.6 s and 626 MB for
+// its first turn, against 1.3 s for 50).
 const maxIncremental = 64
+
+// incrementalLimit is how many changed files a view of files files folds
+// in: maxIncremental, or a sixteenth of the tree if that is more.
+func incrementalLimit(files int) int { return max(maxIncremental, files/16) }
 
 // delta is what changed in the files since a view was built: files whose
 // content changed and files removed (with their facts in that view), and
@@ -74,7 +82,7 @@ func (ix *Index) current() *view {
 	published := ix.view
 	switch n := ix.pending.size(); {
 	case ix.view == nil:
-	case n > maxIncremental:
+	case n > incrementalLimit(len(ix.view.files)):
 		ix.view = nil
 	case n > 0:
 		ix.view, _ = ix.update() // nil when it cannot: built below

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -478,4 +479,53 @@ func BenchmarkSymbolsLarge(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestLargeTreeFoldsInManyChanges: a tree of 1,600 files folds 80 changes
+// (a checkout's worth, past maxIncremental) into the view a new process
+// read back, renamed definitions and their users among them, and the view
+// is the one a full build makes.
+func TestLargeTreeFoldsInManyChanges(t *testing.T) {
+	root := copyWorkspace(t)
+	const modules, changed = 1600, 80
+	src := func(i int, name string) []byte {
+		// Each module names its neighbour's class by symbol (an NgModule's
+		// declarations), so a rename has users to re-resolve.
+		return fmt.Appendf(nil, "import { NgModule } from '@angular/core';\n@NgModule({ declarations: [%s%d] })\nexport class %s%d {}\n",
+			"Mod", (i+1)%modules, name, i)
+	}
+	for i := range modules {
+		writeFile(t, root, fmt.Sprintf("gen/m%04d/mod.module.ts", i), src(i, "Mod"))
+	}
+	if limit := incrementalLimit(modules); changed <= maxIncremental || changed > limit {
+		t.Fatalf("%d changes in %d files: the case needs more than %d and at most %d", changed, modules, maxIncremental, limit)
+	}
+	db := openDB(t, t.TempDir())
+	file := filepath.Join(t.TempDir(), "index-view")
+	ctx := context.Background()
+	first := openCached(t, db, root, file)
+	if _, err := first.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	first.current()
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	second := openCached(t, db, root, file)
+	if _, err := second.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	second.current()
+	for i := range changed {
+		writeFile(t, root, fmt.Sprintf("gen/m%04d/mod.module.ts", i*7), src(i*7, "Renamed"))
+	}
+	derived := second.derivedViews
+	if _, err := second.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := second.current()
+	if second.derivedViews != derived+1 {
+		t.Fatal("the view was rebuilt, not derived from the one read back")
+	}
+	compareViews(t, got, storedView(t, second))
 }
