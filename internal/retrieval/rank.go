@@ -143,7 +143,8 @@ func score(ix *indexer.Index, q Query) []docScore {
 		}
 		lanes[lane] = m
 	}
-	first := fuse(lanes, nil)
+	first := fuse(lanes)
+	sortScores(first)
 	seeds := first
 	if len(seeds) > seedCount {
 		seeds = seeds[:seedCount]
@@ -171,7 +172,7 @@ func score(ix *indexer.Index, q Query) []docScore {
 	scope, _ := promptScope(q.Prompt)
 	lanes["scope"] = d.scopeLane(scope, found)
 	lanes["companion"] = d.companions(seeds)
-	final := fuse(lanes, first)
+	final := fuse(lanes) // sorted once its priors are in
 	final = d.leaveOut(final, q)
 	migrations, style, kinds := asksForMigrations(q), asksForStyle(q), d.kinds()
 	for i := range final {
@@ -215,18 +216,22 @@ func (d *derived) leaveOut(scored []docScore, q Query) []docScore {
 	return out
 }
 
-// fuse sums weighted lane scores per document. A lane joins a document's
-// lane list when it contributed meaningfully.
-func fuse(lanes map[string]map[int32]float64, _ []docScore) []docScore {
+// fuse sums weighted lane scores per document, in no order. A lane joins a
+// document's lane list when it contributed meaningfully.
+func fuse(lanes map[string]map[int32]float64) []docScore {
 	// Scores gather in a slice found through a table by document, not in
 	// a map: at 47,550 files a map's inserts and lookups were a fifth of a
 	// warm ranking (64 of 340 ms), every lane adding tens of thousands.
-	var totals []docScore
 	var at []int32 // document -> 1 + its index in totals; 0: none yet
 	names := make([]string, 0, len(lanes))
-	for name := range lanes {
+	largest := 0
+	for name, lane := range lanes {
 		names = append(names, name)
+		largest = max(largest, len(lane))
 	}
+	// Room for the largest lane's documents at once: grown from nothing,
+	// totals was copied a dozen times on every ranking of a large tree.
+	totals := make([]docScore, 0, largest)
 	sort.Strings(names)
 	for _, name := range names {
 		w, ok := laneWeights[name]
@@ -264,7 +269,6 @@ func fuse(lanes map[string]map[int32]float64, _ []docScore) []docScore {
 		}
 		out = append(out, ds)
 	}
-	sortScores(out)
 	return out
 }
 

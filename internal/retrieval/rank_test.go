@@ -209,7 +209,7 @@ func TestFuseKeepsFilesWhoseFaintSignalsAddUp(t *testing.T) {
 	got := fuse(map[string]map[int32]float64{
 		"lexical": {1: 1, 2: 0.047, 3: 0.03, 4: 0.047},
 		"graph":   {2: 0.1},
-	}, nil)
+	})
 	var docs []int32
 	for _, s := range got {
 		docs = append(docs, s.doc)
