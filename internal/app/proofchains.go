@@ -201,6 +201,7 @@ func newProofChains(ctx context.Context, ws string, cfg *config.Config, st *stor
 	pc := &proofChains{store: gs, builder: graph.NewBuilder(builderOptions(ws, cfg)), ix: ix, code: &codeIndex{ix: ix, root: ws}, opts: GraphOptions(cfg), sync: backend == "embedded", root: ws}
 	return pc, func() error {
 		pc.bg.stop() // before the store it writes to closes
+		pc.builder.Wait()
 		return gs.Close()
 	}
 }

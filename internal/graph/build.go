@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mcpc/mcpc/internal/anchor"
 	"github.com/mcpc/mcpc/internal/indexer"
@@ -134,9 +135,12 @@ type Builder struct {
 	synced    *sourceStamp
 	syncedSum SyncSummary
 	// memoRead says Options.MemoFile was read; memoDirty that a build
-	// changed the memo since it was read or written; memoErr is the
-	// next summary's MemoError.
+	// changed the memo since it was read or written; memoWrites is the
+	// write in flight; memoErr (under memoMu) is the next summary's
+	// MemoError.
 	memoRead, memoDirty bool
+	memoWrites          sync.WaitGroup
+	memoMu              sync.Mutex
 	memoErr             error
 	// built counts the file groups the last build of every group built.
 	built int

@@ -42,6 +42,7 @@ func TestMemoFileSparesANewProcess(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		b.Wait() // the memo is written in the background
 		want, err := graph.Build(f.ix, nil, graph.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -45,7 +45,9 @@ type SyncSummary struct {
 // that small is one transaction. full rewrites every group (the "drop and
 // reload" of a team graph).
 func Sync(ctx context.Context, s Store, ix CodeIndex, o Options, full bool) (*SyncSummary, error) {
-	return NewBuilder(o).Sync(ctx, s, ix, full)
+	bl := NewBuilder(o)
+	defer bl.Wait()
+	return bl.Sync(ctx, s, ix, full)
 }
 
 // Sync is the package Sync with the Builder's memo: a long-lived process
@@ -119,9 +121,7 @@ func (bl *Builder) Sync(ctx context.Context, s Store, ix CodeIndex, full bool) (
 	sum := &SyncSummary{Groups: len(w.seen), Seeds: len(seeds), Problems: problems, Built: bl.built,
 		Changed: w.changed, Removed: w.removed, Nodes: w.nodes, Edges: w.edges}
 	bl.writeMemo()
-	if bl.memoErr != nil {
-		sum.MemoError, bl.memoErr = bl.memoErr.Error(), nil
-	}
+	sum.MemoError = bl.takeMemoErr() // the read's, or an earlier write's
 	sum.Seconds = time.Since(start).Seconds()
 	bl.synced, bl.syncedSum = stamp, *sum
 	return sum, nil
