@@ -174,6 +174,8 @@ func score(ix *indexer.Index, q Query) []docScore {
 	final := fuse(lanes, first)
 	final = d.leaveOut(final, q)
 	migrations, style, kinds := asksForMigrations(q), asksForStyle(q), d.kinds()
+	wraps := d.wrapperFiles(ix)
+	said := saidTerms(q)
 	for i := range final {
 		final[i].total *= kinds.priorOf(final[i].doc, migrations)
 		// A stylesheet goes behind the code unless the task is about
@@ -190,6 +192,11 @@ func score(ix *indexer.Index, q Query) []docScore {
 		// lists (declarations.go).
 		if d.declares[final[i].doc] {
 			final[i].total *= declarationPrior
+		}
+		// A wrapper goes behind the file it wraps unless the prompt
+		// says the word it adds (wrappers.go).
+		if wrapperOf(wraps, final[i].doc, said) {
+			final[i].total *= wrapperPrior
 		}
 	}
 	sortScores(final)
