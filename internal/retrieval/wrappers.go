@@ -63,7 +63,13 @@ func (d *derived) wrapperFiles(ix *indexer.Index) map[int32][]string {
 		if fdir != gdir || nameKind(fbase) != nameKind(gbase) {
 			continue
 		}
-		head, ok := nameHead(nameStem(fbase), nameStem(gbase))
+		fs, gs := nameStem(fbase), nameStem(gbase)
+		// Most pairs differ at the end of the name: tell them apart
+		// without splitting either into words.
+		if len(fs) <= len(gs) || !strings.EqualFold(fs[len(fs)-len(gs):], gs) {
+			continue
+		}
+		head, ok := nameHead(fs, gs)
 		if !ok {
 			continue
 		}
