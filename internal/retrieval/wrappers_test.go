@@ -8,7 +8,7 @@ import (
 
 // wrapperSources is a small Angular app with a theme: a search form
 // component, its themed wrapper, a field parser with its date variant and
-// the utilities both import.
+// the utilities both import, and a config interface extended by another.
 var wrapperSources = map[string]string{
 	"src/app/shared/search-form/search-form.component.ts": `import { Component, Input } from '@angular/core';
 @Component({ selector: 'ds-base-search-form', templateUrl: './search-form.component.html' })
@@ -43,6 +43,8 @@ export class DateFieldParser extends FieldParser {
 }
 `,
 	"src/app/shared/form/parsers/parser.utils.ts": "export function setLayout(value: string) { return value; }\n",
+	"src/config/config.interface.ts":              "export interface Config { [key: string]: any; }\n",
+	"src/config/submission-config.interface.ts":   "import { Config } from './config.interface';\nexport interface SubmissionConfig extends Config { placeholderOnDate: boolean; }\n",
 }
 
 func TestWrapperFiles(t *testing.T) {
@@ -57,6 +59,7 @@ func TestWrapperFiles(t *testing.T) {
 		{"a variant imports the file it is named for", "src/app/shared/form/parsers/date-field-parser.ts", []string{"date"}},
 		{"the component itself", "src/app/shared/search-form/search-form.component.ts", nil},
 		{"a file importing utilities of another kind (parser.utils.ts) wraps nothing", "src/app/shared/form/parsers/field-parser.ts", nil},
+		{"an interface extending an interface wraps no behaviour", "src/config/submission-config.interface.ts", nil},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
 			doc, ok := d.corpus.Doc(tc.file)
