@@ -35,6 +35,12 @@ type derived struct {
 	// declares marks the script files that only declare: types and
 	// re-exports, no behaviour (declarations.go).
 	declares []bool
+	// wraps holds the files that wrap a file beside them, with the words
+	// their names add (wrappers.go); built on first use.
+	wraps map[int32][]string
+	// behaves marks the files that define behaviour (a function, class
+	// or method; symbolMark), not declarations only.
+	behaves []bool
 }
 
 type symInfo struct {
@@ -117,6 +123,10 @@ func derive(ix *indexer.Index) *derived {
 	}
 	lists.into(d.symTerms)
 	d.declares = declarationFiles(c.Files, marks)
+	d.behaves = make([]bool, len(marks))
+	for i, m := range marks {
+		d.behaves[i] = m&markBehaviour != 0
+	}
 	cache = d
 	return d
 }

@@ -20,6 +20,9 @@ var laneWeights = map[string]float64{
 	"scope": 0.3,
 	// companion: template or stylesheet of a best-ranked component.
 	"companion": 0.4,
+	// registry: the file that lists the application's languages, for a
+	// prompt adding one (localereg.go); as a file the prompt quotes.
+	"registry": 1.0,
 	// qualifier: the file a qualified name's qualifier names
 	// (StopWatch.getStopTime -> StopWatch.java), as strong as a file the
 	// prompt names (the artifact side lane).
@@ -172,9 +175,14 @@ func score(ix *indexer.Index, q Query) []docScore {
 	scope, _ := promptScope(q.Prompt)
 	lanes["scope"] = d.scopeLane(scope, found)
 	lanes["companion"] = d.companions(seeds)
+	if reg := d.localeRegistryLane(q.Prompt); len(reg) > 0 {
+		lanes["registry"] = reg
+	}
 	final := fuse(lanes) // sorted once its priors are in
 	final = d.leaveOut(final, q)
 	migrations, style, kinds := asksForMigrations(q), asksForStyle(q), d.kinds()
+	wraps := d.wrapperFiles(ix)
+	said := saidTerms(q)
 	for i := range final {
 		final[i].total *= kinds.priorOf(final[i].doc, migrations)
 		// A stylesheet goes behind the code unless the task is about
@@ -191,6 +199,11 @@ func score(ix *indexer.Index, q Query) []docScore {
 		// lists (declarations.go).
 		if d.declares[final[i].doc] {
 			final[i].total *= declarationPrior
+		}
+		// A wrapper goes behind the file it wraps unless the prompt
+		// says the word it adds (wrappers.go).
+		if wrapperOf(wraps, final[i].doc, said) {
+			final[i].total *= wrapperPrior
 		}
 	}
 	sortScores(final)
