@@ -119,7 +119,7 @@ func (c *Controller) gatherOutsideLock(ctx context.Context, t *turn) error {
 		go func() { snapshot <- repoSnapshotID(c.root, c.index) }() // outside git, a hash of the refreshed index
 		// Ranking reads only the index, so it runs beside the sync, which
 		// after a change takes the other core (a new process's first turn
-		// after one edit at 47,870 files: 0.25 CPU-s of sync beside 0.2 of
+		// after one edit at 47,870 files: 0.35 CPU-s of sync beside 0.2 of
 		// ranking); the proof chains walk the graph and wait for it, each
 		// part under a step of its own as before.
 		synced := make(chan struct{})

@@ -70,9 +70,9 @@ func (bl *Builder) readMemo() {
 // writeMemo stores the memo in Options.MemoFile when a build changed it,
 // in the background: encoding 47,550 entries is 80-90 ms, which the turn
 // waiting for the sync need not wait for (Wait does). A build makes a new
-// map and never writes the one it replaces, so the writer reads it alone.
-// The file is written beside and renamed, so a reader never sees half a
-// memo.
+// map and never writes the one it replaces, so the writer and the builds
+// after it only read it. The file is written beside and renamed, so a
+// reader never sees half a memo.
 func (bl *Builder) writeMemo() {
 	if !bl.memoDirty || bl.o.MemoFile == "" {
 		return
