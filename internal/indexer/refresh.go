@@ -74,43 +74,90 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 			}
 		}()
 	}
-	if err = w.walk(ctx, ix.opts.Exclude); err != nil {
-		return sum, err
-	}
-	ix.walked(w)
+	var (
+		results  <-chan result
+		walked   chan error // the streamed walk's end, nil if it ended before
+		present  map[string]bool
+		removed  []string
+		problems []Problem
+		total    int
+		done     int
+	)
 	ix.mu.RLock()
-	var jobs []job
-	present := make(map[string]bool, len(w.files))
-	for _, c := range w.files {
-		present[c.Rel] = true
-		prev := ix.files[c.Rel]
-		if prev != nil && prev.Size == c.Size && prev.ModTime == c.ModTime {
-			continue
-		}
-		j := job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}
-		if prev != nil {
-			j.prevHash = prev.Hash
-		}
-		jobs = append(jobs, j)
-	}
-	var removed []string
-	for p := range ix.files {
-		if !present[p] {
-			removed = append(removed, p)
-		}
-	}
+	cold := len(ix.files) == 0
 	ix.mu.RUnlock()
-	sort.Strings(removed)
+	if cold && len(w.prev) == 0 && w.watch == nil {
+		// A cold build (`mcpc index` on a new workspace) walking from no
+		// listings: every file the walk lists is a job, and the workers
+		// parse them as they are listed instead of waiting for the whole
+		// walk (4,787 files: 30-50 ms of wall time with one core idle).
+		// The total, the walk's problems and its listings are known when
+		// the walk ended, before the last result: progress waits for it.
+		in := make(chan job, processWindow)
+		walkCtx, stop := context.WithCancel(ctx)
+		defer stop()
+		w.found = func(c candidate) {
+			select {
+			case in <- job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}:
+			case <-walkCtx.Done():
+			}
+		}
+		walked = make(chan error, 1)
+		go func() {
+			defer close(in)
+			walked <- w.walk(walkCtx, ix.opts.Exclude)
+		}()
+		results = ix.process(ctx, in)
+		total = -1
+	} else {
+		if err = w.walk(ctx, ix.opts.Exclude); err != nil {
+			return sum, err
+		}
+		ix.walked(w)
+		ix.mu.RLock()
+		var jobs []job
+		present = make(map[string]bool, len(w.files))
+		for _, c := range w.files {
+			present[c.Rel] = true
+			prev := ix.files[c.Rel]
+			if prev != nil && prev.Size == c.Size && prev.ModTime == c.ModTime {
+				continue
+			}
+			j := job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}
+			if prev != nil {
+				j.prevHash = prev.Hash
+			}
+			jobs = append(jobs, j)
+		}
+		for p := range ix.files {
+			if !present[p] {
+				removed = append(removed, p)
+			}
+		}
+		ix.mu.RUnlock()
+		sort.Strings(removed)
 
-	total := len(w.files)
-	done := total - len(jobs)
-	if progress != nil {
-		progress(done, total)
+		total = len(w.files)
+		done = total - len(jobs)
+		if progress != nil {
+			progress(done, total)
+		}
+		problems = append(make([]Problem, 0, len(w.problems)), w.problems...)
+		sum.Skipped = w.skipped
+		in := make(chan job)
+		go func() {
+			defer close(in)
+			for _, j := range jobs {
+				select {
+				case in <- j:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		results = ix.process(ctx, in)
 	}
-	problems := append(make([]Problem, 0, len(w.problems)), w.problems...)
-	sum.Skipped = w.skipped
 
-	results := ix.process(ctx, jobs)
 	var batch []result
 	wrote := false
 	change := ix.newCountChange()
@@ -126,7 +173,7 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 			return err
 		}
 		done += len(batch)
-		if progress != nil {
+		if progress != nil && total >= 0 {
 			progress(done, total)
 		}
 		batch = batch[:0]
@@ -150,6 +197,22 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 		if len(batch) >= batchSize {
 			err = flush()
 		}
+	}
+	if walked != nil {
+		// The results ended, so did the walk.
+		werr := <-walked
+		if werr == nil {
+			ix.walked(w)
+		} else if err == nil {
+			err = werr
+		}
+		total = len(w.files)
+		present = make(map[string]bool, len(w.files))
+		for _, c := range w.files {
+			present[c.Rel] = true
+		}
+		problems = append(problems, w.problems...)
+		sum.Skipped += w.skipped
 	}
 	if err == nil {
 		err = ctx.Err()
@@ -220,7 +283,7 @@ const processWindow = 64
 // set each, and hands the results back in job order: the batches and so the
 // database come out the same whatever the number of workers or how the
 // scheduler interleaved them.
-func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
+func (ix *Index) process(ctx context.Context, jobs <-chan job) <-chan result {
 	workers := ix.opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -246,7 +309,7 @@ func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
 	go func() {
 		defer close(in)
 		defer close(ordered)
-		for _, j := range jobs {
+		for j := range jobs {
 			s := slot{j: j, out: make(chan result, 1)}
 			select {
 			case ordered <- s.out:
