@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/grammar"
@@ -91,24 +92,65 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 		// listings: every file the walk lists is a job, and the workers
 		// parse them as they are listed instead of waiting for the whole
 		// walk (4,787 files: 30-50 ms of wall time with one core idle).
-		// The total, the walk's problems and its listings are known when
-		// the walk ended, before the last result: progress waits for it.
-		in := make(chan job, processWindow)
-		walkCtx, stop := context.WithCancel(ctx)
-		defer stop()
-		w.found = func(c candidate) {
+		// The walk queues what it lists rather than waiting on the
+		// workers, so that it ends early (the total and its problems and
+		// listings are known then: progress is reported from the first
+		// batch written after it).
+		var (
+			qmu   sync.Mutex
+			queue []candidate
+			ended bool
+		)
+		wake := make(chan struct{}, 1)
+		signal := func() {
 			select {
-			case in <- job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}:
-			case <-walkCtx.Done():
+			case wake <- struct{}{}:
+			default:
 			}
+		}
+		w.found = func(c candidate) {
+			qmu.Lock()
+			queue = append(queue, c)
+			qmu.Unlock()
+			signal()
 		}
 		walked = make(chan error, 1)
 		go func() {
+			werr := w.walk(ctx, ix.opts.Exclude)
+			qmu.Lock()
+			ended = true
+			qmu.Unlock()
+			signal()
+			walked <- werr
+		}()
+		in := make(chan job)
+		go func() {
 			defer close(in)
-			walked <- w.walk(walkCtx, ix.opts.Exclude)
+			for {
+				qmu.Lock()
+				listed, end := queue, ended
+				queue = nil
+				qmu.Unlock()
+				for _, c := range listed {
+					select {
+					case in <- job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}:
+					case <-ctx.Done():
+						return
+					}
+				}
+				if len(listed) == 0 {
+					if end {
+						return
+					}
+					select {
+					case <-wake:
+					case <-ctx.Done():
+						return
+					}
+				}
+			}
 		}()
 		results = ix.process(ctx, in)
-		total = -1
 	} else {
 		if err = w.walk(ctx, ix.opts.Exclude); err != nil {
 			return sum, err
@@ -158,6 +200,25 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 		results = ix.process(ctx, in)
 	}
 
+	// endWalk takes in what the streamed walk found once it ended (its
+	// send on walked orders its writes to w before this); a walk that
+	// failed fails the refresh, its committed batches kept.
+	var walkErr error
+	endWalk := func(werr error) {
+		walked = nil
+		if werr != nil {
+			walkErr = werr
+		} else {
+			ix.walked(w)
+		}
+		total = len(w.files)
+		present = make(map[string]bool, len(w.files))
+		for _, c := range w.files {
+			present[c.Rel] = true
+		}
+		problems = append(problems, w.problems...)
+		sum.Skipped += w.skipped
+	}
 	var batch []result
 	wrote := false
 	change := ix.newCountChange()
@@ -173,7 +234,14 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 			return err
 		}
 		done += len(batch)
-		if progress != nil && total >= 0 {
+		if walked != nil {
+			select {
+			case werr := <-walked:
+				endWalk(werr)
+			default:
+			}
+		}
+		if progress != nil && walked == nil {
 			progress(done, total)
 		}
 		batch = batch[:0]
@@ -199,20 +267,10 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 		}
 	}
 	if walked != nil {
-		// The results ended, so did the walk.
-		werr := <-walked
-		if werr == nil {
-			ix.walked(w)
-		} else if err == nil {
-			err = werr
-		}
-		total = len(w.files)
-		present = make(map[string]bool, len(w.files))
-		for _, c := range w.files {
-			present[c.Rel] = true
-		}
-		problems = append(problems, w.problems...)
-		sum.Skipped += w.skipped
+		endWalk(<-walked) // the results ended, so did the walk
+	}
+	if err == nil {
+		err = walkErr
 	}
 	if err == nil {
 		err = ctx.Err()
