@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/grammar"
@@ -18,6 +19,10 @@ import (
 // batchSize is how many changed files one transaction writes: large enough
 // to amortise commits, small enough that an interrupted run loses little.
 const batchSize = 256
+
+// checkpointAfter is how many re-parsed files make a refresh checkpoint
+// the log itself (see Refresh): a few batches' worth.
+const checkpointAfter = 4 * batchSize
 
 // job is one file the refresh must look at; result is what a worker made of it.
 type job struct {
@@ -70,43 +75,150 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 			}
 		}()
 	}
-	if err = w.walk(ctx, ix.opts.Exclude); err != nil {
-		return sum, err
-	}
-	ix.walked(w)
+	var (
+		results  <-chan result
+		walked   chan error // the streamed walk's end, nil if it ended before
+		present  map[string]bool
+		removed  []string
+		problems []Problem
+		total    int
+		done     int
+	)
 	ix.mu.RLock()
-	var jobs []job
-	present := make(map[string]bool, len(w.files))
-	for _, c := range w.files {
-		present[c.Rel] = true
-		prev := ix.files[c.Rel]
-		if prev != nil && prev.Size == c.Size && prev.ModTime == c.ModTime {
-			continue
-		}
-		j := job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}
-		if prev != nil {
-			j.prevHash = prev.Hash
-		}
-		jobs = append(jobs, j)
-	}
-	var removed []string
-	for p := range ix.files {
-		if !present[p] {
-			removed = append(removed, p)
-		}
-	}
+	cold := len(ix.files) == 0
 	ix.mu.RUnlock()
-	sort.Strings(removed)
+	if cold && len(w.prev) == 0 && w.watch == nil {
+		// A cold build (`mcpc index` on a new workspace) walking from no
+		// listings: every file the walk lists is a job, and the workers
+		// parse them as they are listed instead of waiting for the whole
+		// walk (4,787 files: 30-50 ms of wall time with one core idle).
+		// The walk queues what it lists rather than waiting on the
+		// workers, so that it ends early (the total and its problems and
+		// listings are known then: progress is reported from the first
+		// batch written after it).
+		var (
+			qmu   sync.Mutex
+			queue []candidate
+			ended bool
+		)
+		wake := make(chan struct{}, 1)
+		signal := func() {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		}
+		w.found = func(c candidate) {
+			qmu.Lock()
+			queue = append(queue, c)
+			qmu.Unlock()
+			signal()
+		}
+		walked = make(chan error, 1)
+		go func() {
+			werr := w.walk(ctx, ix.opts.Exclude)
+			qmu.Lock()
+			ended = true
+			qmu.Unlock()
+			signal()
+			walked <- werr
+		}()
+		in := make(chan job)
+		go func() {
+			defer close(in)
+			for {
+				qmu.Lock()
+				listed, end := queue, ended
+				queue = nil
+				qmu.Unlock()
+				for _, c := range listed {
+					select {
+					case in <- job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}:
+					case <-ctx.Done():
+						return
+					}
+				}
+				if len(listed) == 0 {
+					if end {
+						return
+					}
+					select {
+					case <-wake:
+					case <-ctx.Done():
+						return
+					}
+				}
+			}
+		}()
+		results = ix.process(ctx, in)
+	} else {
+		if err = w.walk(ctx, ix.opts.Exclude); err != nil {
+			return sum, err
+		}
+		ix.walked(w)
+		ix.mu.RLock()
+		var jobs []job
+		present = make(map[string]bool, len(w.files))
+		for _, c := range w.files {
+			present[c.Rel] = true
+			prev := ix.files[c.Rel]
+			if prev != nil && prev.Size == c.Size && prev.ModTime == c.ModTime {
+				continue
+			}
+			j := job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}
+			if prev != nil {
+				j.prevHash = prev.Hash
+			}
+			jobs = append(jobs, j)
+		}
+		for p := range ix.files {
+			if !present[p] {
+				removed = append(removed, p)
+			}
+		}
+		ix.mu.RUnlock()
+		sort.Strings(removed)
 
-	total := len(w.files)
-	done := total - len(jobs)
-	if progress != nil {
-		progress(done, total)
+		total = len(w.files)
+		done = total - len(jobs)
+		if progress != nil {
+			progress(done, total)
+		}
+		problems = append(make([]Problem, 0, len(w.problems)), w.problems...)
+		sum.Skipped = w.skipped
+		in := make(chan job)
+		go func() {
+			defer close(in)
+			for _, j := range jobs {
+				select {
+				case in <- j:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		results = ix.process(ctx, in)
 	}
-	problems := append(make([]Problem, 0, len(w.problems)), w.problems...)
-	sum.Skipped = w.skipped
 
-	results := ix.process(ctx, jobs)
+	// endWalk takes in what the streamed walk found once it ended (its
+	// send on walked orders its writes to w before this); a walk that
+	// failed fails the refresh, its committed batches kept.
+	var walkErr error
+	endWalk := func(werr error) {
+		walked = nil
+		if werr != nil {
+			walkErr = werr
+		} else {
+			ix.walked(w)
+		}
+		total = len(w.files)
+		present = make(map[string]bool, len(w.files))
+		for _, c := range w.files {
+			present[c.Rel] = true
+		}
+		problems = append(problems, w.problems...)
+		sum.Skipped += w.skipped
+	}
 	var batch []result
 	wrote := false
 	change := ix.newCountChange()
@@ -122,7 +234,14 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 			return err
 		}
 		done += len(batch)
-		if progress != nil {
+		if walked != nil {
+			select {
+			case werr := <-walked:
+				endWalk(werr)
+			default:
+			}
+		}
+		if progress != nil && walked == nil {
 			progress(done, total)
 		}
 		batch = batch[:0]
@@ -146,6 +265,12 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 		if len(batch) >= batchSize {
 			err = flush()
 		}
+	}
+	if walked != nil {
+		endWalk(<-walked) // the results ended, so did the walk
+	}
+	if err == nil {
+		err = walkErr
 	}
 	if err == nil {
 		err = ctx.Err()
@@ -175,7 +300,23 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 		}
 	}
 
+	// A refresh that wrote many batches (a cold build: 19 of them at
+	// 4,787 files, a 24 MB log) copies its log into the database while
+	// the counts are recounted on the other core, not in the close of
+	// the last connection afterwards, where it was 115-155 ms of wall
+	// time with one core idle.
+	var checkpointed chan struct{}
+	if sum.Reparsed >= checkpointAfter {
+		checkpointed = make(chan struct{})
+		go func() {
+			defer close(checkpointed)
+			ix.db.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`) // best effort: the close copies what is left
+		}()
+	}
 	counts, files, err := ix.counts(ctx, wrote, change)
+	if checkpointed != nil {
+		<-checkpointed
+	}
 	if err != nil {
 		return sum, err
 	}
@@ -200,7 +341,7 @@ const processWindow = 64
 // set each, and hands the results back in job order: the batches and so the
 // database come out the same whatever the number of workers or how the
 // scheduler interleaved them.
-func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
+func (ix *Index) process(ctx context.Context, jobs <-chan job) <-chan result {
 	workers := ix.opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -226,7 +367,7 @@ func (ix *Index) process(ctx context.Context, jobs []job) <-chan result {
 	go func() {
 		defer close(in)
 		defer close(ordered)
-		for _, j := range jobs {
+		for j := range jobs {
 			s := slot{j: j, out: make(chan result, 1)}
 			select {
 			case ordered <- s.out:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -240,5 +241,43 @@ func TestProgressReachesTotal(t *testing.T) {
 	}
 	if last[0] != last[1] || last[1] == 0 {
 		t.Errorf("last progress %d/%d, want done == total > 0", last[0], last[1])
+	}
+}
+
+// A cold build parses files while its walk still lists them; its progress
+// still has the whole total from its first report, and reports before the
+// last batch.
+func TestColdProgressHasTheTotalFromTheStart(t *testing.T) {
+	root := t.TempDir()
+	const n = 3*batchSize + 10
+	for i := range n {
+		dir := filepath.Join(root, "src", fmt.Sprintf("d%02d", i%40))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d.ts", i)), fmt.Appendf(nil, "export const v%d = %d;\n", i, i), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := Open(openDB(t, t.TempDir()), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls [][2]int
+	sum, err := ix.Refresh(context.Background(), func(done, total int) { calls = append(calls, [2]int{done, total}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Files != n || sum.Reparsed != n {
+		t.Fatalf("indexed %d files, re-parsed %d, want %d", sum.Files, sum.Reparsed, n)
+	}
+	if len(calls) < 2 {
+		t.Fatalf("progress %v, want a report before the last batch", calls)
+	}
+	for _, c := range calls {
+		if c[1] != n || c[0] > n {
+			t.Errorf("progress %v, want every total %d", calls, n)
+			break
+		}
 	}
 }

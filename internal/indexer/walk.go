@@ -52,6 +52,10 @@ type walker struct {
 	dirty     map[string]bool
 	vouch     bool
 	unwatched int
+	// found, when not nil, is called with each file dir lists, as it lists
+	// it (Refresh's streamed walk: only a walk without previous listings,
+	// where dir is the only one to list files).
+	found func(candidate)
 }
 
 // listing is what one directory contributed to a walk, before any file was
@@ -361,6 +365,9 @@ func (w *walker) dir(ctx context.Context, abs, rel string, stack ignoreStack) er
 			w.problem(childRel, ProblemTooLarge, "larger than the index's size limit")
 		default:
 			w.files = append(w.files, candidate{Rel: childRel, Size: st.Size, ModTime: st.Mtim.Nano()})
+			if w.found != nil {
+				w.found(w.files[len(w.files)-1])
+			}
 		}
 	}
 	l.own(w, files, problems, skipped, epoch)
