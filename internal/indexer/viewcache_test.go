@@ -109,31 +109,14 @@ func TestViewCacheMatchesBuiltView(t *testing.T) {
 // fresh build would, with the view derived from the one read back.
 func TestViewReadBackReresolvesUsers(t *testing.T) {
 	root := copyWorkspace(t)
-	db := openDB(t, t.TempDir())
-	file := filepath.Join(t.TempDir(), "index-view")
 	ctx := context.Background()
-	first := openCached(t, db, root, file)
-	if _, err := first.Refresh(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	first.current()
-	if err := first.Close(); err != nil {
-		t.Fatal(err)
-	}
-
+	second := readBack(t, root)
 	const component, template = "src/app/shared/ui/data-table/data-table.component.ts", "src/app/dashboard/dashboard.component.html"
 	original, err := os.ReadFile(filepath.Join(root, component))
 	if err != nil {
 		t.Fatal(err)
 	}
 	renamed := strings.NewReplacer("'adp-data-table'", "'adp-grid-table'", "DataTableComponent", "GridTableComponent").Replace(string(original))
-	second := openCached(t, db, root, file)
-	if _, err := second.Refresh(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	if second.current(); second.storedViewHits != 1 {
-		t.Fatal("the second process did not read the view back")
-	}
 	for _, step := range []struct {
 		note string
 		src  string
@@ -500,6 +483,26 @@ func TestLargeTreeFoldsInManyChanges(t *testing.T) {
 	if limit := incrementalLimit(modules); changed <= maxIncremental || changed > limit {
 		t.Fatalf("%d changes in %d files: the case needs more than %d and at most %d", changed, modules, maxIncremental, limit)
 	}
+	ctx := context.Background()
+	second := readBack(t, root)
+	for i := range changed {
+		writeFile(t, root, fmt.Sprintf("gen/m%04d/mod.module.ts", i*7), src(i*7, "Renamed"))
+	}
+	derived := second.derivedViews
+	if _, err := second.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := second.current()
+	if second.derivedViews != derived+1 {
+		t.Fatal("the view was rebuilt, not derived from the one read back")
+	}
+	compareViews(t, got, storedView(t, second))
+}
+
+// readBack indexes root in one process that stores its view and closes,
+// and returns a second process's index of it that read that view back.
+func readBack(t *testing.T, root string) *Index {
+	t.Helper()
 	db := openDB(t, t.TempDir())
 	file := filepath.Join(t.TempDir(), "index-view")
 	ctx := context.Background()
@@ -515,17 +518,8 @@ func TestLargeTreeFoldsInManyChanges(t *testing.T) {
 	if _, err := second.Refresh(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	second.current()
-	for i := range changed {
-		writeFile(t, root, fmt.Sprintf("gen/m%04d/mod.module.ts", i*7), src(i*7, "Renamed"))
+	if second.current(); second.storedViewHits != 1 || second.loaded {
+		t.Fatal("the second process did not read the view back without the facts")
 	}
-	derived := second.derivedViews
-	if _, err := second.Refresh(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	got := second.current()
-	if second.derivedViews != derived+1 {
-		t.Fatal("the view was rebuilt, not derived from the one read back")
-	}
-	compareViews(t, got, storedView(t, second))
+	return second
 }
