@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -34,11 +33,8 @@ var errMemoFormat = errors.New("graph: the memo file is not in this build's form
 // memoKey names what a memo is valid for: this build and the options that
 // shape a file's group.
 func (bl *Builder) memoKey() string {
-	o := bl.o
-	o.BatchRows, o.HeldRows = 0, 0 // how a sync writes, not what it builds
-	opts, _ := json.Marshal(o)     // plain strings and numbers: cannot fail
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%s", memoMagic, buildid.Identity(), opts)
+	fmt.Fprintf(h, "%s\n%s\n%s", memoMagic, buildid.Identity(), bl.buildOptions())
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -166,14 +166,21 @@ const SourceSyncStamp = "sync-stamp"
 // (import aliases): they change its edges without changing a file's hash.
 var projectConfigFiles = []string{"tsconfig.base.json", "tsconfig.json", "jsconfig.json"}
 
+// buildOptions are the options that shape what a build makes, as JSON:
+// BatchRows and HeldRows say how a sync writes, not what, and MemoFile is
+// not encoded.
+func (bl *Builder) buildOptions() []byte {
+	o := bl.o
+	o.BatchRows, o.HeldRows = 0, 0
+	opts, _ := json.Marshal(o) // plain strings and numbers: cannot fail
+	return opts
+}
+
 // persistentKey is the stamp a later process compares: this program, the
 // options, the index's digest and every file the builder reads.
 func (bl *Builder) persistentKey(st *sourceStamp, digest, root string) string {
 	h := sha256.New()
-	o := bl.o
-	o.BatchRows, o.HeldRows = 0, 0 // how it is written, not what
-	opts, _ := json.Marshal(o)     // plain strings and numbers: cannot fail
-	fmt.Fprintf(h, "%s\n%s\n%s\n", buildid.Identity(), opts, digest)
+	fmt.Fprintf(h, "%s\n%s\n%s\n", buildid.Identity(), bl.buildOptions(), digest)
 	stats := slices.Clone(st.stats)
 	for _, f := range projectConfigFiles {
 		stats = append(stats, statOf(root, f))

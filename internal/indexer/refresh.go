@@ -77,7 +77,7 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 	}
 	var (
 		results  <-chan result
-		walked   chan error // the streamed walk's end, nil if it ended before
+		walked   <-chan error // the streamed walk's end, nil if it ended before
 		present  map[string]bool
 		removed  []string
 		problems []Problem
@@ -88,97 +88,16 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 	cold := len(ix.files) == 0
 	ix.mu.RUnlock()
 	if cold && len(w.prev) == 0 && w.watch == nil {
-		// A cold build (`mcpc index` on a new workspace) walking from no
-		// listings: every file the walk lists is a job, and the workers
-		// parse them as they are listed instead of waiting for the whole
-		// walk (4,787 files: 30-50 ms of wall time with one core idle).
-		// The walk queues what it lists rather than waiting on the
-		// workers, so that it ends early (the total and its problems and
-		// listings are known then: progress is reported from the first
-		// batch written after it).
-		var (
-			qmu   sync.Mutex
-			queue []candidate
-			ended bool
-		)
-		wake := make(chan struct{}, 1)
-		signal := func() {
-			select {
-			case wake <- struct{}{}:
-			default:
-			}
-		}
-		w.found = func(c candidate) {
-			qmu.Lock()
-			queue = append(queue, c)
-			qmu.Unlock()
-			signal()
-		}
-		walked = make(chan error, 1)
-		go func() {
-			werr := w.walk(ctx, ix.opts.Exclude)
-			qmu.Lock()
-			ended = true
-			qmu.Unlock()
-			signal()
-			walked <- werr
-		}()
-		in := make(chan job)
-		go func() {
-			defer close(in)
-			for {
-				qmu.Lock()
-				listed, end := queue, ended
-				queue = nil
-				qmu.Unlock()
-				for _, c := range listed {
-					select {
-					case in <- job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}:
-					case <-ctx.Done():
-						return
-					}
-				}
-				if len(listed) == 0 {
-					if end {
-						return
-					}
-					select {
-					case <-wake:
-					case <-ctx.Done():
-						return
-					}
-				}
-			}
-		}()
+		var in <-chan job
+		in, walked = streamWalk(ctx, w, ix.opts.Exclude, ix.opts.Root, ix.opts.MaxFileBytes)
 		results = ix.process(ctx, in)
 	} else {
 		if err = w.walk(ctx, ix.opts.Exclude); err != nil {
 			return sum, err
 		}
 		ix.walked(w)
-		ix.mu.RLock()
 		var jobs []job
-		present = make(map[string]bool, len(w.files))
-		for _, c := range w.files {
-			present[c.Rel] = true
-			prev := ix.files[c.Rel]
-			if prev != nil && prev.Size == c.Size && prev.ModTime == c.ModTime {
-				continue
-			}
-			j := job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}
-			if prev != nil {
-				j.prevHash = prev.Hash
-			}
-			jobs = append(jobs, j)
-		}
-		for p := range ix.files {
-			if !present[p] {
-				removed = append(removed, p)
-			}
-		}
-		ix.mu.RUnlock()
-		sort.Strings(removed)
-
+		jobs, present, removed = ix.changedJobs(w)
 		total = len(w.files)
 		done = total - len(jobs)
 		if progress != nil {
@@ -186,18 +105,7 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 		}
 		problems = append(make([]Problem, 0, len(w.problems)), w.problems...)
 		sum.Skipped = w.skipped
-		in := make(chan job)
-		go func() {
-			defer close(in)
-			for _, j := range jobs {
-				select {
-				case in <- j:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-		results = ix.process(ctx, in)
+		results = ix.process(ctx, feedJobs(ctx, jobs))
 	}
 
 	// endWalk takes in what the streamed walk found once it ended (its
@@ -329,6 +237,117 @@ func (ix *Index) Refresh(ctx context.Context, progress func(done, total int)) (s
 	}
 	sum.Seconds = time.Since(started).Seconds()
 	return sum, nil
+}
+
+// changedJobs are the walked files whose stamps differ from the index's,
+// with the paths the walk found and the indexed paths it did not (sorted).
+func (ix *Index) changedJobs(w *walker) (jobs []job, present map[string]bool, removed []string) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	present = make(map[string]bool, len(w.files))
+	for _, c := range w.files {
+		present[c.Rel] = true
+		prev := ix.files[c.Rel]
+		if prev != nil && prev.Size == c.Size && prev.ModTime == c.ModTime {
+			continue
+		}
+		j := job{cand: c, root: ix.opts.Root, maxBytes: ix.opts.MaxFileBytes}
+		if prev != nil {
+			j.prevHash = prev.Hash
+		}
+		jobs = append(jobs, j)
+	}
+	for p := range ix.files {
+		if !present[p] {
+			removed = append(removed, p)
+		}
+	}
+	sort.Strings(removed)
+	return jobs, present, removed
+}
+
+// feedJobs hands jobs out one at a time until ctx ends.
+func feedJobs(ctx context.Context, jobs []job) <-chan job {
+	in := make(chan job)
+	go func() {
+		defer close(in)
+		for _, j := range jobs {
+			select {
+			case in <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return in
+}
+
+// streamWalk runs a cold build's walk (`mcpc index` on a new workspace,
+// from no listings: every file it lists is a job) on a goroutine of its
+// own and hands out each file as a job as soon as it is listed, so the
+// workers parse while the walk goes on instead of after it (4,787 files:
+// 30-50 ms of wall time with one core idle). The walk queues what it
+// lists rather than waiting on the workers, so that it ends early: the
+// total, its problems and its listings are known then, and walked
+// receives its error (its send orders its writes to w before the
+// receiver's reads).
+func streamWalk(ctx context.Context, w *walker, exclude []string, root string, maxBytes int64) (<-chan job, <-chan error) {
+	var (
+		mu     sync.Mutex
+		queue  []candidate
+		ended  bool
+		wake   = make(chan struct{}, 1)
+		walked = make(chan error, 1)
+		in     = make(chan job)
+	)
+	signal := func() {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	w.found = func(c candidate) {
+		mu.Lock()
+		queue = append(queue, c)
+		mu.Unlock()
+		signal()
+	}
+	go func() {
+		err := w.walk(ctx, exclude)
+		mu.Lock()
+		ended = true
+		mu.Unlock()
+		signal()
+		walked <- err
+	}()
+	go func() {
+		defer close(in)
+		for {
+			mu.Lock()
+			listed, end := queue, ended
+			queue = nil
+			mu.Unlock()
+			for _, c := range listed {
+				select {
+				case in <- job{cand: c, root: root, maxBytes: maxBytes}:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if len(listed) > 0 {
+				continue
+			}
+			if end {
+				return
+			}
+			select {
+			case <-wake:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return in, walked
 }
 
 // processWindow bounds how many files are read and parsed ahead of the
