@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/mcpc/mcpc/internal/config"
@@ -71,6 +70,8 @@ type target struct {
 	// judge it by its command (a cp destination under .ai/ is a write of
 	// mcpc's own files, whichever work is bound).
 	Segment *int `json:"segment,omitempty"`
+	// Arg is the index in the segment's argv of the word that names it.
+	Arg *int `json:"arg,omitempty"`
 }
 
 // input is the hook decision's input document (docs/hooks.md).
@@ -232,35 +233,6 @@ func targets(res *pathscope.Resolver, ev *event) []target {
 	}
 	for _, p := range ev.Paths {
 		out = append(out, target{Access: access, At: ev.At, Path: res.Resolve(relativeTo(res.Root(), ev.Cwd, p))})
-	}
-	return out
-}
-
-// shellTargets are the files a shell command names: arguments that are
-// existing files or that point outside the worktree are reads, other
-// arguments are named (each with its segment, for rules that know which
-// commands write), < inputs are reads, > and >> targets are writes.
-func shellTargets(res *pathscope.Resolver, cwd string, sc *shellCommand) []target {
-	out := []target{}
-	for i, seg := range sc.Segments {
-		for j, arg := range seg.Argv {
-			if j == 0 || strings.HasPrefix(arg, "-") {
-				continue
-			}
-			f := res.Resolve(relativeTo(res.Root(), cwd, arg))
-			outside := slices.Contains(f.Problems, pathscope.ProblemEscapesWorktree) || (filepath.IsAbs(arg) && f.Canonical == "")
-			access := "named"
-			if (f.Exists && f.Regular) || outside {
-				access = "read"
-			}
-			out = append(out, target{Access: access, At: fmt.Sprintf("hook.shell.segments[%d].argv[%d]", i, j), Path: f, Segment: &i})
-		}
-		for j, in := range seg.Inputs {
-			out = append(out, target{Access: "read", At: fmt.Sprintf("hook.shell.segments[%d].inputs[%d]", i, j), Path: res.Resolve(relativeTo(res.Root(), cwd, in))})
-		}
-		for j, w := range seg.Redirects {
-			out = append(out, target{Access: "write", At: fmt.Sprintf("hook.shell.segments[%d].redirects[%d]", i, j), Path: res.Resolve(relativeTo(res.Root(), cwd, w))})
-		}
 	}
 	return out
 }

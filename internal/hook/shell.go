@@ -8,16 +8,30 @@ import "strings"
 // substitution) or cannot split (an open quote) is reported as a fact, and
 // policy asks a person.
 type shellCommand struct {
-	Command      string         `json:"command"`
-	Parsed       bool           `json:"parsed"`
-	Substitution bool           `json:"substitution"`
-	Segments     []shellSegment `json:"segments"`
+	Command      string `json:"command"`
+	Parsed       bool   `json:"parsed"`
+	Substitution bool   `json:"substitution"`
+	// Expansion says a word expands a variable ($HOME, "${X}/y"): the
+	// hook cannot know what the command will name.
+	Expansion bool           `json:"expansion"`
+	Segments  []shellSegment `json:"segments"`
 }
 
 type shellSegment struct {
+	// Argv is the program the segment runs, with its arguments: after
+	// the wrappers that only run another command (env, nice, timeout ...:
+	// wrappers.go), which are listed in Wrappers.
 	Argv      []string `json:"argv"`
 	Redirects []string `json:"redirects"` // files written by > and >>
 	Inputs    []string `json:"inputs"`    // files read by <
+	// Assignments are the variables the segment sets for its program
+	// (GIT_PAGER=... git log, env LD_PRELOAD=... ls): a variable can
+	// change what a safe command runs.
+	Assignments []string `json:"assignments"`
+	Wrappers    []string `json:"wrappers"`
+	// words are Argv's words as written (their quoting), for the targets
+	// a word names (globs, a home directory).
+	words []token
 }
 
 func parseShell(cmd string) shellCommand {
@@ -31,15 +45,23 @@ func parseShell(cmd string) shellCommand {
 	if !ok {
 		return sc
 	}
-	cur := shellSegment{Argv: []string{}, Redirects: []string{}, Inputs: []string{}}
+	newSegment := func() shellSegment {
+		return shellSegment{Argv: []string{}, Redirects: []string{}, Inputs: []string{}, Assignments: []string{}, Wrappers: []string{}}
+	}
+	cur := newSegment()
+	var words []token
 	flush := func() {
-		if len(cur.Argv) > 0 || len(cur.Redirects) > 0 || len(cur.Inputs) > 0 {
+		if !unwrap(&cur, words) {
+			sc.Parsed = false
+		}
+		if len(cur.Argv) > 0 || len(cur.Redirects) > 0 || len(cur.Inputs) > 0 || len(cur.Assignments) > 0 {
 			sc.Segments = append(sc.Segments, cur)
 		}
-		cur = shellSegment{Argv: []string{}, Redirects: []string{}, Inputs: []string{}}
+		cur, words = newSegment(), nil
 	}
 	for i := 0; i < len(tokens); i++ {
 		t := tokens[i]
+		sc.Expansion = sc.Expansion || t.expands
 		switch {
 		case t.op && (t.text == ";" || t.text == "&" || t.text == "|" || t.text == "&&" || t.text == "||" || t.text == "\n"):
 			flush()
@@ -49,6 +71,7 @@ func parseShell(cmd string) shellCommand {
 				return sc
 			}
 			i++
+			sc.Expansion = sc.Expansion || tokens[i].expands
 			if t.text == "<" {
 				cur.Inputs = append(cur.Inputs, tokens[i].text)
 			} else {
@@ -57,10 +80,11 @@ func parseShell(cmd string) shellCommand {
 		case t.op: // a descriptor duplication such as 2>&1 writes no file
 		default:
 			// leading VAR=value assignments are not the program
-			if len(cur.Argv) == 0 && isAssignment(t.text) {
+			if len(words) == 0 && isAssignment(t.text) {
+				cur.Assignments = append(cur.Assignments, t.text[:strings.IndexByte(t.text, '=')])
 				continue
 			}
-			cur.Argv = append(cur.Argv, t.text)
+			words = append(words, t)
 		}
 	}
 	flush()
@@ -83,6 +107,11 @@ func isAssignment(w string) bool {
 type token struct {
 	text string
 	op   bool
+	// What the shell does to the word besides removing its quotes: a $
+	// outside single quotes expands a variable, an unquoted *, ? or [
+	// makes it a pattern of file names, an unquoted leading ~ a home
+	// directory.
+	expands, glob, tilde bool
 }
 
 // tokenize splits cmd into words and operators; false on an open quote.
@@ -91,12 +120,15 @@ func tokenize(cmd string) ([]token, bool) {
 		out    []token
 		word   strings.Builder
 		inWord bool
+		cur    token // the word's flags
+		brace  bool  // an unquoted { in the word
 	)
 	end := func() {
 		if inWord {
-			out = append(out, token{text: word.String()})
+			cur.text = word.String()
+			out = append(out, cur)
 			word.Reset()
-			inWord = false
+			inWord, cur, brace = false, token{}, false
 		}
 	}
 	for i := 0; i < len(cmd); i++ {
@@ -114,6 +146,8 @@ func tokenize(cmd string) ([]token, bool) {
 			for ; j < len(cmd) && cmd[j] != '"'; j++ {
 				if cmd[j] == '\\' && j+1 < len(cmd) {
 					j++
+				} else if cmd[j] == '$' && expandsAt(cmd, j) {
+					cur.expands = true
 				}
 			}
 			if j >= len(cmd) {
@@ -131,7 +165,7 @@ func tokenize(cmd string) ([]token, bool) {
 			fd := inWord && (c == '>' || c == '<') && isDigits(word.String())
 			if fd {
 				word.Reset()
-				inWord = false
+				inWord, cur = false, token{}
 			}
 			end()
 			op := string(c)
@@ -150,12 +184,37 @@ func tokenize(cmd string) ([]token, bool) {
 			}
 			out = append(out, token{text: op, op: true})
 		default:
+			switch {
+			case c == '$' && expandsAt(cmd, i):
+				cur.expands = true
+			case c == '*' || c == '?' || c == '[':
+				cur.glob = true
+			case c == '~' && !inWord:
+				cur.tilde = true
+			case c == '{':
+				brace = true
+			case brace && (c == ',' || c == '.' && i > 0 && cmd[i-1] == '.'):
+				// brace expansion ({a,b}, {1..3}) makes the word several
+				// words the hook does not derive
+				cur.expands = true
+			}
 			word.WriteByte(c)
 			inWord = true
 		}
 	}
 	end()
 	return out, true
+}
+
+// expandsAt reports whether the $ at cmd[i] expands something: a name, a
+// positional or special parameter, ${...}, $(...) or $((...)).
+func expandsAt(cmd string, i int) bool {
+	if i+1 >= len(cmd) {
+		return false
+	}
+	c := cmd[i+1]
+	return c == '_' || c == '{' || c == '(' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' ||
+		strings.IndexByte("@*#?!$-", c) >= 0
 }
 
 func isDigits(s string) bool {

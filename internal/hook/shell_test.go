@@ -22,6 +22,12 @@ func TestParseShell(t *testing.T) {
 		{note: "assignments", cmd: "GOFLAGS=-x go test ./...", argv: [][]string{{"go", "test", "./..."}}, redirects: [][]string{{}}, parsed: true},
 		{note: "substitution", cmd: "echo $(cat secret)", argv: [][]string{{"echo", "$(cat", "secret)"}}, redirects: [][]string{{}}, parsed: true, subst: true},
 		{note: "open quote", cmd: "echo 'oops", parsed: false},
+		{note: "env runs its operand", cmd: "env -i rm -rf src", argv: [][]string{{"rm", "-rf", "src"}}, redirects: [][]string{{}}, parsed: true},
+		{note: "wrappers in a row", cmd: "nice -n5 timeout -s KILL 10 command rm x", argv: [][]string{{"rm", "x"}}, redirects: [][]string{{}}, parsed: true},
+		{note: "env alone prints", cmd: "env", argv: [][]string{{"env"}}, redirects: [][]string{{}}, parsed: true},
+		{note: "command -v runs nothing", cmd: "command -v rm", argv: [][]string{{"command", "-v", "rm"}}, redirects: [][]string{{}}, parsed: true},
+		{note: "env splitting a string", cmd: `env -S "rm -rf src"`, parsed: false},
+		{note: "GNU time writing a file", cmd: "time -o out ls", parsed: false},
 		{note: "dangling redirect", cmd: "echo >", parsed: false},
 	} {
 		t.Run(tc.note, func(t *testing.T) {
@@ -38,6 +44,37 @@ func TestParseShell(t *testing.T) {
 			}
 			if !reflect.DeepEqual(argv, tc.argv) || !reflect.DeepEqual(redirects, tc.redirects) {
 				t.Errorf("argv %q redirects %q, want %q %q", argv, redirects, tc.argv, tc.redirects)
+			}
+		})
+	}
+}
+
+func TestShellWordFacts(t *testing.T) {
+	for _, tc := range []struct {
+		note, cmd   string
+		expansion   bool
+		assignments []string
+		wrappers    []string
+	}{
+		{note: "plain", cmd: "cat a.ts", assignments: []string{}, wrappers: []string{}},
+		{note: "variable", cmd: "cat $HOME/.bashrc", expansion: true, assignments: []string{}, wrappers: []string{}},
+		{note: "braced variable in double quotes", cmd: `cat "${HOME}/x"`, expansion: true, assignments: []string{}, wrappers: []string{}},
+		{note: "single quotes keep $", cmd: `grep 'a$b' x`, assignments: []string{}, wrappers: []string{}},
+		{note: "a trailing $ expands nothing", cmd: `grep -n 'x' a$`, assignments: []string{}, wrappers: []string{}},
+		{note: "brace list", cmd: "cat {a,b}.ts", expansion: true, assignments: []string{}, wrappers: []string{}},
+		{note: "brace range", cmd: "cat f{1..3}", expansion: true, assignments: []string{}, wrappers: []string{}},
+		{note: "find's braces", cmd: `find . -exec cat {} \;`, assignments: []string{}, wrappers: []string{}},
+		{note: "prefix assignments", cmd: "GIT_PAGER=x LANG=C git log", assignments: []string{"GIT_PAGER", "LANG"}, wrappers: []string{}},
+		{note: "env's assignments", cmd: "env -u HOME LD_PRELOAD=x.so ls", assignments: []string{"LD_PRELOAD"}, wrappers: []string{"env -u HOME LD_PRELOAD=x.so"}},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			sc := parseShell(tc.cmd)
+			if !sc.Parsed || sc.Expansion != tc.expansion {
+				t.Fatalf("parsed %v expansion %v, want true %v", sc.Parsed, sc.Expansion, tc.expansion)
+			}
+			seg := sc.Segments[0]
+			if !reflect.DeepEqual(seg.Assignments, tc.assignments) || !reflect.DeepEqual(seg.Wrappers, tc.wrappers) {
+				t.Errorf("assignments %q wrappers %q, want %q %q", seg.Assignments, seg.Wrappers, tc.assignments, tc.wrappers)
 			}
 		})
 	}

@@ -67,3 +67,66 @@ configured_safe(argv) if {
 name(target) := target.path.canonical if target.path.canonical != ""
 
 name(target) := target.path.raw if target.path.canonical == ""
+
+# METADATA
+# description: |
+#   the options of argv's command that policies/data/hook.json
+#   commandOptions[kind] lists (kind writes: the option makes a safe command
+#   write a file; runs: it makes it run another program)
+unsafe_options(kind, argv) := {opt |
+	some entry, options in tables.hookpolicy.commandOptions[kind]
+	command_matches(entry, argv)
+	some arg in array.slice(argv, count(split(entry, " ")), count(argv))
+	some opt in options
+	_option_matches(opt, arg)
+}
+
+# An option as written (--exec, -o), with its value attached by = or, for a
+# Go flag, with two dashes (--exec=x). An entry -o* is a POSIX short option,
+# which also takes its value attached and clusters with others (sort -uofile).
+_option_matches(opt, arg) if arg == opt
+
+_option_matches(opt, arg) if startswith(arg, concat("", [opt, "="]))
+
+_option_matches(opt, arg) if {
+	regex.match(`^-[A-Za-z][A-Za-z-]+$`, opt)
+	_go_long(opt, arg)
+}
+
+_option_matches(opt, arg) if {
+	endswith(opt, "*")
+	letter := substring(opt, 1, 1)
+	regex.match(concat("", [`^-[A-Za-z0-9]*`, letter]), arg)
+	not startswith(arg, "--")
+}
+
+_option_matches("+", arg) if startswith(arg, "+")
+
+# GNU getopt takes any unambiguous prefix of a long option (sort --out=x).
+_option_matches(opt, arg) if {
+	startswith(opt, "--")
+	name := split(arg, "=")[0]
+	count(name) > 2
+	startswith(name, "--")
+	startswith(opt, name)
+}
+
+# METADATA
+# description: |
+#   the operands of argv (the words after its command's, not options) and
+#   the output operand policies/data/hook.json outputOperands names (uniq's
+#   second), when argv has it
+output_operand(argv) := operand if {
+	some entry, n in tables.hookpolicy.outputOperands
+	command_matches(entry, argv)
+	operands := [arg |
+		some arg in array.slice(argv, count(split(entry, " ")), count(argv))
+		not startswith(arg, "-")
+	]
+	count(operands) >= n
+	operand := operands[n - 1]
+}
+
+_go_long(opt, arg) if arg == concat("", ["-", opt])
+
+_go_long(opt, arg) if startswith(arg, concat("", ["-", opt, "="]))
