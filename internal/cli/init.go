@@ -39,11 +39,15 @@ and .ai/config/repo.json when missing. Prints the files it changed as JSON.`,
 	return cmd
 }
 
-// claudeToolMatcher is every Claude Code tool the hook judges.
-const claudeToolMatcher = "Read|Grep|Edit|MultiEdit|Write|NotebookEdit|Bash"
+// claudeToolMatcher is every Claude Code tool the hook judges: the file
+// and shell tools, the listings and web tools, and every MCP server's
+// tools (another server's may read or write anything; mcpc's own is
+// allowed).
+const claudeToolMatcher = "Read|Grep|Glob|LS|Edit|MultiEdit|Write|NotebookEdit|NotebookRead|Bash|WebFetch|WebSearch|mcp__.*"
 
 // claudePostMatcher is what PostToolUse records: the same tools, and
-// mcpc's own MCP tool, whose allowed answers bind the session to its work.
+// mcpc's own MCP tool by name (mcp__.* holds it too), whose allowed answers
+// bind the session to its work.
 const claudePostMatcher = claudeToolMatcher + "|mcp__mcpc__controller_turn"
 
 // cursorEvents are the Cursor hook events mcpc hook handles. preToolUse

@@ -6,9 +6,11 @@
 package hook
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -27,7 +29,13 @@ const (
 	kindEdit  = "edit"
 	kindWrite = "write"
 	kindShell = "shell"
-	kindOther = "other"
+	// kindList lists names under a folder (Glob, LS): like ls, inside the
+	// worktree it names, outside it reads.
+	kindList = "list"
+	// kindExternal is a tool of another MCP server: what it reads and
+	// writes the hook cannot see.
+	kindExternal = "external"
+	kindOther    = "other"
 )
 
 // event is a host event reduced to what mcpc judges.
@@ -36,7 +44,7 @@ type event struct {
 	Post    bool     // the tool already ran: record, do not judge
 	Failed  bool     // the tool ran and failed: nothing happened to record
 	Tool    string   // the host's tool name
-	Kind    string   // read, edit, write, shell, other
+	Kind    string   // read, edit, write, shell, list, external, other
 	Paths   []string // the files the tool names, as the host sent them
 	At      string   // where in the host's event the paths are
 	Command string   // the shell command
@@ -70,6 +78,22 @@ type toolInput struct {
 	WorkingDirectory string `json:"working_directory"`
 	Patch            string `json:"patch"`
 	Input            string `json:"input"`
+	Pattern          string `json:"pattern"`
+	GlobPattern      string `json:"glob_pattern"`
+	TargetDirectory  string `json:"target_directory"`
+}
+
+// listed is what a listing tool names: its folder (the working directory
+// by default) and, when it climbs or starts at a root, its pattern's.
+func (ti *toolInput) listed() []string {
+	dir := cmp.Or(ti.Path, ti.TargetDirectory, ".")
+	out := []string{dir}
+	for _, p := range []string{ti.Pattern, ti.GlobPattern} {
+		if filepath.IsAbs(p) || strings.HasPrefix(p, "~") || slices.Contains(strings.Split(filepath.ToSlash(p), "/"), "..") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // file is the one file a tool input names, and the field that names it.
@@ -144,14 +168,36 @@ func parseClaude(raw []byte) (*event, error) {
 		ev.Kind, ev.Paths, ev.At = kindWrite, []string{ti.FilePath}, "tool_input.file_path"
 	case "NotebookEdit":
 		ev.Kind, ev.Paths, ev.At = kindEdit, []string{ti.NotebookPath}, "tool_input.notebook_path"
+	case "NotebookRead":
+		ev.Kind, ev.Paths, ev.At = kindRead, []string{ti.NotebookPath}, "tool_input.notebook_path"
+	case "Glob", "LS":
+		ev.Kind, ev.Paths, ev.At = kindList, ti.listed(), "tool_input.path"
 	case "Bash":
 		ev.Kind, ev.Command = kindShell, ti.Command
 	default:
 		if ev.Post && !ev.Failed && isControllerTurn(in.ToolName) {
 			ev.Turn = in.ToolResponse
 		}
+		file, at := ti.file()
+		switch {
+		case strings.HasPrefix(in.ToolName, "mcp__") && !isControllerTurn(in.ToolName):
+			ev.Kind = kindExternal
+		case !claudeOtherTools[in.ToolName] && file != "":
+			// a tool the hook does not know that names a file is judged as
+			// writing it (fail closed), as Cursor's are
+			ev.Kind, ev.Paths, ev.At = kindWrite, []string{file}, at
+		}
 	}
 	return ev, nil
+}
+
+// claudeOtherTools are Claude Code's tools that read and write no file
+// of the workspace by a path the hook could judge (subagents' own tool uses
+// come to the hook as events of their own).
+var claudeOtherTools = map[string]bool{
+	"Task": true, "TodoWrite": true, "BashOutput": true, "KillShell": true, "KillBash": true, "ExitPlanMode": true,
+	"WebFetch": true, "WebSearch": true, "Skill": true, "SlashCommand": true, "AskUserQuestion": true,
+	"ListMcpResourcesTool": true, "ReadMcpResourceTool": true,
 }
 
 // cursorEvent is a Cursor hooks.json event input: the common fields and
@@ -178,13 +224,13 @@ var cursorTools = map[string]string{
 	"Write":      kindWrite,
 	"StrReplace": kindEdit, "Edit": kindEdit, "MultiEdit": kindEdit, "EditNotebook": kindEdit, "Delete": kindEdit, "ApplyPatch": kindEdit,
 	"Shell": kindShell,
-	"Glob":  kindOther, "LS": kindOther, "Task": kindOther, "TodoWrite": kindOther, "ReadLints": kindOther,
+	"Glob":  kindList, "LS": kindList, "Task": kindOther, "TodoWrite": kindOther, "ReadLints": kindOther,
 	"WebSearch": kindOther, "WebFetch": kindOther, "AskQuestion": kindOther, "CreatePlan": kindOther,
 	// The names Cursor's agent tools had before (its transcripts still use them).
 	"read_file": kindRead, "grep_search": kindRead, "codebase_search": kindRead,
 	"edit_file": kindEdit, "search_replace": kindEdit, "delete_file": kindEdit, "apply_patch": kindEdit, "edit_notebook": kindEdit,
 	"run_terminal_cmd": kindShell,
-	"list_dir":         kindOther, "file_search": kindOther, "glob_file_search": kindOther, "web_search": kindOther, "todo_write": kindOther,
+	"list_dir":         kindList, "file_search": kindOther, "glob_file_search": kindList, "web_search": kindOther, "todo_write": kindOther,
 }
 
 func parseCursor(raw []byte) (*event, error) {
@@ -237,8 +283,12 @@ func cursorTool(ev *event, in *cursorEvent) error {
 		return err
 	}
 	if strings.HasPrefix(in.ToolName, "MCP:") || strings.HasPrefix(in.ToolName, "mcp_") || isControllerTurn(in.ToolName) {
-		if ev.Post && !ev.Failed && isControllerTurn(in.ToolName) {
-			ev.Turn = in.ToolOutput
+		if isControllerTurn(in.ToolName) {
+			if ev.Post && !ev.Failed {
+				ev.Turn = in.ToolOutput
+			}
+		} else {
+			ev.Kind = kindExternal
 		}
 		return nil
 	}
@@ -257,6 +307,8 @@ func cursorTool(ev *event, in *cursorEvent) error {
 		if ti.WorkingDirectory != "" {
 			ev.Cwd = ti.WorkingDirectory
 		}
+	case kindList:
+		ev.Paths, ev.At = ti.listed(), "tool_input.path"
 	case kindRead:
 		if file == "" && in.ToolName != "Read" && in.ToolName != "read_file" {
 			// Grep and the searches read everything under their path, the workspace by default.

@@ -26,8 +26,9 @@ func TestParseCursorTools(t *testing.T) {
 		{note: "apply patch without files", raw: `{"hook_event_name":"preToolUse","tool_name":"ApplyPatch","tool_input":{"patch":"nothing"}}`, wantErr: true},
 		{note: "unknown tool naming a file writes it", raw: `{"hook_event_name":"preToolUse","tool_name":"Rename","tool_input":{"file_path":"a.ts"}}`, kind: kindWrite, paths: []string{"a.ts"}},
 		{note: "unknown tool naming none", raw: `{"hook_event_name":"preToolUse","tool_name":"Think","tool_input":{}}`, kind: kindOther},
-		{note: "glob lists names", raw: `{"hook_event_name":"preToolUse","tool_name":"Glob","tool_input":{"glob_pattern":"*.ts"}}`, kind: kindOther},
-		{note: "mcp tool", raw: `{"hook_event_name":"preToolUse","tool_name":"MCP:query","tool_input":"{\"file_path\":\"a.ts\"}"}`, kind: kindOther},
+		{note: "glob lists names", raw: `{"hook_event_name":"preToolUse","tool_name":"Glob","tool_input":{"glob_pattern":"*.ts"}}`, kind: kindList, paths: []string{"."}},
+		{note: "glob from a root lists there", raw: `{"hook_event_name":"preToolUse","tool_name":"Glob","tool_input":{"target_directory":"src","glob_pattern":"/etc/*"}}`, kind: kindList, paths: []string{"src", "/etc/*"}},
+		{note: "mcp tool", raw: `{"hook_event_name":"preToolUse","tool_name":"MCP:query","tool_input":"{\"file_path\":\"a.ts\"}"}`, kind: kindExternal},
 		{note: "shell", raw: `{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"ls","working_directory":"/ws/src"}}`, kind: kindShell, command: "ls"},
 		{note: "tool input as a string", raw: `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":"{\"file_path\":\"a.ts\"}"}`, kind: kindWrite, paths: []string{"a.ts"}},
 		{note: "post", raw: `{"hook_event_name":"postToolUse","tool_name":"Write","tool_input":{"file_path":"a.ts"},"tool_output":"{}"}`, kind: kindWrite, paths: []string{"a.ts"}, post: true},
@@ -91,5 +92,34 @@ func TestIsControllerTurn(t *testing.T) {
 		if got := isControllerTurn(tool); got != want {
 			t.Errorf("isControllerTurn(%q) = %v", tool, got)
 		}
+	}
+}
+
+func TestParseClaudeTools(t *testing.T) {
+	for _, tc := range []struct {
+		note, raw string
+		kind      string
+		paths     []string
+	}{
+		{note: "read", raw: `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/ws/a.ts"}}`, kind: kindRead, paths: []string{"/ws/a.ts"}},
+		{note: "notebook read", raw: `{"hook_event_name":"PreToolUse","tool_name":"NotebookRead","tool_input":{"notebook_path":"/etc/x.ipynb"}}`, kind: kindRead, paths: []string{"/etc/x.ipynb"}},
+		{note: "glob in the working directory", raw: `{"hook_event_name":"PreToolUse","tool_name":"Glob","tool_input":{"pattern":"**/*.ts"}}`, kind: kindList, paths: []string{"."}},
+		{note: "glob climbing out", raw: `{"hook_event_name":"PreToolUse","tool_name":"Glob","tool_input":{"pattern":"../../*","path":"src"}}`, kind: kindList, paths: []string{"src", "../../*"}},
+		{note: "ls outside", raw: `{"hook_event_name":"PreToolUse","tool_name":"LS","tool_input":{"path":"/etc"}}`, kind: kindList, paths: []string{"/etc"}},
+		{note: "another server's tool", raw: `{"hook_event_name":"PreToolUse","tool_name":"mcp__fs__read_file","tool_input":{"path":"/etc/passwd"}}`, kind: kindExternal},
+		{note: "mcpc's own tool", raw: `{"hook_event_name":"PreToolUse","tool_name":"mcp__mcpc__controller_turn","tool_input":{"verb":"initialize_work"}}`, kind: kindOther},
+		{note: "web fetch", raw: `{"hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"https://example.com"}}`, kind: kindOther},
+		{note: "unknown tool naming a file writes it", raw: `{"hook_event_name":"PreToolUse","tool_name":"Rename","tool_input":{"file_path":"a.ts"}}`, kind: kindWrite, paths: []string{"a.ts"}},
+		{note: "subagent", raw: `{"hook_event_name":"PreToolUse","tool_name":"Task","tool_input":{"prompt":"read /etc/passwd"}}`, kind: kindOther},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			ev, err := parseClaude([]byte(tc.raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Kind != tc.kind || !reflect.DeepEqual(ev.Paths, tc.paths) {
+				t.Errorf("got kind %s paths %q, want %s %q", ev.Kind, ev.Paths, tc.kind, tc.paths)
+			}
+		})
 	}
 }

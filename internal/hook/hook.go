@@ -232,7 +232,11 @@ func targets(res *pathscope.Resolver, ev *event) []target {
 		access = "write"
 	}
 	for _, p := range ev.Paths {
-		out = append(out, target{Access: access, At: ev.At, Path: res.Resolve(relativeTo(res.Root(), ev.Cwd, p))})
+		f := res.Resolve(relativeTo(res.Root(), ev.Cwd, p))
+		if ev.Kind == kindList {
+			access = operandAccess(f) // named inside the worktree, as ls src is; read outside
+		}
+		out = append(out, target{Access: access, At: ev.At, Path: f})
 	}
 	return out
 }

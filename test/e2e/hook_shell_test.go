@@ -64,3 +64,39 @@ func TestHookShellThatWantsOut(t *testing.T) {
 		})
 	}
 }
+
+// TestHookToolsThatWantOut drives the real hook with Claude Code's other
+// tools during a work: the web tools reach the network, a listing outside
+// the worktree and a notebook read outside the pack read there, another
+// MCP server's tool is put to the person, a tool the hook does not know
+// that names a file is judged as writing it.
+func TestHookToolsThatWantOut(t *testing.T) {
+	ws := newWorkspace(t)
+	root, err := filepath.EvalSymlinks(ws)
+	must(t, err)
+	a := startServer(t, ws)
+	a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard")
+	base := hookEvent(t, "claude-read", root, demo.Target, "")
+	for _, tc := range []struct {
+		note, tool string
+		input      map[string]any
+		decision   string
+		code       string
+	}{
+		{note: "web fetch", tool: "WebFetch", input: map[string]any{"url": "https://example.com/x", "prompt": "p"}, decision: "deny", code: "HOOK_SHELL_NETWORK"},
+		{note: "web search", tool: "WebSearch", input: map[string]any{"query": "q"}, decision: "deny", code: "HOOK_SHELL_NETWORK"},
+		{note: "glob outside", tool: "Glob", input: map[string]any{"pattern": "*", "path": "/etc"}, decision: "deny", code: "HOOK_READ_OUTSIDE_PACK"},
+		{note: "glob climbing", tool: "Glob", input: map[string]any{"pattern": "../../../../../../*"}, decision: "deny", code: "HOOK_READ_OUTSIDE_PACK"},
+		{note: "glob inside", tool: "Glob", input: map[string]any{"pattern": "**/*.ts"}, decision: "allow"},
+		{note: "ls outside", tool: "LS", input: map[string]any{"path": "/etc"}, decision: "deny", code: "HOOK_READ_OUTSIDE_PACK"},
+		{note: "notebook read outside", tool: "NotebookRead", input: map[string]any{"notebook_path": "/etc/passwd"}, decision: "deny", code: "HOOK_READ_OUTSIDE_PACK"},
+		{note: "another server's tool", tool: "mcp__fs__read_file", input: map[string]any{"path": "/etc/passwd"}, decision: "ask", code: "HOOK_TOOL_UNLISTED"},
+		{note: "unknown tool naming a file", tool: "Rename", input: map[string]any{"file_path": filepath.Join(root, demo.Target)}, decision: "deny", code: "HOOK_EDIT_NOT_OWNED"},
+		{note: "todo list", tool: "TodoWrite", input: map[string]any{"todos": []any{}}, decision: "allow"},
+	} {
+		t.Run(tc.note, func(t *testing.T) {
+			ev := withFields(t, base, "tool_name", tc.tool, "tool_input", tc.input)
+			wantClaude(t, runHook(t, ws, "claude-code", ev), tc.decision, tc.code)
+		})
+	}
+}

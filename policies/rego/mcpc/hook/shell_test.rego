@@ -139,3 +139,35 @@ test_success_history_summary if {
 	d := hook.decision with input as _segment(["git", "log", "--oneline"], {}, [])
 	d.permission == "allow"
 }
+
+test_fail_web_tool if {
+	d := hook.decision with input as with_hook({"tool": "WebFetch", "kind": "other", "targets": []})
+	[v.message | some v in d.denials] == ["WebFetch reaches the network"]
+	[v.code | some v in d.denials] == ["HOOK_SHELL_NETWORK"]
+}
+
+test_fail_external_tool_asks if {
+	d := hook.decision with input as with_hook({"tool": "mcp__fs__read_file", "kind": "external", "targets": []})
+	d.permission == "ask"
+	d.asks == [{
+		"code": "HOOK_TOOL_UNLISTED",
+		"message": "mcp__fs__read_file is a tool of another MCP server, whose reads and writes the hook cannot see",
+		"path": "hook.tool",
+		"remediation": "Work through controller_turn; a person decides whether another server's tool may run during a work.",
+		"rule": "mcpc.rules.hook[\"external-tool\"]",
+		"severity": "ask",
+	}]
+}
+
+test_success_external_tool_without_work if {
+	d := hook.decision with input as object.union(
+		object.remove(input_doc, ["work"]),
+		{"hook": {"host": "claude-code", "event": "PreToolUse", "tool": "mcp__fs__read_file", "kind": "external", "targets": []}},
+	)
+	d.permission == "allow"
+}
+
+test_fail_write_option_of_git_branch if {
+	d := hook.decision with input as _segment(["git", "branch", "-D", "main"], {}, [])
+	[v.code | some v in d.denials] == ["HOOK_SHELL_WRITE"]
+}

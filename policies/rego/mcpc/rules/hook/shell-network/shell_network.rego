@@ -1,8 +1,9 @@
 # METADATA
-# title: No network from the shell
+# title: No network from the shell or the host's web tools
 # description: |
 #   While a work is active, a shell command that reaches the network
-#   (policies/data/hook.json networkCommands) is denied.
+#   (policies/data/hook.json networkCommands) is denied, and so is a host
+#   tool that does (networkTools: WebFetch, WebSearch).
 # custom:
 #   code: HOOK_SHELL_NETWORK
 #   remediation: >-
@@ -11,6 +12,7 @@
 package mcpc.rules.hook["shell-network"]
 
 import data.mcpc.lib.hook
+import data.mcpc.lib.tables
 import data.mcpc.result
 
 report contains violation if {
@@ -20,5 +22,14 @@ report contains violation if {
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%q reaches the network", [concat(" ", segment.argv)]),
 		"path": sprintf("hook.shell.segments[%d]", [i]),
+	})
+}
+
+report contains violation if {
+	hook.bound
+	input.hook.tool in tables.hookpolicy.networkTools
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%s reaches the network", [input.hook.tool]),
+		"path": "hook.tool",
 	})
 }
