@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpc/mcpc/internal/indexer"
 	"github.com/mcpc/mcpc/internal/retrieval"
 )
 
@@ -124,7 +125,7 @@ func diagnoseRow(ctx context.Context, cache, repo string, n int, row Row, bm *BM
 	for j, r := range deepRanked {
 		deep[r.File] = j + 1
 	}
-	dumpDeep(n, row, pack, deepRanked)
+	dumpDeep(n, row, pack, deepRanked, ix)
 	var at, bmAt []string
 	var b strings.Builder
 	for _, g := range res.Gold {
@@ -156,7 +157,7 @@ func diagTop() int {
 // dumpDeep appends the row's deep ranking (its first 150 files, with
 // scores and lanes) as a JSON line to MCPC_DIAG_DUMP when set: offline
 // analysis of where gold files sit and what ranks above them.
-func dumpDeep(n int, row Row, pack []string, deep []retrieval.Ranked) {
+func dumpDeep(n int, row Row, pack []string, deep []retrieval.Ranked, ix interface{ Edges() []indexer.Edge }) {
 	out := os.Getenv("MCPC_DIAG_DUMP")
 	if out == "" {
 		return
@@ -166,7 +167,31 @@ func dumpDeep(n int, row Row, pack []string, deep []retrieval.Ranked) {
 		return
 	}
 	defer f.Close()
-	rec := map[string]any{"row": n, "prompt": row.Prompt, "gold": row.ChangedFiles, "pack": pack, "deep": deep[:min(150, len(deep))]}
+	deep = deep[:min(150, len(deep))]
+	at := map[string]int{}
+	for i, r := range deep {
+		at[r.File] = i
+	}
+	var edges [][2]int
+	for _, e := range ix.Edges() {
+		i, ok1 := at[e.From]
+		j, ok2 := at[e.To]
+		if ok1 && ok2 && i != j {
+			edges = append(edges, [2]int{i, j})
+		}
+	}
+	nbrs := map[int][][2]string{}
+	for _, e := range ix.Edges() {
+		for k := 0; k < min(3, len(deep)); k++ {
+			if e.From == deep[k].File {
+				nbrs[k] = append(nbrs[k], [2]string{"imports", e.To})
+			}
+			if e.To == deep[k].File {
+				nbrs[k] = append(nbrs[k], [2]string{"importedBy", e.From})
+			}
+		}
+	}
+	rec := map[string]any{"nbrs": nbrs, "row": n, "prompt": row.Prompt, "gold": row.ChangedFiles, "pack": pack, "deep": deep, "edges": edges}
 	data, _ := json.Marshal(rec)
 	f.Write(append(data, '\n'))
 }
