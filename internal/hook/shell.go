@@ -11,8 +11,8 @@ type shellCommand struct {
 	Command      string `json:"command"`
 	Parsed       bool   `json:"parsed"`
 	Substitution bool   `json:"substitution"`
-	// Expansion says a word expands a variable ($HOME, "${X}/y"): the
-	// hook cannot know what the command will name.
+	// Expansion says a word expands a variable or a brace list ($HOME,
+	// "${X}/y", {a,b}): the hook cannot know what the command will name.
 	Expansion bool           `json:"expansion"`
 	Segments  []shellSegment `json:"segments"`
 }
@@ -25,8 +25,9 @@ type shellSegment struct {
 	Redirects []string `json:"redirects"` // files written by > and >>
 	Inputs    []string `json:"inputs"`    // files read by <
 	// Assignments are the variables the segment sets for its program
-	// (GIT_PAGER=... git log, env LD_PRELOAD=... ls): a variable can
-	// change what a safe command runs.
+	// (GIT_PAGER=... git log, env LD_PRELOAD=... ls), or for the shell
+	// when it runs none (PATH=/tmp/x: a host's shell session persists
+	// between commands): a variable can change what a safe command runs.
 	Assignments []string `json:"assignments"`
 	Wrappers    []string `json:"wrappers"`
 	// words are Argv's words as written (their quoting), for the targets
@@ -165,7 +166,7 @@ func tokenize(cmd string) ([]token, bool) {
 			fd := inWord && (c == '>' || c == '<') && isDigits(word.String())
 			if fd {
 				word.Reset()
-				inWord, cur = false, token{}
+				inWord, cur, brace = false, token{}, false
 			}
 			end()
 			op := string(c)

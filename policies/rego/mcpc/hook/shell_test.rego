@@ -171,3 +171,8 @@ test_fail_write_option_of_git_branch if {
 	d := hook.decision with input as _segment(["git", "branch", "-D", "main"], {}, [])
 	[v.code | some v in d.denials] == ["HOOK_SHELL_WRITE"]
 }
+
+test_fail_assignment_alone_asks if {
+	d := hook.decision with input as _segment([], {"assignments": ["PATH"]}, [])
+	[v.message | some v in d.asks] == ["the command sets PATH, which can change what it runs"]
+}

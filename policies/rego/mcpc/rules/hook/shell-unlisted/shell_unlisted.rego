@@ -33,6 +33,7 @@ _judged(argv) if hook.listed("writeCommands", argv)
 report contains violation if {
 	hook.bound
 	some i, segment in input.hook.shell.segments
+	count(segment.argv) > 0 # a segment of assignments alone is judged by them
 	not _judged(segment.argv)
 	violation := result.fail(rego.metadata.chain(), {
 		"message": sprintf("%q is not a configured safe command", [concat(" ", segment.argv)]),
