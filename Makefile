@@ -34,7 +34,8 @@ FUZZ_TARGETS := \
 	internal/indexer:FuzzDecodeView \
 	internal/indexer:FuzzIgnoreRule \
 	internal/indexer:FuzzDecodeListings \
-	internal/graph:FuzzDecodeMemo
+	internal/graph:FuzzDecodeMemo \
+	internal/hook:FuzzParseShell
 FUZZTIME ?= 10s
 
 ## fuzz-short: each of FUZZ_TARGETS for FUZZTIME. A target that fails is
