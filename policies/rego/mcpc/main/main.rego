@@ -208,7 +208,14 @@ _search_scope := [file | some file in input.pack.files; file in input.args.files
 
 else := input.pack.files
 
-_pack_verb if input.verb in {"initialize_work", "escalate"}
+# A request that does not meet its schema builds no pack, so its pack part
+# (the strategy's words, the selection) is not evaluated: its prompt and
+# lexemes may be of any size (a 4 MB prompt cost 2.5 s and 400 MB of
+# strategy words before its INVALID_ARGS denial).
+_pack_verb if {
+	input.verb in {"initialize_work", "escalate"}
+	count(object.get(input, ["request", "errors"], [])) == 0
+}
 
 _suggestion_part := {"suggestedAction": suggested_action} if not allow
 

@@ -189,6 +189,21 @@ test_success_initialize_work if {
 	d.strategy.strategyId == "migration_adp_to_sdf"
 }
 
+test_fail_invalid_initialize_work_builds_no_pack if {
+	d := main.decision with input as fixtures.with_input({
+		"verb": "initialize_work", "state": "UNINITIALIZED",
+		"work": {"id": "", "given": false, "found": false},
+		"args": {"lexemes": ["adp-data-table"]}, "paths": {},
+		"pack": {"ref": "", "hash": "", "files": []},
+		"request": {"decoded": true, "tokens": 10, "errors": [{"path": "/args/lexemes", "message": "maxItems: got 300000, want 200"}]},
+		"candidates": [{"file": "src/a.ts", "score": 3, "lanes": ["lexical"], "parseError": false, "secretFindings": []}],
+	})
+	d.allow == false
+	[v.code | some v in d.denials] == ["INVALID_ARGS"]
+	not d.strategy
+	not d.pack
+}
+
 test_success_initialize_work_with_unparsed_template if {
 	d := main.decision with input as fixtures.with_input({
 		"verb": "initialize_work", "state": "UNINITIALIZED",
