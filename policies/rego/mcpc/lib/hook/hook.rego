@@ -111,11 +111,15 @@ _option_matches(opt, arg) if {
 	startswith(opt, name)
 }
 
+_go_long(opt, arg) if arg == concat("", ["-", opt])
+
+_go_long(opt, arg) if startswith(arg, concat("", ["-", opt, "="]))
+
 # METADATA
 # description: |
-#   the operands of argv (the words after its command's, not options) and
-#   the output operand policies/data/hook.json outputOperands names (uniq's
-#   second), when argv has it
+#   the operand argv writes, by policies/data/hook.json outputOperands (the
+#   nth of the words after the command's that are no options: uniq's second),
+#   when argv has that many
 output_operand(argv) := operand if {
 	some entry, n in tables.hookpolicy.outputOperands
 	command_matches(entry, argv)
@@ -126,7 +130,3 @@ output_operand(argv) := operand if {
 	count(operands) >= n
 	operand := operands[n - 1]
 }
-
-_go_long(opt, arg) if arg == concat("", ["-", opt])
-
-_go_long(opt, arg) if startswith(arg, concat("", ["-", opt, "="]))
