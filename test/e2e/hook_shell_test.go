@@ -9,17 +9,25 @@ import (
 	"github.com/mcpc/mcpc/internal/demo"
 )
 
+// workUnderWay is a demo workspace with a work initialized by a real server:
+// the workspace, its root as the host reports it (links resolved) and the
+// work's pack files.
+func workUnderWay(t *testing.T) (ws, root string, files []string) {
+	t.Helper()
+	ws = newWorkspace(t)
+	root, err := filepath.EvalSymlinks(ws)
+	must(t, err)
+	a := startServer(t, ws)
+	return ws, root, packFiles(a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard"))
+}
+
 // TestHookShellThatWantsOut drives the real `mcpc hook claude-code` with
 // shell commands an agent bound to a work might try to get around its pack
 // and plan with: a wrapper that runs another command, a variable that
 // changes what a safe command runs, an option that makes it write or run a
 // program, a word the shell expands into other files, a search of a folder.
 func TestHookShellThatWantsOut(t *testing.T) {
-	ws := newWorkspace(t)
-	root, err := filepath.EvalSymlinks(ws)
-	must(t, err)
-	a := startServer(t, ws)
-	files := packFiles(a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard"))
+	ws, root, files := workUnderWay(t)
 	outside := "src/app/private.ts" // written after initialize_work, so outside the pack
 	must(t, os.WriteFile(filepath.Join(ws, outside), []byte("export const secret = 1;\n"), 0o644))
 	if slices.Contains(files, outside) || !slices.Contains(files, demo.Target) {
@@ -71,11 +79,7 @@ func TestHookShellThatWantsOut(t *testing.T) {
 // MCP server's tool is put to the person, a tool the hook does not know
 // that names a file is judged as writing it.
 func TestHookToolsThatWantOut(t *testing.T) {
-	ws := newWorkspace(t)
-	root, err := filepath.EvalSymlinks(ws)
-	must(t, err)
-	a := startServer(t, ws)
-	a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard")
+	ws, root, _ := workUnderWay(t)
 	base := hookEvent(t, "claude-read", root, demo.Target, "")
 	for _, tc := range []struct {
 		note, tool string

@@ -211,11 +211,7 @@ func TestHookClaudeCode(t *testing.T) {
 
 // TestHookCursor drives `mcpc hook cursor` with recorded Cursor events.
 func TestHookCursor(t *testing.T) {
-	ws := newWorkspace(t)
-	root, err := filepath.EvalSymlinks(ws)
-	must(t, err)
-	a := startServer(t, ws)
-	a.initialize(demo.Prompt, "adp-alert", "sdf-alert", "dashboard")
+	ws, root, _ := workUnderWay(t)
 	must(t, os.WriteFile(filepath.Join(ws, "src/app/unrelated.ts"), []byte("export const x = 1;\n"), 0o644))
 
 	if got := runHook(t, ws, "cursor", hookEvent(t, "cursor-read", root, demo.Target, "")); got["permission"] != "allow" {

@@ -208,12 +208,14 @@ _search_scope := [file | some file in input.pack.files; file in input.args.files
 
 else := input.pack.files
 
+_pack_verb if input.verb in {"initialize_work", "escalate"}
+
 # A request that does not meet its schema builds no pack, so its pack part
 # (the strategy's words, the selection) is not evaluated: its prompt and
 # lexemes may be of any size (a 4 MB prompt cost 2.5 s and 400 MB of
 # strategy words before its INVALID_ARGS denial).
-_pack_verb if {
-	input.verb in {"initialize_work", "escalate"}
+_builds_pack if {
+	_pack_verb
 	count(object.get(input, ["request", "errors"], [])) == 0
 }
 
@@ -222,7 +224,7 @@ _suggestion_part := {"suggestedAction": suggested_action} if not allow
 _suggestion_part := {} if allow
 
 _pack_part := part if {
-	_pack_verb
+	_builds_pack
 	part := {
 		"strategy": strategy.selected,
 		"pack": pack.selection,
@@ -235,12 +237,12 @@ _pack_part := part if {
 	}
 }
 
-_pack_part := {} if not _pack_verb
+_pack_part := {} if not _builds_pack
 
 default _insufficiency_part := {}
 
 _insufficiency_part := {"packInsufficiency": pack.insufficiency} if {
-	_pack_verb
+	_builds_pack
 	pack.outcome == "pack_insufficient"
 }
 
