@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+
+	"github.com/mcpc/mcpc/internal/protocol"
 )
 
 // requests covers every verb's branch with valid and invalid arguments, and
@@ -107,4 +109,22 @@ func BenchmarkRequestCheck(b *testing.B) {
 			library.Check(doc)
 		}
 	})
+}
+
+// The controller echoes a sent id only when it is within
+// protocol.MaxIDLength: the schema's own limit, said once in each place.
+func TestIDLengthMatchesSchema(t *testing.T) {
+	var doc struct {
+		Properties map[string]struct {
+			MaxLength int `json:"maxLength"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(TurnRequest, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{"runSessionId", "workId", "agentId"} {
+		if got := doc.Properties[field].MaxLength; got != protocol.MaxIDLength {
+			t.Errorf("%s maxLength %d, protocol.MaxIDLength %d", field, got, protocol.MaxIDLength)
+		}
+	}
 }

@@ -127,7 +127,7 @@ func (c *Controller) gatherFirst(ctx context.Context, tx *store.Tx, t *turn) err
 	case "initialize_work":
 		in.Prompt = t.req.OriginalPrompt
 		in.Lexemes = stringList(t.args["lexemes"])
-		in.Request.Errors = append(in.Request.Errors, attachmentProblems(t.args["attachments"])...)
+		in.Request.addProblems(attachmentProblems(t.args["attachments"])...)
 	case "read_file_lines", "lookup_symbol_definition", "trace_symbol_graph":
 		c.resolveArg(t, "targetFile")
 	case "apply_code_patch":

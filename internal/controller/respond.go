@@ -13,7 +13,7 @@ import (
 func (c *Controller) respond(ctx context.Context, t *turn) (*protocol.TurnResponse, error) {
 	d := t.dec
 	r := protocol.TurnResponse{
-		RunSessionID: t.req.RunSessionID, AgentID: t.agent.ID, State: d.State,
+		RunSessionID: sentID(t.req.RunSessionID), AgentID: t.agent.ID, State: d.State,
 		Capabilities: orEmpty(d.Capabilities), Result: t.result,
 		DenyReasons: []string{}, Denials: orEmpty(d.Denials), SchemaVersion: protocol.SchemaVersion,
 		OriginalPrompt: t.in.Prompt, KnowledgeStrategy: protocol.KnowledgeStrategy{Reasons: []protocol.StrategyReason{}},

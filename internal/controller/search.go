@@ -26,7 +26,7 @@ func (c *Controller) searchFacts(t *turn) {
 	}
 	re, insts, cost, err := compileSearch(expr)
 	if err != nil {
-		t.in.Request.Errors = append(t.in.Request.Errors, schemas.Problem{Path: "args.pattern", Message: err.Error()})
+		t.in.Request.addProblems(schemas.Problem{Path: "args.pattern", Message: err.Error()})
 		return
 	}
 	t.in.Search = searchFacts{Regex: isRegex, Instructions: insts, MaxInstructions: maxPatternInsts}

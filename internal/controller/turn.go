@@ -182,7 +182,7 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 		doc, twins = v, probs
 	}
 	if problem != "" {
-		t.in.Request.Errors = append(t.in.Request.Errors, schemas.Problem{Message: problem})
+		t.in.Request.addProblems(schemas.Problem{Message: problem})
 		// Keep the envelope fields, so the response still names the work and
 		// policy judges the verb that was sent; the args stay unknown.
 		head := salvageEnvelope(raw)
@@ -193,9 +193,9 @@ func (c *Controller) decode(t *turn, raw json.RawMessage) {
 	}
 	t.in.Request.Decoded = true
 	for _, p := range twins {
-		t.in.Request.Errors = append(t.in.Request.Errors, schemas.Problem{Path: p.Path, Message: p.Message})
+		t.in.Request.addProblems(schemas.Problem{Path: p.Path, Message: p.Message})
 	}
-	t.in.Request.Errors = append(t.in.Request.Errors, c.requests.Check(doc)...)
+	t.in.Request.addProblems(c.requests.Check(doc)...)
 	m, _ := doc.(map[string]any)
 	str := func(k string) string { s, _ := m[k].(string); return s }
 	t.req = protocol.TurnRequest{
@@ -226,6 +226,17 @@ func salvageEnvelope(raw []byte) map[string]string {
 	return out
 }
 
+// sentID is an id the request sent, or "" when it is longer than the
+// request schema allows: the answer names the ids the turn went by, and
+// an id the schema refuses is none (a 4 MB agentId came back whole, in
+// the answer's text and its structured copy).
+func sentID(id string) string {
+	if len(id) > protocol.MaxIDLength {
+		return ""
+	}
+	return id
+}
+
 // load finds the work and the agent the request names.
 func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	t.in.State = "UNINITIALIZED"
@@ -250,14 +261,14 @@ func (c *Controller) load(ctx context.Context, tx *store.Tx, t *turn) error {
 	}
 	if t.work == nil {
 		// No work: an ephemeral agent, charged nothing that lasts.
-		t.agent = &store.Agent{ID: t.req.AgentID}
+		t.agent = &store.Agent{ID: sentID(t.req.AgentID)}
 		if t.agent.ID == "" {
 			t.agent.ID = newID("agent")
 		}
 		t.in.Agent = agentFacts{ID: t.agent.ID}
 		return nil
 	}
-	id := t.req.AgentID
+	id := sentID(t.req.AgentID)
 	if id == "" {
 		id = newID("agent") // a sub-agent arriving without an agentId (seed 000 gotcha 9)
 	}

@@ -8,6 +8,10 @@ import "encoding/json"
 // SchemaVersion is the TurnResponse and PlanGraph schema version.
 const SchemaVersion = "2.0.0"
 
+// MaxIDLength is the longest runSessionId, workId or agentId a request may
+// send (schemas/turn-request.schema.json's maxLength for each).
+const MaxIDLength = 128
+
 // TurnRequest is the controller_turn tool's input.
 type TurnRequest struct {
 	Verb           string          `json:"verb"`

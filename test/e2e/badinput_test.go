@@ -4,9 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -193,4 +195,60 @@ func outsidePlan(env map[string]any) map[string]any {
 	change := plan["nodes"].([]any)[0].(map[string]any)
 	change["targetFile"] = "../outside.html"
 	return plan
+}
+
+// TestBadInputAnswersStaySmall: what a hostile request sends does not come
+// back multiplied. A megabyte verb or agentId was quoted in each denial,
+// its reason and the suggested action (a 4 MB verb: a 25 MB answer), and
+// each of 5,000 malformed edits was four denials (a 51 MB answer); the
+// answer names such values by their head and lists the first shape
+// errors with a count of the rest.
+func TestBadInputAnswersStaySmall(t *testing.T) {
+	ws := newWorkspace(t)
+	a := startServer(t, ws)
+	a.initialize(demo.Prompt, "adp-alert")
+	huge := strings.Repeat("Q", 1<<20)
+	edits := make([]any, 5000)
+	for i := range edits {
+		edits[i] = map[string]any{"kind": "codemod", "codemod": fmt.Sprintf("c%d", i)}
+	}
+	lexemes := make([]any, 5000)
+	for i := range lexemes {
+		lexemes[i] = map[string]any{"n": i}
+	}
+	cases := []struct {
+		note string
+		req  map[string]any
+		code string
+	}{
+		{"a megabyte verb", map[string]any{"verb": huge}, "UNKNOWN_VERB"},
+		{"a megabyte workId", map[string]any{"verb": "read_file_lines", "workId": huge, "args": map[string]any{"targetFile": demo.Target}}, "WORK_NOT_FOUND"},
+		{"a megabyte agentId and runSessionId", map[string]any{"verb": "initialize_work", "agentId": huge, "runSessionId": huge, "originalPrompt": "x"}, "INVALID_ARGS"},
+		{"5,000 malformed edits", map[string]any{"verb": "apply_code_patch", "workId": a.work, "agentId": a.id,
+			"args": map[string]any{"planNodeId": "n", "targetFile": demo.Target, "edits": edits}}, "INVALID_ARGS"},
+		{"5,000 lexemes of the wrong type", map[string]any{"verb": "initialize_work", "originalPrompt": "x", "args": map[string]any{"lexemes": lexemes}}, "INVALID_ARGS"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.note, func(t *testing.T) {
+			resp := a.send(tc.req)
+			mustDeny(t, resp, tc.code)
+			raw, err := json.Marshal(resp)
+			must(t, err)
+			if len(raw) > 64<<10 {
+				t.Errorf("a %s request got a %d-byte answer", tc.note, len(raw))
+			}
+			if strings.Contains(string(raw), huge[:1000]) {
+				t.Errorf("the answer quotes the sent value whole")
+			}
+			if len(resp.Denials) > 25 {
+				t.Errorf("%d denials", len(resp.Denials))
+			}
+			if tc.note == "5,000 malformed edits" && !slices.ContainsFunc(resp.DenyReasons, func(r string) bool {
+				return strings.Contains(r, "more shape errors are not listed")
+			}) {
+				t.Errorf("the errors left out are not counted: %v", resp.DenyReasons)
+			}
+		})
+	}
+	mustAllow(t, a.turn("read_file_lines", map[string]any{"targetFile": demo.Target}))
 }

@@ -21,8 +21,8 @@ fail(chain, details) := violation if {
 		{
 			"code": custom.code,
 			"rule": sprintf("%s.%s[%q]", [prefix, category, name]),
-			"message": details.message,
-			"path": details.path,
+			"message": _bounded(details.message),
+			"path": _bounded(details.path),
 			"remediation": custom.remediation,
 			"severity": object.get(custom, "severity", "error"),
 		},
@@ -47,3 +47,23 @@ _suggestion(custom, details) := {} if {
 	object.get(details, "suggestedVerb", "") == ""
 	object.get(custom, "suggestedVerb", "") == ""
 }
+
+# METADATA
+# scope: document
+# description: |
+#   s in double quotes as %q writes it, its first 64 characters and its
+#   length when longer: how a message names a value the request sent (a
+#   verb, a workId, a key), which can be as long as the request
+quoted(s) := sprintf("%q", [s]) if count(s) <= 64
+
+quoted(s) := sprintf("%q… (%d characters)", [substring(s, 0, 64), count(s)]) if count(s) > 64
+
+# A message or path longer than 2,048 characters is cut there: text that
+# quotes what the agent sent must not hand a hostile request its own
+# megabytes back (a 4 MB verb came back in a 25 MB answer, quoted in each
+# denial, its reason and the suggested action).
+_bounded(s) := _cut(s, 2048)
+
+_cut(s, n) := s if count(s) <= n
+
+_cut(s, n) := sprintf("%s… (%d characters more)", [substring(s, 0, n), count(s) - n]) if count(s) > n

@@ -51,7 +51,7 @@ report contains violation if {
 	not _spec(edit.codemod)
 	names := sort(object.keys(tables.codemods) | object.keys(_custom))
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("unknown codemod %q (one of %s)", [edit.codemod, concat(", ", names)]),
+		"message": sprintf("unknown codemod %s (one of %s)", [result.quoted(edit.codemod), concat(", ", names)]),
 		"path": sprintf("args.edits[%d].codemod", [i]),
 	})
 }
@@ -62,7 +62,7 @@ report contains violation if {
 	some param, _ in _params(edit)
 	not spec.params[param]
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("codemod %s has no param %q", [edit.codemod, param]),
+		"message": sprintf("codemod %s has no param %s", [edit.codemod, result.quoted(param)]),
 		"path": sprintf("args.edits[%d].params.%s", [i, param]),
 	})
 }

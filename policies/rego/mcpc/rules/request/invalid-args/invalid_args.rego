@@ -2,7 +2,8 @@
 # title: Invalid arguments
 # description: |
 #   The request's arguments do not fit the verb: a shape error Go found with the
-#   JSON Schemas (input.request.errors, one denial each), a required argument of
+#   JSON Schemas (input.request.errors, one denial each, and one that counts
+#   those Go left out), a required argument of
 #   the verb catalogue missing from args, or none of a verb's alternative
 #   arguments given (trace_symbol_graph needs symbol, targetFile or query).
 #   Each message names the field, the shape the schema expected there (when Go
@@ -55,6 +56,19 @@ report contains violation if {
 			_example_part("args"),
 		),
 		"path": "args",
+		"suggestedVerb": _retry_verb,
+	})
+}
+
+# Go lists the first shape errors and counts the rest (a request of
+# thousands of malformed items would otherwise be answered with a denial
+# for each): one more denial says how many were left out.
+report contains violation if {
+	left_out := object.get(input.request, "errorsLeftOut", 0)
+	left_out > 0
+	violation := result.fail(rego.metadata.chain(), {
+		"message": sprintf("%d more shape errors are not listed; fix the ones listed and send the request again", [left_out]),
+		"path": "",
 		"suggestedVerb": _retry_verb,
 	})
 }

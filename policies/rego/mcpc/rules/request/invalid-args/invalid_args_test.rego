@@ -153,3 +153,31 @@ test_fail_unread_request_reports_only_why if {
 		"suggestedVerb": "read_file_lines",
 	}}
 }
+
+test_fail_errors_left_out_counted_once if {
+	r := rule.report with input as fixtures.with_input({"request": {
+		"decoded": true,
+		"errors": [{"path": "args.startLine", "message": "expected integer, got string"}],
+		"errorsLeftOut": 4980,
+	}})
+	r == {
+		{
+			"code": "INVALID_ARGS",
+			"message": "expected integer, got string; example args: {\"endLine\":40,\"startLine\":1,\"targetFile\":\"src/app/app.component.html\"}",
+			"path": "args.startLine",
+			"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
+			"rule": "mcpc.rules.request[\"invalid-args\"]",
+			"severity": "error",
+			"suggestedVerb": "read_file_lines",
+		},
+		{
+			"code": "INVALID_ARGS",
+			"message": "4980 more shape errors are not listed; fix the ones listed and send the request again",
+			"path": "",
+			"remediation": "Send the arguments verbDescriptions lists for this verb (requiredArgs, optionalArgs) with the documented types.",
+			"rule": "mcpc.rules.request[\"invalid-args\"]",
+			"severity": "error",
+			"suggestedVerb": "read_file_lines",
+		},
+	}
+}

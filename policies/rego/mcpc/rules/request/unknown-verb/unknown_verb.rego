@@ -13,7 +13,7 @@ import data.mcpc.result
 report contains violation if {
 	not turn.known_verb
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("%q is not a verb of this controller", [input.verb]),
+		"message": sprintf("%s is not a verb of this controller", [result.quoted(input.verb)]),
 		"path": "verb",
 	})
 }

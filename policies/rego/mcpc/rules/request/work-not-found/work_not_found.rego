@@ -14,7 +14,7 @@ import data.mcpc.result
 report contains violation if {
 	turn.work_missing
 	violation := result.fail(rego.metadata.chain(), {
-		"message": sprintf("work %q does not exist", [input.work.id]),
+		"message": sprintf("work %s does not exist", [result.quoted(input.work.id)]),
 		"path": "workId",
 	})
 }
